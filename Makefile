@@ -1,0 +1,15 @@
+# The two commands README.md gives: `make run` (service + web client) and `make test` (every test).
+.PHONY: run test setup bench
+
+setup:
+	./scripts/bootstrap.sh
+
+run: setup
+	.venv/bin/tongiaki serve
+
+test:
+	./scripts/bootstrap.sh --browser
+	.venv/bin/python -m pytest -q
+
+bench: setup
+	.venv/bin/python -m bench.engine

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what the project needs, idempotently: a virtualenv with the package and its test extras,
+# the client's npm packages and bundle, and (for tests) Debian's Chromium. Safe to run repeatedly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want_browser=${1:-}
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+stamp=.venv/.installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/pip install --quiet --upgrade pip
+  .venv/bin/pip install --quiet -e '.[test]'
+  touch "$stamp"
+fi
+
+if [ -f client/package.json ]; then
+  if [ ! -d client/node_modules ] || [ client/package.json -nt client/node_modules ]; then
+    (cd client && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --silent; else npm install --no-audit --no-fund --silent; fi)
+  fi
+  (cd client && npm run --silent build)
+fi
+
+if [ "$want_browser" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+if [ "$want_browser" = "--browser" ] && ! command -v nginx >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null || apt-get install -y -qq nginx >/dev/null
+fi
