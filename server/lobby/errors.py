@@ -1,0 +1,24 @@
+"""Rejections with stable codes: the realtime layer turns them into `{ok: false, error}` acks."""
+
+from __future__ import annotations
+
+CODES = frozenset({
+    "malformed", "too_large", "unknown_event", "rate_limited", "no_room", "not_in_room", "not_host",
+    "not_waiting", "not_playing", "seat_taken", "not_seated", "seats_empty", "not_your_turn",
+    "stale_version", "illegal_action", "internal",
+})
+
+
+class Rejected(Exception):
+    """A request the lobby refuses; nothing was changed. `code` is one of docs/protocol.md's codes."""
+
+    def __init__(self, code: str, message: str, **extra: object) -> None:
+        assert code in CODES, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_wire(self) -> dict[str, object]:
+        """The `error` map of a failed acknowledgement."""
+        return {"code": self.code, "message": self.message, **self.extra}

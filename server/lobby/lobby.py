@@ -1,0 +1,426 @@
+"""The lobby service: rooms, seats, the lifecycle of a game, bots, grace periods and the turn clock.
+
+It knows nothing of Socket.IO: whatever must reach clients goes through an `Outbox`. Every change goes
+through the Store, so any number of server processes can serve the same rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.lobby import patch
+from server.lobby.errors import Rejected
+from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+from server.lobby.settings import Settings
+from server.lobby.store import Store, pack
+from server.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who sent a request: the public id and display name behind a session token."""
+
+    id: str
+    name: str
+
+
+class Outbox(Protocol):
+    """Where the lobby sends what clients must see (the realtime layer implements it)."""
+
+    async def room_changed(self, room_id: str, state: dict[str, Any]) -> None: ...
+    async def game_message(self, room_id: str, message: dict[str, Any]) -> None: ...
+    async def lobby_changed(self, update: dict[str, Any]) -> None: ...
+    async def chat_line(self, room_id: str, payload: dict[str, Any]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Timings:
+    """The lobby's knobs (from Config)."""
+
+    tick: float = 0.05
+    presence_ttl: float = 15.0
+    finished_ttl: float = 3600.0
+    waiting_ttl: float = 3 * 3600.0
+    patch_log: int = 200
+    chat_log: int = 50
+
+    @property
+    def ttls(self) -> dict[str, float]:
+        return {"waiting": self.waiting_ttl, "finished": self.finished_ttl}
+
+
+class Lobby:
+    """Rooms and games for one server process (`proc` names it in presence records)."""
+
+    def __init__(self, store: Store, outbox: Outbox, metrics: Metrics, timings: Timings, proc: str) -> None:
+        self.store = store
+        self.outbox = outbox
+        self.metrics = metrics
+        self.timings = timings
+        self.proc = proc
+        self._inflight: set[asyncio.Task[Any]] = set()
+
+    # -- reading -----------------------------------------------------------------------------------
+    async def listing(self) -> list[dict[str, Any]]:
+        """Open rooms and live games for the lobby list, newest first."""
+        ids = await self.store.listed()
+        summaries = []
+        for room in await self.store.rooms(ids):
+            if room is not None:
+                present = await self._present(room.id)
+                summaries.append(room.summary(self._spectators(room, present)))
+        return summaries
+
+    async def rooms_by_status(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for room in await self.store.rooms(await self.store.all_rooms()):
+            if room is not None:
+                counts[room.status] = counts.get(room.status, 0) + 1
+        return counts
+
+    async def _present(self, room_id: str) -> dict[str, int]:
+        return await self.store.watchers(room_id, time.time() - self.timings.presence_ttl)
+
+    @staticmethod
+    def _spectators(room: Room, present: dict[str, int]) -> int:
+        return len(set(present) - room.humans())
+
+    async def _room(self, room_id: Any) -> Room:
+        if not isinstance(room_id, str) or len(room_id) > 64:
+            raise Rejected("malformed", "room must be a room id string")
+        room = await self.store.room(room_id)
+        if room is None:
+            raise Rejected("no_room", f"no room {room_id!r}")
+        return room
+
+    async def state(self, room: Room) -> dict[str, Any]:
+        present = await self._present(room.id)
+        head = await self.store.game_head(room.id) if room.status != WAITING else None
+        return room.to_wire(set(present), self._spectators(room, present), head[0] if head else None)
+
+    async def publish(self, room: Room) -> dict[str, Any]:
+        """Sends the room's state to its watchers (and its summary to the lobby); returns the state."""
+        present = await self._present(room.id)
+        head = await self.store.game_head(room.id) if room.status != WAITING else None
+        spectators = self._spectators(room, present)
+        state = room.to_wire(set(present), spectators, head[0] if head else None)
+        await self.outbox.room_changed(room.id, state)
+        if not room.settings.private:
+            await self.outbox.lobby_changed({"op": "upsert", "room": room.summary(spectators)})
+        return state
+
+    async def _update(self, room_id: str, change: Any, game: dict[str, Any] | None = None) -> Room:
+        room = await self.store.update_room(room_id, change, self.timings.ttls, game)
+        if room is None:
+            raise Rejected("no_room", f"no room {room_id!r}")
+        return room
+
+    # -- lobby and seats ---------------------------------------------------------------------------
+    async def create(self, person: Person, settings: Settings) -> dict[str, Any]:
+        """A new room; the creator is host and sits in seat 0."""
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+            room = Room.new("r_" + secrets.token_hex(4), code, person.id, person.name, settings, time.time())
+            if await self.store.create_room(room, self.timings.waiting_ttl):
+                break
+        return await self.publish(room)
+
+    async def _seat_change(self, room_id: Any, change: Any) -> dict[str, Any]:
+        room = await self._room(room_id)
+        room = await self._update(room.id, lambda r: change(r) or True)
+        return await self.publish(room)
+
+    async def sit(self, person: Person, room_id: Any, seat: Any) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.sit(seat, person.id, person.name))
+
+    async def stand(self, person: Person, room_id: Any, seat: Any) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.stand(seat, person.id))
+
+    async def add_bot(self, person: Person, room_id: Any, seat: Any) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id))
+
+    async def remove_bot(self, person: Person, room_id: Any, seat: Any) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.remove_bot(seat, person.id))
+
+    async def resolve(self, room_id: Any = None, code: Any = None) -> Room:
+        """The room named by id or by join code."""
+        if code is not None:
+            if not isinstance(code, str) or len(code) > 16:
+                raise Rejected("malformed", "code must be a short string")
+            found = await self.store.room_by_code(code.strip().upper())
+            if found is None:
+                raise Rejected("no_room", f"no room with code {code!r}")
+            room_id = found
+        return await self._room(room_id)
+
+    async def join(self, person: Person, room: Room, sid: str, since: int | None) -> dict[str, Any]:
+        """A socket joins the room's stream (as player or spectator); a returning player is back."""
+        await self.store.watch(room.id, self.proc, sid, person.id)
+        if room.status == PLAYING and person.id in room.humans():
+            def back(r: Room) -> bool:
+                changed = False
+                for seat in r.seats:
+                    if seat.person == person.id and (seat.away_since is not None or seat.autopilot):
+                        seat.away_since, seat.autopilot = None, False
+                        changed = True
+                return changed
+            room = await self._update(room.id, back)
+        state = await self.publish(room)
+        game = None if room.status == WAITING else await self.catch_up(room.id, since)
+        return {"room": state, "game": game, "chat": await self.store.chat(room.id)}
+
+    async def leave(self, person: Person, room_id: str, sid: str, explicit: bool) -> None:
+        """A socket leaves the room's stream (room_leave, or its connection closed)."""
+        await self.store.unwatch(room_id, self.proc, sid)
+        room = await self.store.room(room_id)
+        if room is None:
+            return
+        present = await self._present(room_id)
+        if person.id not in present and person.id in room.humans():
+            if room.status == WAITING and explicit:
+                room = await self._update(room_id, lambda r: r.release(person.id))
+            elif room.status == PLAYING:
+                now = time.time()
+
+                def away(r: Room) -> bool:
+                    changed = False
+                    for seat in r.seats:
+                        if seat.person == person.id and seat.away_since is None:
+                            seat.away_since = now
+                            changed = True
+                    return changed
+                room = await self._update(room_id, away)
+                await self.store.schedule(room_id, now + room.settings.grace, earlier_only=True)
+        await self.publish(room)
+
+    # -- the game ----------------------------------------------------------------------------------
+    async def start(self, person: Person, room_id: Any, fill_with_bots: bool) -> dict[str, Any]:
+        """Starts the game: the seed is drawn here from a cryptographic source and never leaves the server."""
+        from server.game import Game
+
+        room = await self._room(room_id)
+        room.must_host(person.id)
+        room.must_wait()
+        if not fill_with_bots and any(s.kind == "empty" for s in room.seats):
+            raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
+        settings = room.settings
+        first = None if settings.first is None else settings.seat_colours(settings.first)[0]
+        seed = secrets.randbits(63)  # R15: never leaves the server (only inside the stored state)
+        game = Game.new(settings.colours(), seed=seed, variants=settings.variants, first=first)
+        view = game.view()
+        message = {"room": room.id, "v": 0, "events": [], "patch": [["set", [], view]]}
+        record = {"v": 0, "state": game.to_bytes(), "view": pack(view), "to_move": game.to_move or "",
+                  "at": time.time(), "message": pack(message)}
+
+        def begin(r: Room) -> bool:
+            r.must_host(person.id)
+            r.must_wait()
+            if fill_with_bots:
+                r.fill_with_bots()
+            elif any(s.kind == "empty" for s in r.seats):
+                raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
+            r.status = PLAYING
+            return True
+        room = await self._update(room.id, begin, game=record)
+        await self.outbox.game_message(room.id, message)
+        state = await self.publish(room)
+        await self.store.schedule(room.id, time.time(), earlier_only=True)
+        return {"room": state, "v": 0}
+
+    async def act(self, person: Person, room_id: Any, v: Any, action: Any, arrived: float) -> int:
+        """A person's action for their seat at version v; returns the new version."""
+        room = await self._room(room_id)
+        if room.status != PLAYING:
+            raise Rejected("not_playing", f"the room is {room.status}")
+        mine = room.seats_of(person.id)
+        if not mine:
+            raise Rejected("not_seated", "spectators can only watch and chat")
+        record = await self.store.game(room.id)
+        if record is None or record["to_move"] is None:
+            raise Rejected("not_playing", "the game is over")
+        if room.seat_of_colour(record["to_move"]) not in mine:
+            raise Rejected("not_your_turn", f"{record['to_move']} is to move")
+        if v != record["v"]:
+            raise Rejected("stale_version", f"the game is at version {record['v']}, you sent {v}")
+        return await self._apply(room, record, action, person.id, arrived)
+
+    async def _apply(self, room: Room, record: dict[str, Any], action: Any, by: str, arrived: float) -> int:
+        from server.game import Game, IllegalAction
+
+        game = Game.from_bytes(record["state"])
+        before = game.view()
+        colour = game.to_move
+        try:
+            events = game.apply(action, colour=colour)
+        except IllegalAction as e:
+            raise Rejected("illegal_action", e.message, reason=e.code) from None
+        after = game.view()
+        v = record["v"] + 1
+        message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
+        logged = {"v": v, "colour": colour, "action": action, "by": by}
+        if not await self.store.commit(room.id, record["v"], game.to_bytes(), after, game.to_move, message,
+                                       logged, self.timings.patch_log):
+            raise Rejected("stale_version", "another action was applied first")
+        await self.outbox.game_message(room.id, message)
+        self.metrics.messages += 1
+        self.metrics.accepted(time.monotonic() - arrived)
+        if game.to_move is None:
+            now = time.time()
+
+            def finish(r: Room) -> bool:
+                r.status, r.finished = FINISHED, now
+                for seat in r.seats:
+                    seat.away_since, seat.autopilot = None, False
+                return True
+            room = await self._update(room.id, finish)
+            await self.store.unschedule(room.id)
+            await self.publish(room)
+        else:
+            await self.store.schedule(room.id, self._next_check(room, game.to_move, time.time()),
+                                      earlier_only=True)
+        return v
+
+    def _next_check(self, room: Room, to_move: str, at: float) -> float:
+        """When the room's timers must next be looked at, right after a decision began at `at`."""
+        seat = room.seats[room.seat_of_colour(to_move)]
+        times = [at + self.timings.presence_ttl]
+        if seat.kind == "bot" or seat.autopilot:
+            times.append(at + room.settings.bot_pace)
+        if room.settings.clock is not None:
+            times.append(at + room.settings.clock)
+        for s in room.seats:
+            if s.away_since is not None and not s.autopilot:
+                times.append(s.away_since + room.settings.grace)
+        return min(times)
+
+    async def catch_up(self, room_id: Any, since: Any) -> dict[str, Any]:
+        """The missing game messages after `since`, or a snapshot when they are no longer held."""
+        head = await self.store.game_head(room_id)
+        if head is None:
+            return {"v": None}
+        if since is not None:
+            messages = await self.store.messages_since(room_id, since)
+            if messages is not None:
+                return {"v": messages[-1]["v"] if messages else since, "messages": messages}
+        snapshot = await self.store.snapshot(room_id)
+        assert snapshot is not None
+        return {"v": snapshot["v"], "snapshot": snapshot}
+
+    # -- timers: bots, grace periods, the turn clock, presence ---------------------------------------
+    async def advance(self, room_id: str) -> None:
+        """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due."""
+        room = await self.store.room(room_id)
+        if room is None or room.status != PLAYING:
+            await self.store.unschedule(room_id)
+            return
+        head = await self.store.game_head(room_id)
+        if head is None:
+            return
+        v, to_move, at = head
+        now = time.time()
+        present = await self._present(room_id)
+
+        def presence(r: Room) -> bool:
+            changed = False
+            for seat in r.seats:
+                if seat.kind != "human":
+                    continue
+                if seat.person in present:
+                    if seat.away_since is not None or seat.autopilot:
+                        seat.away_since, seat.autopilot = None, False
+                        changed = True
+                    continue
+                if seat.away_since is None:
+                    seat.away_since = now
+                    changed = True
+                if not seat.autopilot and now >= seat.away_since + r.settings.grace:
+                    seat.autopilot = True   # a bot plays this seat until the person returns
+                    changed = True
+            return changed
+        probe = Room.from_store(room.to_store())
+        if presence(probe):
+            room = await self._update(room_id, presence)
+            await self.publish(room)
+        if to_move is None:
+            return
+        seat = room.seats[room.seat_of_colour(to_move)]
+        due = None
+        if seat.kind == "bot" or seat.autopilot:
+            due = at + room.settings.bot_pace
+        elif room.settings.clock is not None:
+            due = at + room.settings.clock
+        if due is not None and now >= due:
+            record = await self.store.game(room_id)
+            if record is not None and record["v"] == v:
+                await self._bot_move(room, record)
+            return
+        await self.store.schedule(room_id, self._next_check(room, to_move, at), earlier_only=True)
+
+    async def _bot_move(self, room: Room, record: dict[str, Any]) -> None:
+        from server.game import Game
+        from server.game.bots import RandomBot
+
+        game = Game.from_bytes(record["state"])
+        action = RandomBot(secrets.randbits(32)).choose(game)
+        try:
+            await self._apply(room, record, action, "bot", time.monotonic())
+        except Rejected as e:  # someone acted first: the next timer looks again
+            log.debug("bot move in %s not applied: %s", room.id, e)
+            await self.store.schedule(room.id, time.time(), earlier_only=True)
+
+    async def sweep(self) -> None:
+        """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
+        for room_id in await self.store.all_rooms():
+            if await self.store.room(room_id) is None and await self.store.forget(room_id):
+                await self.outbox.lobby_changed({"op": "remove", "room": room_id})
+
+    async def run_timers(self, stop: asyncio.Event) -> None:
+        """The process's timer loop: claims due rooms (any process may) and advances them."""
+        last_beat = last_sweep = 0.0
+        while not stop.is_set():
+            try:
+                now = time.time()
+                if now - last_beat >= min(1.0, self.timings.presence_ttl / 3):
+                    await self.store.heartbeat(self.proc)
+                    last_beat = now
+                if now - last_sweep >= 5.0:
+                    await self.sweep()
+                    last_sweep = now
+                due = await self.store.claim_due(now, lease=max(5.0, self.timings.presence_ttl))
+                if due:
+                    await asyncio.gather(*(self._guarded(self.advance(r)) for r in due))
+            except Exception:  # Redis hiccup or a bug in one room: keep the loop alive
+                log.exception("timer loop")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.timings.tick)
+
+    async def _guarded(self, work: Any) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._inflight.add(task)
+        try:
+            await work
+        except Exception:
+            log.exception("advancing a room")
+        finally:
+            if task is not None:
+                self._inflight.discard(task)
+
+    # -- chat --------------------------------------------------------------------------------------
+    async def chat(self, person: Person, room_id: Any, text: str) -> None:
+        room = await self._room(room_id)
+        seats = room.seats_of(person.id)
+        line = {"at": time.time(), "person": person.id, "name": person.name,
+                "seat": seats[0] if seats else None, "text": text}
+        line = await self.store.add_chat(room.id, line, self.timings.chat_log)
+        await self.outbox.chat_line(room.id, {"room": room.id, "line": line})

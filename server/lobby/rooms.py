@@ -1,0 +1,165 @@
+"""Rooms and seats: the pure bookkeeping of a table (no I/O); the Lobby persists it through the Store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.lobby.errors import Rejected
+from server.lobby.settings import Settings
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+@dataclass
+class Seat:
+    """One seat at the table: empty, a person, or a bot."""
+
+    kind: str = "empty"              # empty | human | bot
+    person: str | None = None        # public person id (never the token)
+    name: str | None = None
+    away_since: float | None = None  # when the person's last socket left the room (playing only)
+    autopilot: bool = False          # a bot plays for the away person (grace ran out)
+
+    def to_store(self) -> dict[str, Any]:
+        return {"kind": self.kind, "person": self.person, "name": self.name, "away_since": self.away_since,
+                "autopilot": self.autopilot}
+
+
+@dataclass
+class Room:
+    """A table: settings, seats, host and lifecycle status (waiting → playing → finished → expired)."""
+
+    id: str
+    code: str
+    host: str | None
+    settings: Settings
+    seats: list[Seat]
+    status: str = WAITING
+    created: float = 0.0
+    finished: float | None = None
+    rev: int = 0
+    bots_named: int = 0
+
+    @classmethod
+    def new(cls, id: str, code: str, host: str, host_name: str, settings: Settings, now: float) -> Room:
+        seats = [Seat() for _ in range(settings.seats)]
+        seats[0] = Seat("human", host, host_name)
+        return cls(id=id, code=code, host=host, settings=settings, seats=seats, created=now)
+
+    # -- seats -------------------------------------------------------------------------------------
+    def seat(self, index: Any) -> Seat:
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.seats):
+            raise Rejected("malformed", f"seat must be an integer from 0 to {len(self.seats) - 1}")
+        return self.seats[index]
+
+    def must_wait(self) -> None:
+        if self.status != WAITING:
+            raise Rejected("not_waiting", f"the room is {self.status}; seats are fixed once it starts")
+
+    def must_host(self, person: str) -> None:
+        if person != self.host:
+            raise Rejected("not_host", "only the host may do this")
+
+    def sit(self, index: Any, person: str, name: str) -> None:
+        self.must_wait()
+        seat = self.seat(index)
+        if seat.kind != "empty" and seat.person != person:
+            raise Rejected("seat_taken", f"seat {index} is taken")
+        self.seats[index] = Seat("human", person, name)
+        if self.host is None:
+            self.host = person
+
+    def stand(self, index: Any, person: str) -> None:
+        self.must_wait()
+        seat = self.seat(index)
+        if seat.kind != "human" or seat.person != person:
+            raise Rejected("not_seated", f"you do not hold seat {index}")
+        self.seats[index] = Seat()
+
+    def add_bot(self, index: Any, person: str) -> None:
+        self.must_wait()
+        self.must_host(person)
+        seat = self.seat(index)
+        if seat.kind != "empty":
+            raise Rejected("seat_taken", f"seat {index} is taken")
+        self.seats[index] = self._bot()
+
+    def remove_bot(self, index: Any, person: str) -> None:
+        self.must_wait()
+        self.must_host(person)
+        seat = self.seat(index)
+        if seat.kind != "bot":
+            raise Rejected("malformed", f"seat {index} holds no bot")
+        self.seats[index] = Seat()
+
+    def _bot(self) -> Seat:
+        self.bots_named += 1
+        return Seat("bot", None, f"Bot {self.bots_named}")
+
+    def fill_with_bots(self) -> None:
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "empty":
+                self.seats[i] = self._bot()
+
+    def release(self, person: str) -> bool:
+        """A person leaves a waiting room: their seats are freed and hosting passes on."""
+        if self.status != WAITING:
+            return False
+        changed = False
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.person == person:
+                self.seats[i] = Seat()
+                changed = True
+        if self.host == person:
+            self.host = next((s.person for s in self.seats if s.kind == "human"), None)
+            changed = True
+        return changed
+
+    def seats_of(self, person: str) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.person == person]
+
+    def seat_of_colour(self, colour: str) -> int:
+        for i in range(len(self.seats)):
+            if colour in self.settings.seat_colours(i):
+                return i
+        raise KeyError(colour)
+
+    def humans(self) -> set[str]:
+        return {s.person for s in self.seats if s.kind == "human" and s.person}
+
+    # -- wire --------------------------------------------------------------------------------------
+    def to_wire(self, present: set[str], spectators: int, v: int | None) -> dict[str, Any]:
+        """The RoomState map of docs/protocol.md §4; `present`: persons with a socket in the room."""
+        return {
+            "id": self.id, "name": self.settings.name, "code": self.code, "status": self.status,
+            "host": self.host, "settings": self.settings.to_wire(),
+            "seats": [{"seat": i, "colours": self.settings.seat_colours(i), "kind": s.kind,
+                       "person": s.person, "name": s.name,
+                       "connected": s.kind == "bot" or (s.kind == "human" and s.person in present),
+                       "autopilot": s.autopilot} for i, s in enumerate(self.seats)],
+            "spectators": spectators, "v": v, "rev": self.rev, "created": self.created,
+            "finished": self.finished,
+        }
+
+    def summary(self, spectators: int) -> dict[str, Any]:
+        """The RoomSummary map of the lobby list."""
+        return {
+            "id": self.id, "name": self.settings.name, "status": self.status, "seats": len(self.seats),
+            "players": [{"seat": i, "kind": s.kind, "name": s.name}
+                        for i, s in enumerate(self.seats) if s.kind != "empty"],
+            "spectators": spectators, "variants": self.settings.variants, "clock": self.settings.clock,
+            "created": self.created,
+        }
+
+    def to_store(self) -> dict[str, Any]:
+        return {"id": self.id, "code": self.code, "host": self.host, "settings": self.settings.to_store(),
+                "seats": [s.to_store() for s in self.seats], "status": self.status, "created": self.created,
+                "finished": self.finished, "rev": self.rev, "bots_named": self.bots_named}
+
+    @classmethod
+    def from_store(cls, data: dict[str, Any]) -> Room:
+        return cls(id=data["id"], code=data["code"], host=data["host"],
+                   settings=Settings.from_store(data["settings"]),
+                   seats=[Seat(**s) for s in data["seats"]], status=data["status"], created=data["created"],
+                   finished=data["finished"], rev=data["rev"], bots_named=data["bots_named"])

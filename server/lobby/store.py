@@ -1,0 +1,293 @@
+"""The Redis store: the one place that talks to Redis.
+
+Keys (all under the configured prefix `P`):
+
+| key | type | holds |
+| --- | --- | --- |
+| `P:room:{id}` | string | the room (msgpack): settings, seats, host, status, rev |
+| `P:code:{code}` | string | room id of a join code |
+| `P:lobby` | zset | listed (not private) room ids, by creation time |
+| `P:rooms` | zset | every room id, by creation time (expiry sweep) |
+| `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
+| `P:game:{id}` | hash | `v`, `state` (engine bytes: secret), `view` (public, msgpack), `to_move`, `at` |
+| `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
+| `P:actions:{id}` | list | every applied action `{v, colour, action, by}` (msgpack): the replay log |
+| `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
+| `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
+| `P:procs` | zset | server process ids by last heartbeat |
+| `P:session:{token}` | hash | `person`, `name` |
+| `P:seated:{person}` | set | room ids where the person holds a seat |
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+import redis.asyncio as redis
+from redis.exceptions import WatchError
+
+from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+
+# The conditional write of a new game state: it applies only on the version it was computed from, so two
+# actions on the same version can never both apply, from any number of processes.
+COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
+if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
+           'to_move', ARGV[5], 'at', ARGV[6])
+redis.call('RPUSH', KEYS[2], ARGV[7])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
+redis.call('RPUSH', KEYS[3], ARGV[8])
+return {1, tonumber(ARGV[2])}
+"""
+
+# Claim the due timers: each is pushed `lease` seconds into the future, so a process that dies while
+# handling one only delays it; the claimer reschedules it when done.
+CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
+return due
+"""
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def unpack(raw: bytes) -> Any:
+    return msgpack.unpackb(raw, raw=False, strict_map_key=False)
+
+
+class Store:
+    """Namespaced Redis access for rooms, games, chat, presence and sessions."""
+
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
+        self.redis = client
+        self.prefix = prefix
+        self._commit = client.register_script(COMMIT)
+        self._claim = client.register_script(CLAIM)
+
+    def key(self, *parts: str) -> str:
+        return ":".join((self.prefix, *parts))
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+    # -- sessions ----------------------------------------------------------------------------------
+    async def session(self, token: str) -> tuple[str, str] | None:
+        raw = await self.redis.hmget(self.key("session", token), "person", "name")
+        if raw[0] is None:
+            return None
+        return raw[0].decode(), raw[1].decode()
+
+    async def save_session(self, token: str, person: str, name: str) -> None:
+        await self.redis.hset(self.key("session", token), mapping={"person": person, "name": name})
+
+    async def seated_rooms(self, person: str) -> list[str]:
+        return sorted(m.decode() for m in await self.redis.smembers(self.key("seated", person)))
+
+    # -- rooms -------------------------------------------------------------------------------------
+    async def create_room(self, room: Room, ttl: float) -> bool:
+        """Stores a new room; False when its id or code is already used."""
+        if not await self.redis.set(self.key("code", room.code), room.id, nx=True, ex=int(ttl)):
+            return False
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self.key("room", room.id), pack(room.to_store()), ex=int(ttl))
+            pipe.zadd(self.key("rooms"), {room.id: room.created})
+            if not room.settings.private:
+                pipe.zadd(self.key("lobby"), {room.id: room.created})
+            for person in room.humans():
+                pipe.sadd(self.key("seated", person), room.id)
+            await pipe.execute()
+        return True
+
+    async def room(self, room_id: str) -> Room | None:
+        raw = await self.redis.get(self.key("room", room_id))
+        return Room.from_store(unpack(raw)) if raw else None
+
+    async def rooms(self, ids: list[str]) -> list[Room | None]:
+        if not ids:
+            return []
+        raws = await self.redis.mget([self.key("room", i) for i in ids])
+        return [Room.from_store(unpack(r)) if r else None for r in raws]
+
+    async def room_by_code(self, code: str) -> str | None:
+        raw = await self.redis.get(self.key("code", code))
+        return raw.decode() if raw else None
+
+    async def listed(self) -> list[str]:
+        return [m.decode() for m in await self.redis.zrevrange(self.key("lobby"), 0, 499)]
+
+    async def all_rooms(self) -> list[str]:
+        return [m.decode() for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
+
+    async def forget(self, room_id: str) -> bool:
+        """Drops an expired room from the indexes; True when this call removed it."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zrem(self.key("rooms"), room_id)
+            pipe.zrem(self.key("lobby"), room_id)
+            pipe.zrem(self.key("timers"), room_id)
+            pipe.delete(self.key("watch", room_id))
+            removed, *_ = await pipe.execute()
+        return bool(removed)
+
+    async def update_room(self, room_id: str, change: Callable[[Room], bool], ttls: dict[str, float],
+                          game: dict[str, Any] | None = None) -> Room | None:
+        """Applies `change` to the room atomically (optimistic WATCH/MULTI, retried on conflict).
+
+        `change` mutates the room and returns whether anything changed (it may raise Rejected: nothing
+        is written). `game`, when given, is the first game state written in the same transaction.
+        Returns the room as stored afterwards, or None when there is no such room.
+        """
+        key = self.key("room", room_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        return None
+                    room = Room.from_store(unpack(raw))
+                    before = room.humans()
+                    if not change(room):
+                        await pipe.unwatch()
+                        return room
+                    room.rev += 1
+                    pipe.multi()
+                    pipe.set(key, pack(room.to_store()))
+                    ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
+                    keys = [self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")]
+                    if ttl is None:
+                        pipe.persist(key)
+                    else:
+                        pipe.expire(key, int(ttl))
+                        pipe.expire(self.key("code", room.code), int(ttl))
+                        for k in keys:
+                            pipe.expire(k, int(ttl))
+                    if room.status == PLAYING:
+                        pipe.persist(self.key("code", room.code))
+                    for person in before - room.humans():
+                        pipe.srem(self.key("seated", person), room_id)
+                    for person in room.humans():
+                        if room.status == FINISHED:
+                            pipe.srem(self.key("seated", person), room_id)
+                        else:
+                            pipe.sadd(self.key("seated", person), room_id)
+                    if game is not None:
+                        pipe.delete(self.key("patches", room_id), self.key("actions", room_id))
+                        fields = {k: v for k, v in game.items() if k != "message"}
+                        pipe.hset(self.key("game", room_id), mapping=fields)
+                        pipe.rpush(self.key("patches", room_id), game["message"])
+                    await pipe.execute()
+                    return room
+                except WatchError:
+                    continue
+
+    # -- games -------------------------------------------------------------------------------------
+    async def game(self, room_id: str) -> dict[str, Any] | None:
+        """The stored game: `v`, `state` (bytes), `to_move`, `at` (None when not started)."""
+        raw = await self.redis.hmget(self.key("game", room_id), "v", "state", "to_move", "at")
+        if raw[0] is None:
+            return None
+        return {"v": int(raw[0]), "state": raw[1], "to_move": raw[2].decode() or None, "at": float(raw[3])}
+
+    async def game_head(self, room_id: str) -> tuple[int, str | None, float] | None:
+        """Version, pending colour and time of the last action, without the state."""
+        raw = await self.redis.hmget(self.key("game", room_id), "v", "to_move", "at")
+        if raw[0] is None:
+            return None
+        return int(raw[0]), raw[1].decode() or None, float(raw[2])
+
+    async def snapshot(self, room_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.hmget(self.key("game", room_id), "v", "view")
+        if raw[0] is None:
+            return None
+        return {"v": int(raw[0]), "view": unpack(raw[1])}
+
+    async def commit(self, room_id: str, v: int, state: bytes, view: dict[str, Any], to_move: str | None,
+                     message: dict[str, Any], action: dict[str, Any], cap: int) -> bool:
+        """Stores version v+1 if the stored version is still v. True when it did."""
+        ok, _ = await self._commit(
+            keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id)],
+            args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap])
+        return bool(ok)
+
+    async def messages_since(self, room_id: str, v: int) -> list[dict[str, Any]] | None:
+        """The game messages after version v, or None when some are no longer held."""
+        raws = await self.redis.lrange(self.key("patches", room_id), 0, -1)
+        messages = [unpack(r) for r in raws]
+        if not messages or messages[0]["v"] > v + 1:
+            return None
+        return [m for m in messages if m["v"] > v]
+
+    async def actions(self, room_id: str) -> list[dict[str, Any]]:
+        return [unpack(r) for r in await self.redis.lrange(self.key("actions", room_id), 0, -1)]
+
+    # -- chat --------------------------------------------------------------------------------------
+    async def add_chat(self, room_id: str, line: dict[str, Any], cap: int) -> dict[str, Any]:
+        line = {"id": await self.redis.incr(self.key("chatid", room_id)), **line}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(self.key("chat", room_id), pack(line))
+            pipe.ltrim(self.key("chat", room_id), -cap, -1)
+            await pipe.execute()
+        return line
+
+    async def chat(self, room_id: str) -> list[dict[str, Any]]:
+        return [unpack(r) for r in await self.redis.lrange(self.key("chat", room_id), 0, -1)]
+
+    # -- presence ----------------------------------------------------------------------------------
+    async def heartbeat(self, proc: str) -> None:
+        await self.redis.zadd(self.key("procs"), {proc: time.time()})
+
+    async def drop_process(self, proc: str) -> None:
+        await self.redis.zrem(self.key("procs"), proc)
+
+    async def watch(self, room_id: str, proc: str, sid: str, person: str) -> None:
+        await self.redis.hset(self.key("watch", room_id), f"{proc}|{sid}", person)
+
+    async def unwatch(self, room_id: str, proc: str, sid: str) -> None:
+        await self.redis.hdel(self.key("watch", room_id), f"{proc}|{sid}")
+
+    async def watchers(self, room_id: str, alive_after: float) -> dict[str, int]:
+        """Person → number of live sockets in the room (sockets of dead processes are dropped)."""
+        fields = await self.redis.hgetall(self.key("watch", room_id))
+        if not fields:
+            return {}
+        live = {m.decode() for m in await self.redis.zrangebyscore(self.key("procs"), alive_after, "+inf")}
+        counts: dict[str, int] = {}
+        dead = []
+        for field, person in fields.items():
+            proc = field.decode().split("|", 1)[0]
+            if proc in live:
+                counts[person.decode()] = counts.get(person.decode(), 0) + 1
+            else:
+                dead.append(field)
+        if dead:
+            await self.redis.hdel(self.key("watch", room_id), *dead)
+        return counts
+
+    # -- timers ------------------------------------------------------------------------------------
+    async def schedule(self, room_id: str, at: float, earlier_only: bool = False) -> None:
+        if earlier_only:
+            await self.redis.zadd(self.key("timers"), {room_id: at}, lt=True)
+        else:
+            await self.redis.zadd(self.key("timers"), {room_id: at})
+
+    async def unschedule(self, room_id: str) -> None:
+        await self.redis.zrem(self.key("timers"), room_id)
+
+    async def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
+        due = await self._claim(keys=[self.key("timers")], args=[now, now + lease, limit])
+        return [d.decode() for d in due]
+
+    async def next_due(self) -> float | None:
+        first = await self.redis.zrange(self.key("timers"), 0, 0, withscores=True)
+        return first[0][1] if first else None
+
+    async def delete_prefix(self) -> None:
+        """Removes every key under the prefix (tests)."""
+        async for key in self.redis.scan_iter(match=f"{self.prefix}:*", count=500):
+            await self.redis.delete(key)

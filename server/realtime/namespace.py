@@ -1,0 +1,272 @@
+"""The Socket.IO namespace: identity, payload validation, rate limits, and the mapping of events to the
+lobby (docs/protocol.md). Handlers are thin: they check shapes and translate lobby rejections into acks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import socketio
+
+from server.config import Config
+from server.lobby import Lobby, Person, Rejected, Settings, Store
+from server.metrics import Metrics
+from server.realtime import validate
+
+log = logging.getLogger(__name__)
+
+PROTOCOL = 1
+LOBBY = "lobby"
+
+
+def room_channel(room_id: str) -> str:
+    """The Socket.IO room that carries one table's stream."""
+    return f"room:{room_id}"
+
+
+@dataclass
+class Connection:
+    """What this process knows about one socket."""
+
+    person: Person
+    token: str
+    tokens: float
+    refilled: float
+    rooms: set[str] = field(default_factory=set)
+    chat_times: deque[float] = field(default_factory=deque)
+
+
+class SocketOutbox:
+    """The lobby's Outbox: one emit per message to a Socket.IO room (encoded once, fanned out by the
+    client manager to every process)."""
+
+    def __init__(self, sio: socketio.AsyncServer) -> None:
+        self.sio = sio
+
+    async def room_changed(self, room_id: str, state: dict[str, Any]) -> None:
+        await self.sio.emit("room", state, room=room_channel(room_id))
+
+    async def game_message(self, room_id: str, message: dict[str, Any]) -> None:
+        await self.sio.emit("game", message, room=room_channel(room_id))
+
+    async def lobby_changed(self, update: dict[str, Any]) -> None:
+        await self.sio.emit("lobby", update, room=LOBBY)
+
+    async def chat_line(self, room_id: str, payload: dict[str, Any]) -> None:
+        await self.sio.emit("chat", payload, room=room_channel(room_id))
+
+
+Handler = Callable[[str, Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
+    """Every client event of protocol version 1."""
+
+    def __init__(self, lobby: Lobby, store: Store, config: Config, metrics: Metrics) -> None:
+        super().__init__("/")
+        self.lobby = lobby
+        self.store = store
+        self.config = config
+        self.metrics = metrics
+        self.connections: dict[str, Connection] = {}
+        self.inflight: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        self.handlers: dict[str, Handler] = {
+            "set_name": self.set_name, "lobby_watch": self.lobby_watch, "lobby_unwatch": self.lobby_unwatch,
+            "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
+            "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
+            "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
+        }
+
+    # -- connection and identity -------------------------------------------------------------------
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        if self.closing:
+            raise socketio.exceptions.ConnectionRefusedError("shutting down")
+        auth = auth if isinstance(auth, dict) else {}
+        if auth.get("protocol", PROTOCOL) != PROTOCOL:
+            raise socketio.exceptions.ConnectionRefusedError(f"protocol: server speaks {PROTOCOL}")
+        token = auth.get("token")
+        known = await self.store.session(token) if isinstance(token, str) and 8 <= len(token) <= 64 else None
+        if known is None:
+            token = secrets.token_urlsafe(24)
+            person_id, name = "p_" + secrets.token_urlsafe(9), f"Guest-{secrets.token_hex(2)}"
+        else:
+            person_id, name = known
+        if auth.get("name") is not None:
+            # a bad name in auth is not worth refusing the connection: keep the stored one
+            with contextlib.suppress(Rejected):
+                name = validate.text(auth, "name", 24)
+        await self.store.save_session(token, person_id, name)
+        self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
+                                           time.monotonic())
+        self.metrics.sockets += 1
+        seats = []
+        for room in await self.store.rooms(await self.store.seated_rooms(person_id)):
+            if room is not None and room.status != "finished":
+                seats += [{"room": room.id, "seat": i} for i in room.seats_of(person_id)]
+        session = {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
+                   "resumed": known is not None, "seats": seats}
+        # sent after the CONNECT packet: the handler must return first
+        task = asyncio.ensure_future(self.emit("session", session, to=sid))
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+
+    async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        conn = self.connections.pop(sid, None)
+        if conn is None:
+            return
+        self.metrics.sockets -= 1
+        for room_id in conn.rooms:
+            try:
+                await self.lobby.leave(conn.person, room_id, sid, explicit=False)
+            except Exception:
+                log.exception("leaving %s on disconnect", room_id)
+
+    # -- dispatch ----------------------------------------------------------------------------------
+    async def trigger_event(self, event: str, *args: Any) -> Any:
+        if event in ("connect", "disconnect"):
+            return await super().trigger_event(event, *args)
+        sid, rest = args[0], args[1:]
+        task = asyncio.current_task()
+        if task is not None:
+            self.inflight.add(task)
+        arrived = time.monotonic()
+        try:
+            conn = self.connections.get(sid)
+            if conn is None:
+                raise Rejected("internal", "this connection is closing")
+            self._rate(conn, arrived)
+            handler = self.handlers.get(event) if isinstance(event, str) else None
+            if handler is None:
+                raise Rejected("unknown_event", f"no event {str(event)[:40]!r} in protocol {PROTOCOL}")
+            data = validate.payload(rest)
+            if event == "act":
+                data["_arrived"] = arrived
+            return {"ok": True, **await handler(sid, conn, data)}
+        except Rejected as e:
+            if event == "act":
+                self.metrics.rejected(e.code)
+            return {"ok": False, "error": e.to_wire()}
+        except Exception:
+            log.exception("handling %r", event)
+            return {"ok": False, "error": {"code": "internal", "message": "server fault; nothing changed"}}
+        finally:
+            if task is not None:
+                self.inflight.discard(task)
+
+    def _rate(self, conn: Connection, now: float) -> None:
+        """A token bucket per connection: `rate` per second on average, `burst` at once."""
+        conn.tokens = min(self.config.burst, conn.tokens + (now - conn.refilled) * self.config.rate)
+        conn.refilled = now
+        if conn.tokens < 1:
+            raise Rejected("rate_limited", "too many requests; slow down")
+        conn.tokens -= 1
+
+    def _joined(self, conn: Connection, data: dict[str, Any]) -> str:
+        room_id = validate.room_id(data)
+        if room_id not in conn.rooms:
+            raise Rejected("not_in_room", "join the room first (room_join)")
+        return room_id
+
+    # -- handlers ----------------------------------------------------------------------------------
+    async def set_name(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        name = validate.text(data, "name", 24)
+        conn.person = Person(conn.person.id, name)
+        await self.store.save_session(conn.token, conn.person.id, name)
+        for other in self.connections.values():
+            if other.person.id == conn.person.id:
+                other.person = conn.person
+        return {"name": name}
+
+    async def lobby_watch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        await self.enter_room(sid, LOBBY)
+        return {"rooms": await self.lobby.listing()}
+
+    async def lobby_unwatch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        await self.leave_room(sid, LOBBY)
+        return {}
+
+    async def room_create(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        state = await self.lobby.create(conn.person, Settings.from_wire(data))
+        room = await self.lobby.resolve(state["id"])
+        await self.enter_room(sid, room_channel(room.id))
+        conn.rooms.add(room.id)
+        joined = await self.lobby.join(conn.person, room, sid, None)
+        return {"room": joined["room"]}
+
+    async def room_join(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        if "code" in data:
+            room = await self.lobby.resolve(code=data["code"])
+        else:
+            room = await self.lobby.resolve(validate.room_id(data))
+        since = validate.integer(data, "since", optional=True)
+        # enter the stream before reading the snapshot: a message in between is a duplicate, never a gap
+        await self.enter_room(sid, room_channel(room.id))
+        conn.rooms.add(room.id)
+        return await self.lobby.join(conn.person, room, sid, since)
+
+    async def room_leave(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        room_id = self._joined(conn, data)
+        await self.leave_room(sid, room_channel(room_id))
+        conn.rooms.discard(room_id)
+        await self.lobby.leave(conn.person, room_id, sid, explicit=True)
+        return {}
+
+    async def sit(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return {"room": await self.lobby.sit(conn.person, self._joined(conn, data), data.get("seat"))}
+
+    async def stand(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return {"room": await self.lobby.stand(conn.person, self._joined(conn, data), data.get("seat"))}
+
+    async def bot_add(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return {"room": await self.lobby.add_bot(conn.person, self._joined(conn, data), data.get("seat"))}
+
+    async def bot_remove(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return {"room": await self.lobby.remove_bot(conn.person, self._joined(conn, data), data.get("seat"))}
+
+    async def room_start(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        room_id = self._joined(conn, data)
+        return await self.lobby.start(conn.person, room_id, validate.boolean(data, "fill_with_bots"))
+
+    async def act(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        room_id = self._joined(conn, data)
+        v = validate.integer(data, "v")
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise Rejected("malformed", "action must be a map")
+        return {"v": await self.lobby.act(conn.person, room_id, v, action, data["_arrived"])}
+
+    async def since(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        room_id = self._joined(conn, data)
+        answer = await self.lobby.catch_up(room_id, validate.integer(data, "v"))
+        return {**answer, "chat": await self.store.chat(room_id)}
+
+    async def chat(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        room_id = self._joined(conn, data)
+        text = validate.text(data, "text", 300)
+        now = time.monotonic()
+        while conn.chat_times and now - conn.chat_times[0] > self.config.chat_window:
+            conn.chat_times.popleft()
+        if len(conn.chat_times) >= self.config.chat_lines:
+            raise Rejected("rate_limited", "too many chat lines; wait a little")
+        conn.chat_times.append(now)
+        await self.lobby.chat(conn.person, room_id, text)
+        return {}
+
+    # -- shutdown ----------------------------------------------------------------------------------
+    async def close(self, timeout: float = 5.0) -> None:
+        """Graceful shutdown: refuse new connections, finish in-flight requests, close every socket."""
+        self.closing = True
+        current = asyncio.current_task()
+        pending = [t for t in self.inflight if t is not current and not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+        for sid in list(self.connections):
+            await self.disconnect(sid)

@@ -1,0 +1,74 @@
+"""Shape and size checks of incoming payloads (docs/protocol.md §2 limits)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from server.lobby import Rejected
+
+MAX_PAYLOAD = 4096
+MAX_DEPTH = 8
+
+
+def payload(args: tuple[Any, ...]) -> dict[str, Any]:
+    """The single map argument of a request, checked for size and depth."""
+    if len(args) != 1 or not isinstance(args[0], dict):
+        raise Rejected("malformed", "a request carries exactly one map")
+    data = args[0]
+    try:
+        size = len(msgpack.packb(data, use_bin_type=True))
+    except (TypeError, ValueError, OverflowError):
+        raise Rejected("malformed", "the payload is not plain data") from None
+    if size > MAX_PAYLOAD:
+        raise Rejected("too_large", f"the payload is {size} bytes, the limit is {MAX_PAYLOAD}")
+    if _depth(data) > MAX_DEPTH:
+        raise Rejected("malformed", f"the payload is nested deeper than {MAX_DEPTH}")
+    if not all(isinstance(k, str) for k in data):
+        raise Rejected("malformed", "payload keys must be strings")
+    return data
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list | tuple):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def room_id(data: dict[str, Any]) -> str:
+    value = data.get("room")
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise Rejected("malformed", "room must be a room id string")
+    return value
+
+
+def integer(data: dict[str, Any], key: str, optional: bool = False) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise Rejected("malformed", f"{key} must be a non-negative integer")
+    return value
+
+
+def boolean(data: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise Rejected("malformed", f"{key} must be a boolean")
+    return value
+
+
+def text(data: dict[str, Any], key: str, limit: int) -> str:
+    """A non-empty text, whitespace-trimmed, at most `limit` characters, no control characters."""
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise Rejected("malformed", f"{key} must be a string")
+    value = "".join(ch for ch in value if ch.isprintable() or ch == " ").strip()
+    if not value:
+        raise Rejected("malformed", f"{key} must not be empty")
+    if len(value) > limit:
+        raise Rejected("too_large", f"{key} is longer than {limit} characters")
+    return value
