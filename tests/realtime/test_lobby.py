@@ -1,0 +1,157 @@
+"""Lobby flows over real sockets: identity, creating and listing rooms, seats, bots, host controls, chat,
+private codes, HTTP endpoints."""
+
+from __future__ import annotations
+
+import aiohttp
+from tablekit import Client, people
+
+
+async def test_first_connection_gets_a_token_and_reconnecting_keeps_the_person(server, clients):
+    first = await Client().connect(server.url, name="Hina")
+    clients.append(first)
+    session = first.session
+    assert session["protocol"] == 1 and not session["resumed"] and session["name"] == "Hina"
+    assert len(session["token"]) >= 20 and session["person"].startswith("p_")
+    await first.close()
+    again = await Client().connect(server.url, token=session["token"])
+    clients.append(again)
+    assert again.session["resumed"] and again.session["person"] == session["person"]
+    assert again.session["name"] == "Hina"
+    stranger = await Client().connect(server.url, token="not-a-known-token")
+    clients.append(stranger)
+    assert not stranger.session["resumed"] and stranger.session["person"] != session["person"]
+
+
+async def test_wrong_protocol_version_is_refused(server):
+    import socketio
+
+    sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+    refusals = []
+    sio.on("connect_error", refusals.append)
+    try:
+        await sio.connect(server.url, auth={"protocol": 2}, transports=["websocket"], wait_timeout=5)
+    except socketio.exceptions.ConnectionError:
+        assert refusals and "protocol: server speaks 1" in str(refusals[0])
+    else:
+        await sio.disconnect()
+        raise AssertionError("connected with protocol 2")
+
+
+async def test_create_list_join_sit_bots_and_live_lobby_updates(server, clients):
+    host, guest, watcher = await people(server.url, clients, "Host", "Guest", "Watcher")
+    assert (await watcher.ok("lobby_watch"))["rooms"] == []
+
+    created = (await host.ok("room_create", {"name": "  Friday   table ", "seats": 3}))["room"]
+    room = created["id"]
+    assert created["name"] == "Friday table" and created["host"] == host.session["person"]
+    assert [s["kind"] for s in created["seats"]] == ["human", "empty", "empty"]
+    assert created["seats"][0]["person"] == host.session["person"] and created["seats"][0]["connected"]
+    assert created["seats"][1]["colours"] == ["blue"]
+    await watcher.wait(lambda: any(u["op"] == "upsert" and u["room"]["id"] == room for u in watcher.lobby))
+
+    listing = (await guest.ok("lobby_watch"))["rooms"]
+    assert [r["id"] for r in listing] == [room] and listing[0]["status"] == "waiting"
+
+    await guest.join(room)
+    assert (await guest.call("sit", {"room": room, "seat": 0}))["error"]["code"] == "seat_taken"
+    assert (await guest.call("bot_add", {"room": room, "seat": 2}))["error"]["code"] == "not_host"
+    assert (await guest.call("room_start", {"room": room}))["error"]["code"] == "not_host"
+    state = (await guest.ok("sit", {"room": room, "seat": 1}))["room"]
+    assert state["seats"][1]["name"] == "Guest"
+    await host.wait(lambda: host.rooms[room]["seats"][1]["kind"] == "human")
+
+    state = (await host.ok("bot_add", {"room": room, "seat": 2}))["room"]
+    assert state["seats"][2]["kind"] == "bot"
+    assert (await host.call("bot_add", {"room": room, "seat": 2}))["error"]["code"] == "seat_taken"
+    state = (await host.ok("bot_remove", {"room": room, "seat": 2}))["room"]
+    assert state["seats"][2]["kind"] == "empty"
+    assert (await host.call("room_start", {"room": room}))["error"]["code"] == "seats_empty"
+
+    await guest.ok("stand", {"room": room, "seat": 1})
+    assert (await guest.call("stand", {"room": room, "seat": 1}))["error"]["code"] == "not_seated"
+    # the watcher saw seats change live in the lobby list
+    await watcher.wait(lambda: any(u["op"] == "upsert" and u["room"]["id"] == room
+                                   and any(p["name"] == "Guest" for p in u["room"]["players"])
+                                   for u in watcher.lobby))
+
+    # a spectator is counted
+    await watcher.join(room)
+    await host.wait(lambda: host.rooms[room]["spectators"] == 2)  # guest (standing) and watcher
+
+
+async def test_host_leaving_a_waiting_room_passes_hosting_on(server, clients):
+    host, guest = await people(server.url, clients, "Host", "Guest")
+    room = (await host.ok("room_create", {"name": "t", "seats": 2}))["room"]["id"]
+    await guest.join(room)
+    await guest.ok("sit", {"room": room, "seat": 1})
+    await host.ok("room_leave", {"room": room})
+    await guest.wait(lambda: guest.rooms[room]["host"] == guest.session["person"]
+                     and guest.rooms[room]["seats"][0]["kind"] == "empty")
+
+
+async def test_private_room_is_joined_by_code_and_never_listed(server, clients):
+    host, friend = await people(server.url, clients, "Host", "Friend")
+    created = (await host.ok("room_create", {"name": "secret", "private": True}))["room"]
+    assert (await friend.ok("lobby_watch"))["rooms"] == []
+    assert (await friend.call("room_join", {"code": "ZZZZZZ"}))["error"]["code"] == "no_room"
+    joined = await friend.ok("room_join", {"code": created["code"].lower()})
+    assert joined["room"]["id"] == created["id"] and joined["game"] is None
+
+
+async def test_settings_are_validated(server, clients):
+    c = await Client().connect(server.url)
+    clients.append(c)
+    bad = [
+        {}, {"name": ""}, {"name": "x" * 41}, {"name": "t", "seats": 7}, {"name": "t", "seats": 1},
+        {"name": "t", "seats": True}, {"name": "t", "variants": {"two_colours": True}, "seats": 3},
+        {"name": "t", "first": 4, "seats": 4}, {"name": "t", "clock": 1}, {"name": "t", "bot_pace": -1},
+        {"name": "t", "grace": "soon"}, {"name": "t", "colour": "red"}, {"name": "t", "variants": {"x": 1}},
+    ]
+    for settings in bad:
+        answer = await c.call("room_create", settings)
+        assert not answer["ok"] and answer["error"]["code"] in ("malformed", "too_large"), settings
+    two = (await c.ok("room_create", {"name": "duo", "variants": {"two_colours": True}}))["room"]
+    assert [s["colours"] for s in two["seats"]] == [["red", "green"], ["blue", "yellow"]]
+
+
+async def test_chat_is_delivered_kept_limited_and_plain(server, clients, config):
+    host, guest = await people(server.url, clients, "Host", "Guest")
+    room = (await host.ok("room_create", {"name": "t"}))["room"]["id"]
+    assert (await guest.call("chat", {"room": room, "text": "hi"}))["error"]["code"] == "not_in_room"
+    await guest.join(room)
+    await host.ok("chat", {"room": room, "text": "  <b>hello</b>  "})
+    await guest.wait(lambda: any(e == "chat" for e, _ in guest.received))
+    line = next(d for e, d in guest.received if e == "chat")["line"]
+    assert line["text"] == "<b>hello</b>" and line["name"] == "Host" and line["seat"] == 0
+    assert (await host.call("chat", {"room": room, "text": "x" * 301}))["error"]["code"] == "too_large"
+    assert (await host.call("chat", {"room": room, "text": "   "}))["error"]["code"] == "malformed"
+    codes = [(await host.call("chat", {"room": room, "text": f"line {i}"}))["ok"]
+             for i in range(config.chat_lines)]
+    assert codes.count(False) == 1  # one line already sent in this window
+    late = await Client("late").connect(server.url)
+    clients.append(late)
+    joined = await late.join(room)
+    assert [c["text"] for c in joined["chat"]][:2] == ["<b>hello</b>", "line 0"]
+
+
+async def test_healthz_metrics_and_client_page(server, config):
+    async with aiohttp.ClientSession() as http:
+        async with http.get(server.url + "/healthz") as r:
+            assert r.status == 200 and (await r.json())["ok"]
+        async with http.get(server.url + "/metrics") as r:
+            text = await r.text()
+            assert r.status == 200 and "tongiaki_sockets" in text
+            assert 'tongiaki_rooms{status="waiting"}' in text
+            assert "tongiaki_action_latency_seconds_bucket" in text
+        async with http.get(server.url + "/") as r:
+            assert r.status == 200 and "not built" in await r.text()
+        config.client_dir.mkdir()
+        (config.client_dir / "index.html").write_text("<title>built</title>")
+        (config.client_dir / "app.js").write_text("console.log(1)")
+        async with http.get(server.url + "/") as r:
+            assert "built" in await r.text()
+        async with http.get(server.url + "/app.js") as r:
+            assert r.status == 200
+        async with http.get(server.url + "/../pyproject.toml") as r:
+            assert r.status == 404
