@@ -1,0 +1,26 @@
+"""Typed rejections: what a caller did wrong, with a stable code and a message naming the input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class IllegalAction(Exception):
+    """An action the engine refused. The game is unchanged.
+
+    `code` is stable (`malformed`, `game_over`, `wrong_player`, `wrong_phase`, `illegal_choice`);
+    `message` names the offending input; `action` is the input as given.
+    """
+
+    CODES = ("malformed", "game_over", "wrong_player", "wrong_phase", "illegal_choice")
+
+    def __init__(self, code: str, message: str, action: Any = None) -> None:
+        assert code in self.CODES, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.action = action
+
+
+class PositionError(ValueError):
+    """A position given to `Game.from_position` that cannot exist on the table."""

@@ -1,0 +1,1462 @@
+"""The game: state, decisions, and the rules R3–R14 that move it on.
+
+`Game` owns one table. Every public call takes and returns plain data (see docs/engine.md). The only
+randomness is the stack, shuffled once from the seed at set-up (R3) and drawn from the top; nothing that
+leaves through a view, an event or an error reveals its order (R15).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+import msgpack
+
+from . import landing
+from .catalogue import STACK_TILES, TILES, TONGA, Island, Ocean
+from .errors import IllegalAction
+from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
+
+COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")
+"""Player colours in set-up order (R1)."""
+BOATS = 15
+"""Boats of each colour (R1)."""
+MAX_ROYAL = 2
+"""Royal islands a colour may found (R10)."""
+VARIANTS = ("two_colours", "free_follow_up")
+"""Room settings of R14."""
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+Key = tuple[Any, ...]
+
+# Phases in which a colour must decide; the others are transient steps of `_advance`.
+DECISIONS = ("setup", "turn", "restart", "migrate", "land", "place_tile", "settle", "turn_tile")
+
+
+class Placed:
+    """A tile on the table: which tile, where, how turned, and for islands the boats on its beaches."""
+
+    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal")
+
+    def __init__(self, name: str, cell: Cell, rotation: int) -> None:
+        tile = TILES[name]
+        self.name = name
+        self.cell = cell
+        self.rotation = rotation
+        self.royal: str | None = None
+        if isinstance(tile, Island):
+            self.island: Island | None = tile
+            self.piers = [[world_side(s, rotation) for s in b.piers] for b in tile.beaches]
+            self.beaches: list[list[str]] = [[] for _ in tile.beaches]
+            self.exits: list[tuple[int, int]] = []
+        else:
+            self.island = None
+            self.piers = []
+            self.beaches = []
+            # exits[entry world direction] = (exit world direction, danger)
+            exits = [(0, 0)] * SIDES
+            for a, b, danger in tile.paths:
+                wa, wb = world_side(a, rotation), world_side(b, rotation)
+                exits[wa] = (wb, danger)
+                exits[wb] = (wa, danger)
+            self.exits = exits
+
+    def full(self, beach: int) -> bool:
+        """R6: every mooring of the beach holds a boat."""
+        assert self.island is not None
+        return len(self.beaches[beach]) == self.island.beaches[beach].moorings
+
+    def free(self) -> tuple[int, ...]:
+        """Free moorings per beach."""
+        assert self.island is not None
+        return tuple(b.moorings - len(boats) for b, boats in zip(self.island.beaches, self.beaches, strict=True))
+
+
+class _Topology:
+    """The non-royal islands on the table, their beaches numbered globally, for chain searches (R9).
+
+    An arrangement is a tuple of the sorted colours on each such beach, in this numbering.
+    """
+
+    __slots__ = ("index", "moorings", "piers", "of_cell")
+
+    def __init__(self, tiles: dict[Cell, Placed]) -> None:
+        self.index: list[tuple[Cell, int]] = []
+        self.moorings: list[int] = []
+        self.piers: list[list[int]] = []
+        self.of_cell: dict[Cell, list[int]] = {}
+        for cell in sorted(tiles):
+            t = tiles[cell]
+            if t.island is None or t.royal is not None:
+                continue
+            ids = []
+            for b, beach in enumerate(t.island.beaches):
+                ids.append(len(self.index))
+                self.index.append((cell, b))
+                self.moorings.append(beach.moorings)
+                self.piers.append(t.piers[b])
+            self.of_cell[cell] = ids
+
+    def arrangement(self, tiles: dict[Cell, Placed]) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(sorted(tiles[cell].beaches[b])) for cell, b in self.index)
+
+    def has_full(self, arr: tuple[tuple[str, ...], ...]) -> bool:
+        return any(len(boats) == m for boats, m in zip(arr, self.moorings, strict=True))
+
+
+Arrangement = tuple[tuple[str, ...], ...]
+
+
+class Game:
+    """One table of Tongiaki. See docs/engine.md for the contract."""
+
+    def __init__(self) -> None:
+        # Use Game.new / from_position / from_bytes.
+        self.colours: list[str] = []
+        self.variants: dict[str, bool] = {v: False for v in VARIANTS}
+        self.seed = 0
+        self.stack: list[str] = []  # the top of the stack is the END of the list
+        self.tiles: dict[Cell, Placed] = {}
+        self.where: dict[str, Cell] = {}
+        self.supply: dict[str, int] = {}
+        self.royal_founded: dict[str, int] = {}
+        self.removed: list[str] = []
+        self.at_sea: list[tuple[Cell, list[str]]] = []
+        self.active = 0
+        self.first = 0
+        self.turn = 0
+        self.phase = "setup"
+        self.setup_left = 0
+        self.fleet: dict[str, Any] | None = None
+        self.in_hand: str | None = None
+        self.hand_reason: str | None = None
+        self.colonist_island: Cell | None = None
+        self.chain_seen: set[Arrangement] = set()
+        self.ending = False
+        self.final: dict[str, Any] | None = None
+        self.log: list[Action] = []
+        # Caches, never serialised: legal actions and per-decision results (cleared by every action),
+        # the island topology, voyage traces and free cells (cleared where the table changes).
+        self._legal: list[Action] | None = None
+        self._memo: dict[str, Any] = {}
+        self._topology: _Topology | None = None
+        self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
+        self._free: set[Cell] | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        colours: list[str],
+        seed: int,
+        variants: dict[str, bool] | None = None,
+        first: str | None = None,
+    ) -> Game:
+        """A new game (R3): Tonga placed, the other tiles shuffled once from `seed`, set-up pending."""
+        game = cls()
+        game._set_colours(colours, variants)
+        game.seed = int(seed)
+        rng = random.Random(game.seed)
+        stack = list(STACK_TILES)
+        rng.shuffle(stack)
+        game.stack = stack
+        if first is None:
+            game.first = rng.randrange(len(game.colours))
+        elif first in game.colours:
+            game.first = game.colours.index(first)
+        else:
+            raise ValueError(f"first player {first!r} is not one of {game.colours}")
+        game._put(TONGA, START, 0)
+        game.supply = {c: BOATS for c in game.colours}
+        game.royal_founded = {c: 0 for c in game.colours}
+        game.active = game.first
+        game.phase = "setup"
+        game.setup_left = 2 * len(game.colours)
+        return game
+
+    def _set_colours(self, colours: list[str], variants: dict[str, bool] | None) -> None:
+        colours = list(colours)
+        if not 2 <= len(colours) <= 6 or len(set(colours)) != len(colours) or not set(colours) <= set(COLOURS):
+            raise ValueError(f"colours must be 2 to 6 distinct colours of {COLOURS}, got {colours!r}")
+        self.colours = colours
+        self.variants = {v: False for v in VARIANTS}
+        for name, on in (variants or {}).items():
+            if name not in VARIANTS:
+                raise ValueError(f"unknown variant {name!r}; known: {VARIANTS}")
+            self.variants[name] = bool(on)
+        if self.variants["two_colours"] and len(colours) != 4:
+            raise ValueError("the two-colours variant (R14) takes four colours: A1, B1, A2, B2")
+
+    @classmethod
+    def replay(
+        cls,
+        colours: list[str],
+        seed: int,
+        actions: list[Action],
+        variants: dict[str, bool] | None = None,
+        first: str | None = None,
+    ) -> Game:
+        """Rebuild a game from its seed and action log."""
+        game = cls.new(colours, seed, variants=variants, first=first)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # ------------------------------------------------------------------ public queries
+
+    @property
+    def to_move(self) -> str | None:
+        """Colour whose decision is pending, or None when the game is over."""
+        return None if self.phase == "over" else self.colours[self.active]
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied so far."""
+        return len(self.log)
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision: who decides what, with what a client needs to present it."""
+        if self.phase == "over":
+            return None
+        colour = self.colours[self.active]
+        d: dict[str, Any] = {"colour": colour, "kind": self.phase}
+        if self.phase in ("turn", "restart"):
+            d["supply"] = self.supply[colour]
+        elif self.phase == "migrate":
+            d["full"] = [
+                {"island": t.name, "beach": b}
+                for t in self._islands()
+                for b in range(len(t.beaches))
+                if t.royal is None and t.full(b)
+            ]
+        elif self.phase == "land":
+            assert self.fleet is not None
+            target = self.tiles[self.fleet["target"]]
+            d["island"] = target.name
+            d["fleet"] = list(self.fleet["boats"])
+            d["free"] = list(target.free())
+        elif self.phase == "place_tile":
+            d["tile"] = self.in_hand
+            d["reason"] = self.hand_reason
+        elif self.phase == "turn_tile":
+            assert self.fleet is not None
+            d["tile"] = self.in_hand
+            d["cell"] = list(self.fleet["next"])
+        elif self.phase == "settle":
+            assert self.colonist_island is not None
+            d["island"] = self.tiles[self.colonist_island].name
+        return d
+
+    def legal_actions(self) -> list[Action]:
+        """The complete list of legal actions for the pending decision (empty when the game is over)."""
+        if self.phase == "over":
+            return []
+        if self._legal is None:
+            self._legal = [_action(k) for k in self._candidates() if self._allowed(k)]
+        return list(self._legal)
+
+    def sample_action(self, rng: random.Random) -> Action:
+        """A legal action drawn uniformly at random without listing them all (for bots and playouts):
+        a uniform draw among the candidates, redrawn while it is one the R9 filter forbids."""
+        if self.phase == "over":
+            raise IllegalAction("game_over", "the game is over: there is nothing to choose")
+        if self._legal is not None:
+            return self._legal[rng.randrange(len(self._legal))]
+        if self.phase == "place_tile":  # every free cell and rotation is legal
+            cells = self._free_cells()
+            cell = cells[rng.randrange(len(cells))]
+            return {"type": "place_tile", "cell": [cell[0], cell[1]], "rotation": rng.randrange(SIDES)}
+        keys = list(self._candidates())
+        while keys:
+            i = rng.randrange(len(keys))
+            if self._allowed(keys[i]):
+                return _action(keys[i])
+            keys[i] = keys[-1]
+            keys.pop()
+        raise AssertionError(f"no legal action in phase {self.phase}")  # pragma: no cover
+
+    def result(self) -> dict[str, Any] | None:
+        """The final scores and ranking (R13), or None while the game runs."""
+        return self.final
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Any, colour: str | None = None) -> list[Event]:
+        """Apply one action of the pending colour; return the events it caused, in order.
+
+        Raises IllegalAction, changing nothing, when the action is malformed, out of phase or not legal.
+        When `colour` is given it must be the colour to move.
+        """
+        if self.phase == "over":
+            raise IllegalAction("game_over", f"the game is over; {_show(action)} was not applied", action)
+        if colour is not None and colour != self.colours[self.active]:
+            raise IllegalAction(
+                "wrong_player", f"{colour!r} may not act: the decision is {self.colours[self.active]}'s", action
+            )
+        key = _key(action)
+        if key[0] not in _ANSWERS[self.phase]:
+            raise IllegalAction(
+                "wrong_phase",
+                f"{_show(action)} does not answer the pending {self.phase} decision of {self.colours[self.active]}",
+                action,
+            )
+        if not self._allowed(key):
+            raise IllegalAction(
+                "illegal_choice",
+                f"{_show(action)} is not a legal action for {self.colours[self.active]} ({self.phase})",
+                action,
+            )
+        chosen = _action(key)
+        events: list[Event] = []
+        self.log.append(chosen)
+        self._do(chosen, events)
+        self._advance(events)
+        return events
+
+    def _sole(self) -> tuple[int, Key | None]:
+        """How many legal actions the pending decision has, counting no further than two, and the first."""
+        first = None
+        n = 0
+        for key in self._candidates():
+            if self._allowed(key):
+                n += 1
+                if n == 2:
+                    break
+                first = key
+        return n, first
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _candidates(self) -> Iterator[Key]:
+        """The keys of every action the pending decision could take, before the R9 filter."""
+        phase = self.phase
+        colour = self.colours[self.active]
+        if phase == "setup":
+            for b in range(len(self.tiles[self.where[TONGA]].beaches)):
+                yield ("setup", b)
+        elif phase == "turn":
+            yield from self._expansions(colour)
+            for t in self._islands():
+                if t.name != TONGA and t.royal is None:
+                    yield ("royal", t.name)
+            yield ("colonise",)
+        elif phase == "restart":
+            yield from self._restarts(colour)
+            yield ("colonise",)
+        elif phase == "migrate":
+            for t in self._islands():
+                if t.royal is None:
+                    for b, piers in enumerate(t.piers):
+                        if t.full(b):
+                            for pier in piers:
+                                yield ("migrate", t.name, b, pier)
+        elif phase == "land":
+            fleet = self.fleet
+            assert fleet is not None
+            target = self.tiles[fleet["target"]]
+            for placement in landing.placements(target.free(), tuple(sorted(fleet["boats"]))):
+                yield ("land", tuple(sorted((c, b) for b, added in enumerate(placement) for c in added)))
+        elif phase == "place_tile":
+            for cell in self._free_cells():
+                for rotation in range(SIDES):
+                    yield ("place_tile", cell[0], cell[1], rotation)
+        elif phase == "settle":
+            assert self.colonist_island is not None
+            for b in range(len(self.tiles[self.colonist_island].beaches)):
+                yield ("settle", b)
+        elif phase == "turn_tile":
+            for rotation in range(SIDES):
+                yield ("turn_tile", rotation)
+
+    def _allowed(self, key: Key) -> bool:
+        """Whether the action with this (well-typed) key is legal now. The one place legality lives:
+        listing, sampling, validation and the engine's own auto-resolution all ask it."""
+        kind = key[0]
+        if kind not in _ANSWERS[self.phase]:
+            return False
+        colour = self.colours[self.active]
+        if kind == "setup":
+            b = key[1]
+            beaches = self.tiles[self.where[TONGA]].beaches
+            return 0 <= b < len(beaches) and len(beaches[b]) < 2  # R3: no Tonga beach filled in set-up
+        if kind == "expand":
+            return self._expansion_allowed(colour, key)
+        if kind == "royal":
+            t = self._island(key[1])
+            return (  # R10
+                t is not None
+                and t.name != TONGA
+                and self.royal_founded[colour] < MAX_ROYAL
+                and {c for b in t.beaches for c in b} == {colour}
+            )
+        if kind == "colonise":
+            return True
+        if kind == "restart":
+            return self._restart_allowed(colour, key)
+        if kind == "migrate":
+            t = self._island(key[1])
+            b, pier = key[2], key[3]
+            if t is None or not 0 <= b < len(t.beaches) or not t.full(b) or pier not in t.piers[b]:
+                return False
+            topo, arr, full = self._chain_now()
+            return self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
+        if kind == "land":
+            return self._landing_allowed(key[1])
+        if kind == "place_tile":
+            return (key[1], key[2]) in self._free_cell_set() and 0 <= key[3] < SIDES
+        if kind == "settle":
+            assert self.colonist_island is not None
+            free = self.tiles[self.colonist_island].free()
+            return 0 <= key[1] < len(free) and free[key[1]] > 0
+        if kind == "turn_tile":
+            return 0 <= key[1] < SIDES and (key[1] in self._good_turnings() or not self._good_turnings())
+        return False  # pragma: no cover
+
+    def _island(self, name: str) -> Placed | None:
+        """The non-royal island tile of that name on the table, or None."""
+        cell = self.where.get(name)
+        if cell is None:
+            return None
+        t = self.tiles[cell]
+        return t if t.island is not None and t.royal is None else None
+
+    def _expansions(self, colour: str) -> Iterator[Key]:
+        """R5: islands with the colour's boats; n = min(k, beaches, supply) new boats, one per beach; with
+        an empty supply, one boat taken back first and placed again."""
+        supply = self.supply[colour]
+        mine = [t for t in self._islands() if t.royal is None and any(colour in b for b in t.beaches)]
+        if supply > 0:
+            for t in mine:
+                assert t.island is not None
+                k = sum(b.count(colour) for b in t.beaches)
+                open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
+                n = min(k, len(t.island.beaches), supply, len(open_beaches))
+                for chosen in combinations(open_beaches, n):
+                    yield ("expand", t.name, chosen, None)
+            return
+        sources = [(t.name, b) for t in mine for b, boats in enumerate(t.beaches) if colour in boats]
+        for source in sources:
+            for t in mine:
+                for b in range(len(t.beaches)):
+                    if (t.name, b) != source and not t.full(b):
+                        yield ("expand", t.name, (b,), source)
+
+    def _expansion_allowed(self, colour: str, key: Key) -> bool:
+        _kind, name, beaches, take_back = key
+        t = self._island(name)
+        if t is None or not any(colour in b for b in t.beaches):
+            return False
+        supply = self.supply[colour]
+        free = t.free()
+        if any(not 0 <= b < len(free) or free[b] == 0 for b in beaches) or len(set(beaches)) != len(beaches):
+            return False
+        if supply > 0:
+            k = sum(b.count(colour) for b in t.beaches)
+            n = min(k, len(free), supply, sum(1 for f in free if f > 0))
+            return take_back is None and len(beaches) == n
+        if take_back is None or len(beaches) != 1 or (name, beaches[0]) == take_back:
+            return False
+        source = self._island(take_back[0])
+        return source is not None and 0 <= take_back[1] < len(source.beaches) and colour in source.beaches[take_back[1]]
+
+    def _restarts(self, colour: str) -> Iterator[Key]:
+        """R12: two boats on free moorings of Tonga, or one on any other non-royal island."""
+        if self.supply[colour] == 0:
+            return
+        if TONGA in self.where:
+            free = self.tiles[self.where[TONGA]].free()
+            want = min(2, self.supply[colour], sum(free))
+            for pair in combinations_with_replacement(range(len(free)), want):
+                if all(pair.count(b) <= free[b] for b in pair):
+                    yield ("restart", "tonga", pair)
+        for t in self._islands():
+            if t.name != TONGA and t.royal is None:
+                for b, f in enumerate(t.free()):
+                    if f > 0:
+                        yield ("restart", t.name, b)
+
+    def _restart_allowed(self, colour: str, key: Key) -> bool:
+        supply = self.supply[colour]
+        if supply == 0:
+            return False
+        if key[1] == "tonga":
+            if TONGA not in self.where:
+                return False
+            pair = key[2]
+            free = self.tiles[self.where[TONGA]].free()
+            want = min(2, supply, sum(free))
+            return len(pair) == want and all(0 <= b < len(free) and pair.count(b) <= free[b] for b in pair)
+        t = self._island(key[1])
+        b = key[2]
+        return t is not None and t.name != TONGA and 0 <= b < len(t.beaches) and t.free()[b] > 0
+
+    def _good_turnings(self) -> list[int]:
+        """R14 free follow-up tiles: the rotations of the tile in hand that do not lead into an endless
+        chain (R9). When none escapes, every rotation is legal and the chain step resolves it."""
+        memo = self._memo.get("turnings")
+        if memo is not None:
+            return memo  # type: ignore[no-any-return]
+        assert self.fleet is not None and self.in_hand is not None
+        fleet = self.fleet
+        cell = fleet["next"]
+        good = []
+        for rotation in range(SIDES):
+            self._put(self.in_hand, cell, rotation)
+            if self._voyage_escapes(fleet["at"], fleet["dir"], fleet["origin"], fleet["boats"]):
+                good.append(rotation)
+            self._unput(cell)
+        self._memo["turnings"] = good
+        return good
+
+    # ------------------------------------------------------------------ doing
+
+    def _do(self, action: Action, events: list[Event], auto: bool = False) -> None:
+        self._legal = None
+        self._memo.clear()
+        kind = action["type"]
+        colour = self.colours[self.active]
+        if kind == "setup":
+            self._add_boats(colour, TONGA, [action["beach"]], "setup", events)
+            self.setup_left -= 1
+            self.phase = "setup_next"
+        elif kind == "expand":
+            take_back = action.get("take_back")
+            if take_back is not None:
+                src = self.tiles[self.where[take_back["island"]]]
+                src.beaches[take_back["beach"]].remove(colour)
+                self.supply[colour] += 1
+                events.append(
+                    {
+                        "type": "boat_taken_back",
+                        "colour": colour,
+                        "island": src.name,
+                        "cell": list(src.cell),
+                        "beach": take_back["beach"],
+                    }
+                )
+            self._add_boats(colour, action["island"], action["beaches"], "expand", events)
+            self.phase = "chain"
+        elif kind == "royal":
+            self._found_royal(colour, action["island"], events)
+            self.phase = "end_turn"
+        elif kind == "colonise":
+            taken = self._take_all_boats(colour)
+            events.append({"type": "colonisation", "colour": colour, "returned": taken})
+            self.hand_reason = "colonise"
+            self.phase = "draw_free"
+        elif kind == "restart":
+            if "tonga" in action:
+                self._add_boats(colour, TONGA, action["tonga"], "restart", events)
+            else:
+                self._add_boats(colour, action["island"], [action["beach"]], "restart", events)
+            self.phase = "chain"
+        elif kind == "migrate":
+            self._depart(action, events, auto)
+        elif kind == "land":
+            self._land(action["boats"], events, auto)
+        elif kind == "place_tile":
+            assert self.in_hand is not None
+            name = self.in_hand
+            cell = (action["cell"][0], action["cell"][1])
+            self._put(name, cell, action["rotation"])
+            self.in_hand = None
+            events.append(_placed_event(self.tiles[cell], "free", auto))
+            if isinstance(TILES[name], Ocean):
+                self.phase = "game_over" if self.ending else "draw_free"
+            elif self.hand_reason == "colonise":
+                self.colonist_island = cell  # R13: the colonist's boat goes on it even when it is the last
+                self.phase = "settle"
+            else:
+                self.hand_reason = None
+                self.phase = "game_over" if self.ending else "end_turn"
+        elif kind == "settle":
+            assert self.colonist_island is not None
+            self._add_boats(colour, self.tiles[self.colonist_island].name, [action["beach"]], "settle", events)
+            self.colonist_island = None
+            self.hand_reason = None
+            self.phase = "game_over" if self.ending else "end_turn"
+        elif kind == "turn_tile":
+            assert self.fleet is not None and self.in_hand is not None
+            cell = self.fleet["next"]
+            self._put(self.in_hand, cell, action["rotation"])
+            self.in_hand = None
+            events.append(_placed_event(self.tiles[cell], "turned", auto))
+            self.phase = "enter"
+        else:  # pragma: no cover - _key rejects unknown types
+            raise AssertionError(kind)
+
+    def _advance(self, events: list[Event]) -> None:
+        """Run the automatic steps until a colour must decide or the game is over."""
+        while True:
+            phase = self.phase
+            if phase == "setup_next":
+                if self.setup_left == 0:
+                    self._pass_turn(events, to=self.first)
+                else:
+                    n = len(self.colours)
+                    placed = 2 * n - self.setup_left
+                    self.active = (self.first + placed) % n
+                    self.phase = "setup"
+            elif phase == "chain":
+                self._chain_step(events)
+            elif phase == "sail":
+                self._sail(events)
+            elif phase == "enter":
+                self._enter(events)
+            elif phase == "arrive":
+                self._arrive(events)
+            elif phase == "draw_free":
+                self._draw_free(events)
+            elif phase == "end_turn":
+                self._pass_turn(events, to=(self.active + 1) % len(self.colours))
+            elif phase == "game_over":
+                self._finish(events)
+            else:
+                return
+
+    def _pass_turn(self, events: list[Event], to: int) -> None:
+        previous = self.colours[self.active]
+        self.active = to
+        self.turn += 1
+        self.chain_seen.clear()
+        colour = self.colours[to]
+        events.append({"type": "turn_passed", "from": previous, "to": colour, "turn": self.turn})
+        on_board = any(colour in b for t in self._islands() for b in t.beaches)
+        self.phase = "turn" if on_board else "restart"  # R12: no boat on the board
+
+    # ------------------------------------------------------------------ boats
+
+    def _add_boats(self, colour: str, island: str, beaches: list[int], reason: str, events: list[Event]) -> None:
+        t = self.tiles[self.where[island]]
+        for b in beaches:
+            t.beaches[b].append(colour)
+        self.supply[colour] -= len(beaches)
+        events.append(
+            {
+                "type": "boats_placed",
+                "colour": colour,
+                "island": island,
+                "cell": list(t.cell),
+                "beaches": list(beaches),
+                "reason": reason,
+            }
+        )
+
+    def _take_all_boats(self, colour: str) -> int:
+        """R11: every boat of the colour off the board (royal boats stay)."""
+        taken = 0
+        for t in self._islands():
+            for boats in t.beaches:
+                n = boats.count(colour)
+                if n:
+                    boats[:] = [c for c in boats if c != colour]
+                    taken += n
+        self.supply[colour] += taken
+        return taken
+
+    def _return(self, boats: list[str]) -> None:
+        for c in boats:
+            self.supply[c] += 1
+
+    def _found_royal(self, colour: str, island: str, events: list[Event]) -> None:
+        t = self.tiles[self.where[island]]
+        boats = sum(len(b) for b in t.beaches)
+        for b in t.beaches:
+            b.clear()
+        t.royal = colour
+        self.supply[colour] += boats - 1  # one stands on the mask
+        self.royal_founded[colour] += 1
+        self._topology = None
+        for k in [k for k, v in self._traces.items() if v[1] == t.cell]:
+            del self._traces[k]  # fleets reaching it are turned back now (R10)
+        events.append(
+            {"type": "royal_founded", "colour": colour, "island": island, "cell": list(t.cell), "returned": boats - 1}
+        )
+
+    # ------------------------------------------------------------------ tiles
+
+    def _put(self, name: str, cell: Cell, rotation: int) -> None:
+        t = Placed(name, cell, rotation)
+        self.tiles[cell] = t
+        self.where[name] = cell
+        self._free = None
+        if t.island is not None:
+            self._topology = None
+        # Only the voyages that ended on this empty cell change.
+        stale = [k for k, v in self._traces.items() if v[2] == cell]
+        for k in stale:
+            del self._traces[k]
+
+    def _unput(self, cell: Cell) -> None:
+        del self.where[self.tiles.pop(cell).name]
+        self._free = None
+        self._topology = None
+        self._traces.clear()
+
+    def _draw(self, events: list[Event]) -> str:
+        """Take the top tile of the stack (R7, R11); mark the end of the game when it was the last of its
+        kind (R13). A draw ends any repetition bookkeeping of the chain (R9)."""
+        name = self.stack.pop()
+        tile = TILES[name]
+        is_island = isinstance(tile, Island)
+        islands_left = sum(1 for n in self.stack if isinstance(TILES[n], Island))
+        oceans_left = len(self.stack) - islands_left
+        if (islands_left if is_island else oceans_left) == 0:
+            self.ending = True
+        event: Event = {"type": "tile_drawn", "tile": name, "kind": "island" if is_island else "ocean"}
+        if isinstance(tile, Island):
+            event["value"] = tile.value
+        event["left"] = {"islands": islands_left, "oceans": oceans_left}
+        events.append(event)
+        self.chain_seen.clear()
+        return name
+
+    def _free_cells(self) -> list[Cell]:
+        """Empty cells next to a placed tile (free placement, R9/R11); the centre if the table is empty."""
+        return sorted(self._free_cell_set())
+
+    def _free_cell_set(self) -> set[Cell]:
+        if self._free is None:
+            if not self.tiles:
+                self._free = {START}
+            else:
+                self._free = {n for cell in self.tiles for n in neighbours(cell) if n not in self.tiles}
+        return self._free
+
+    def _draw_free(self, events: list[Event]) -> None:
+        """R9 redraw / R11 colonisation: draw the next tile; the colour places it freely."""
+        self.in_hand = self._draw(events)
+        self.phase = "place_tile"
+
+    def _islands(self) -> list[Placed]:
+        return [t for t in self.tiles.values() if t.island is not None]
+
+    # ------------------------------------------------------------------ chain reaction (R6, R9)
+
+    def _chain_step(self, events: list[Event]) -> None:
+        if self.ending:
+            self.phase = "game_over"
+            return
+        if not self._any_full():
+            self.phase = "end_turn"
+            return
+        _topo, arr, _full = self._chain_now()
+        self.chain_seen.add(arr)
+        self.phase = "migrate"
+        n, first = self._sole()
+        if n == 0:
+            self._endless(arr, events)
+        elif n == 1:
+            assert first is not None
+            self._do(_action(first), events, auto=True)
+
+    def _any_full(self) -> bool:
+        """R6: some beach on the table is full."""
+        for t in self.tiles.values():
+            if t.island is not None:
+                for boats, beach in zip(t.beaches, t.island.beaches, strict=True):
+                    if len(boats) == beach.moorings:
+                        return True
+        return False
+
+    def _chain_now(self) -> tuple[_Topology, Arrangement, list[int]]:
+        """The topology, the current arrangement and its full beaches (memoised for this decision)."""
+        memo = self._memo.get("chain")
+        if memo is None:
+            topo = self._topo()
+            arr = topo.arrangement(self.tiles)
+            memo = (topo, arr, [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]])
+            self._memo["chain"] = memo
+        return memo  # type: ignore[no-any-return]
+
+    def _option_escapes(self, topo: _Topology, arr: Arrangement, i: int, pier: int, full: int) -> bool:
+        """R9: can the chain still end after the fleet of beach `i` sails out of `pier`? `full` is the
+        number of full beaches in `arr`."""
+        fleet = arr[i]
+        danger, target = self._trace(topo.index[i][0], pier)
+        if target is None or danger > len(set(fleet)):
+            return True  # it draws a tile or sinks
+        left = arr[:i] + ((),) + arr[i + 1 :]
+        if full == 1:
+            free = tuple(topo.moorings[j] - len(left[j]) for j in topo.of_cell[target])
+            if landing.can_avoid_filling(free, len(fleet)):
+                return True
+        forbidden = self.chain_seen
+        for nxt in self._landing_results(topo, left, target, fleet):
+            if not topo.has_full(nxt) or (nxt not in forbidden and self._escapes(topo, nxt, forbidden)):
+                return True
+        return False
+
+    def _landing_results(
+        self, topo: _Topology, arr: Arrangement, target: Cell, fleet: tuple[str, ...]
+    ) -> list[Arrangement]:
+        ids = topo.of_cell[target]
+        free = tuple(topo.moorings[j] - len(arr[j]) for j in ids)
+        out = []
+        for placement in landing.placements(free, fleet):
+            new = list(arr)
+            for j, added in zip(ids, placement, strict=True):
+                if added:
+                    new[j] = tuple(sorted(arr[j] + added))
+            out.append(tuple(new))
+        return out
+
+    def _quick_escape(self, topo: _Topology, arr: Arrangement) -> bool:
+        """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
+        the only full beach can land somewhere without filling a beach."""
+        full = [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]]
+        if not full:
+            return True
+        for i in full:
+            colours = len(set(arr[i]))
+            for pier in topo.piers[i]:
+                danger, target = self._trace(topo.index[i][0], pier)
+                if target is None or danger > colours:
+                    return True
+                if len(full) == 1:
+                    free = tuple(topo.moorings[j] - (0 if j == i else len(arr[j])) for j in topo.of_cell[target])
+                    if landing.can_avoid_filling(free, len(arr[i])):
+                        return True
+        return False
+
+    def _escapes(self, topo: _Topology, start: Arrangement, forbidden: set[Arrangement]) -> bool:
+        """R9: can the chain from `start` reach a table with no full beach (or a draw, or a sinking)
+        without passing through a `forbidden` arrangement? Depth-first over arrangements, with the cheap
+        tests applied to each arrangement as soon as it is met."""
+        if start in forbidden:
+            return False
+        if self._quick_escape(topo, start):
+            return True
+        seen = {start}
+        todo = [start]
+        while todo:
+            arr = todo.pop()
+            for i, boats in enumerate(arr):
+                if len(boats) != topo.moorings[i]:
+                    continue
+                left = arr[:i] + ((),) + arr[i + 1 :]
+                for pier in topo.piers[i]:
+                    target = self._trace(topo.index[i][0], pier)[1]
+                    assert target is not None  # else _quick_escape would have answered
+                    for nxt in self._landing_results(topo, left, target, boats):
+                        if nxt in seen or nxt in forbidden:
+                            continue
+                        if self._quick_escape(topo, nxt):
+                            return True
+                        seen.add(nxt)
+                        todo.append(nxt)
+        return False
+
+    def _endless_islands(self, topo: _Topology, start: Arrangement) -> set[Cell]:
+        """The islands an endless chain runs on: where its full beaches sit and where its fleets land."""
+        cells: set[Cell] = set()
+        seen = {start}
+        todo = [start]
+        while todo:
+            arr = todo.pop()
+            for i, boats in enumerate(arr):
+                if len(boats) != topo.moorings[i]:
+                    continue
+                cells.add(topo.index[i][0])
+                left = arr[:i] + ((),) + arr[i + 1 :]
+                for pier in topo.piers[i]:
+                    _danger, target = self._trace(topo.index[i][0], pier)
+                    assert target is not None
+                    cells.add(target)
+                    for nxt in self._landing_results(topo, left, target, arr[i]):
+                        if nxt not in seen:
+                            seen.add(nxt)
+                            todo.append(nxt)
+        return cells
+
+    def _endless(self, arr: Arrangement, events: list[Event]) -> None:
+        """R9: every option leads into an endless chain. Its islands go, with their boats."""
+        topo = self._topo()
+        cells = self._endless_islands(topo, arr)
+        names = sorted(self.tiles[c].name for c in cells)
+        events.append({"type": "endless_chain", "islands": names})
+        for cell in sorted(cells):
+            t = self.tiles[cell]
+            boats = [c for b in t.beaches for c in b]
+            self._return(boats)
+            self._unput(cell)
+            self.removed.append(t.name)
+            events.append({"type": "island_removed", "island": t.name, "cell": list(cell), "returned": boats})
+        colour = self.colours[self.active]
+        islands = self._islands()
+        if not islands or not any(colour in b for t in islands for b in t.beaches):
+            self.hand_reason = "redraw"
+            self.phase = "draw_free"
+        else:
+            self.phase = "end_turn"
+
+    def _topo(self) -> _Topology:
+        if self._topology is None:
+            self._topology = _Topology(self.tiles)
+        return self._topology
+
+    def _trace(self, cell: Cell, direction: int) -> tuple[int, Cell | None]:
+        """Follow a voyage over the tiles already on the table (R7) from `cell` out through `direction`:
+        (highest danger passed, the island it lands on) — None for the island when it reaches an empty
+        cell. A royal island turns the fleet back to `cell`. Cached until the table changes there."""
+        key = (cell, direction)
+        found = self._traces.get(key)
+        if found is not None:
+            return found[0], found[1]
+        danger = 0
+        at, d = cell, direction
+        while True:
+            nxt = neighbour(at, d)
+            t = self.tiles.get(nxt)
+            if t is None:
+                self._traces[key] = (danger, None, nxt)
+                return danger, None
+            if t.island is not None:
+                target = cell if t.royal is not None else nxt
+                self._traces[key] = (danger, target, nxt)
+                return danger, target
+            d, path_danger = t.exits[opposite(d)]
+            if path_danger > danger:
+                danger = path_danger
+            at = nxt
+
+    def _voyage_escapes(self, at: Cell, direction: int, origin: Cell, boats: list[str]) -> bool:
+        """R9 for a fleet already at sea on `at` heading out through `direction`."""
+        topo = self._topo()
+        arr = topo.arrangement(self.tiles)
+        danger, target = self._trace(at, direction)
+        if target is None or danger > len(set(boats)):
+            return True
+        if target == at:  # turned back by a royal island: the departure island
+            target = origin
+        return any(
+            self._escapes(topo, nxt, self.chain_seen)
+            for nxt in self._landing_results(topo, arr, target, tuple(sorted(boats)))
+        )
+
+    # ------------------------------------------------------------------ voyage (R6, R7)
+
+    def _depart(self, action: Action, events: list[Event], auto: bool) -> None:
+        t = self.tiles[self.where[action["island"]]]
+        boats = t.beaches[action["beach"]]
+        t.beaches[action["beach"]] = []
+        colours = len(set(boats))
+        events.append(
+            {
+                "type": "fleet_departed",
+                "island": t.name,
+                "cell": list(t.cell),
+                "beach": action["beach"],
+                "pier": action["pier"],
+                "boats": list(boats),
+                "colours": colours,
+                "auto": auto,
+            }
+        )
+        self.fleet = {
+            "boats": boats,
+            "colours": colours,
+            "origin": t.cell,
+            "at": t.cell,
+            "dir": action["pier"],
+            "drawn": 0,
+        }
+        self.phase = "sail"
+
+    def _sail(self, events: list[Event]) -> None:
+        """Step into the next cell: draw and place a tile there if it is empty (R2 forced placement, or a
+        `turn_tile` decision in the free follow-up variant), else enter what is there."""
+        fleet = self.fleet
+        assert fleet is not None
+        nxt = neighbour(fleet["at"], fleet["dir"])
+        fleet["next"] = nxt
+        if nxt not in self.tiles:
+            name = self._draw(events)
+            fleet["drawn"] += 1
+            if self.variants["free_follow_up"] and fleet["drawn"] > 1:
+                self.in_hand = name
+                self.phase = "turn_tile"
+                n, first = self._sole()
+                if n == 1:
+                    assert first is not None
+                    self._do(_action(first), events, auto=True)
+                return
+            self._put(name, nxt, forced_rotation(fleet["dir"]))
+            events.append(_placed_event(self.tiles[nxt], "forced", True))
+        self.phase = "enter"
+
+    def _enter(self, events: list[Event]) -> None:
+        fleet = self.fleet
+        assert fleet is not None
+        nxt = fleet["next"]
+        t = self.tiles[nxt]
+        if t.island is not None:
+            if t.royal is not None:  # R10: turned back to the departure island
+                origin = self.tiles[fleet["origin"]]
+                events.append(
+                    {"type": "turned_back", "cell": list(nxt), "island": origin.name, "to": list(origin.cell)}
+                )
+                fleet["target"] = origin.cell
+            else:
+                fleet["target"] = nxt
+            self.phase = "arrive"
+            return
+        if self.ending:
+            # R13: the fleet drew the last ocean tile; it stays on it at sea and scores nothing.
+            self.at_sea.append((nxt, fleet["boats"]))
+            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self.fleet = None
+            self.phase = "game_over"
+            return
+        entry = opposite(fleet["dir"])
+        exit_dir, danger = t.exits[entry]
+        colours = fleet["colours"]
+        events.append(
+            {
+                "type": "path_followed",
+                "cell": list(nxt),
+                "entry": entry,
+                "exit": exit_dir,
+                "danger": danger,
+                "colours": colours,
+            }
+        )
+        passed = danger <= colours
+        events.append({"type": "crossing", "cell": list(nxt), "danger": danger, "colours": colours, "passed": passed})
+        if not passed:
+            self._return(fleet["boats"])
+            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self.fleet = None
+            self.chain_seen.clear()
+            self.phase = "chain"
+            return
+        fleet["at"] = nxt
+        fleet["dir"] = exit_dir
+        self.phase = "sail"
+
+    def _arrive(self, events: list[Event]) -> None:
+        fleet = self.fleet
+        assert fleet is not None
+        target = self.tiles[fleet["target"]]
+        events.append(
+            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet["boats"])}
+        )
+        self.phase = "land"
+        n, first = self._sole()
+        if n == 1:
+            assert first is not None
+            self._do(_action(first), events, auto=True)
+
+    def _landing_allowed(self, pairs: tuple[tuple[str, int], ...]) -> bool:
+        """R8: `pairs` is one of the fleet's landings; R9: it does not lead into an endless chain or back
+        to an arrangement of this chain (unless every landing does)."""
+        fleet = self.fleet
+        assert fleet is not None
+        target = self.tiles[fleet["target"]]
+        free = target.free()
+        added: list[list[str]] = [[] for _ in free]
+        for colour, b in pairs:
+            if not 0 <= b < len(free):
+                return False
+            added[b].append(colour)
+        placement = tuple(tuple(sorted(a)) for a in added)
+        boats = tuple(sorted(fleet["boats"]))
+        if placement not in landing.placement_set(free, boats):
+            return False
+        if self.ending:
+            return True  # R13: the game ends with this landing; no chain follows
+        return self._landing_escapes(placement) or not self._any_landing_escapes()
+
+    def _landing_escapes(self, placement: landing.Placement) -> bool:
+        fleet = self.fleet
+        assert fleet is not None
+        topo, arr, full = self._chain_now()
+        ids = topo.of_cell[fleet["target"]]
+        filled = [j for j, a in zip(ids, placement, strict=True) if a and len(a) + len(arr[j]) == topo.moorings[j]]
+        if not full and not filled:
+            return True
+        new = list(arr)
+        for j, a in zip(ids, placement, strict=True):
+            if a:
+                new[j] = tuple(sorted(arr[j] + a))
+        after = tuple(new)
+        if after in self.chain_seen:
+            return False
+        return self._escapes(topo, after, self.chain_seen)
+
+    def _any_landing_escapes(self) -> bool:
+        memo = self._memo.get("any_landing")
+        if memo is None:
+            fleet = self.fleet
+            assert fleet is not None
+            free = self.tiles[fleet["target"]].free()
+            boats = tuple(sorted(fleet["boats"]))
+            memo = any(self._landing_escapes(p) for p in landing.placements(free, boats))
+            self._memo["any_landing"] = memo
+        return bool(memo)
+
+    def _land(self, pairs: list[list[Any]], events: list[Event], auto: bool) -> None:
+        fleet = self.fleet
+        assert fleet is not None
+        target = self.tiles[fleet["target"]]
+        left = list(fleet["boats"])
+        for colour, b in pairs:
+            target.beaches[b].append(colour)
+            left.remove(colour)
+        self._return(left)
+        events.append(
+            {
+                "type": "landed",
+                "island": target.name,
+                "cell": list(target.cell),
+                "placements": [[c, b] for c, b in pairs],
+                "returned": left,
+                "auto": auto,
+            }
+        )
+        self.fleet = None
+        self.phase = "game_over" if self.ending else "chain"
+
+    # ------------------------------------------------------------------ the end (R13)
+
+    def scores(self) -> dict[str, dict[str, int]]:
+        """Per colour: points, islands present on (royal included), boats on the board (royal = 1)."""
+        points = {c: 0 for c in self.colours}
+        islands = {c: 0 for c in self.colours}
+        boats = {c: 0 for c in self.colours}
+        for t in self._islands():
+            assert t.island is not None
+            present = {t.royal} if t.royal is not None else set()
+            for b in t.beaches:
+                for c in b:
+                    boats[c] += 1
+                    present.add(c)
+            if t.royal is not None:
+                boats[t.royal] += 1
+            for c in present:
+                islands[c] += 1
+                points[c] += t.island.value
+        for _cell, fleet in self.at_sea:
+            for c in fleet:
+                boats[c] += 1
+        return {"points": points, "islands": islands, "boats": boats}
+
+    def _finish(self, events: list[Event]) -> None:
+        s = self.scores()
+        points, islands, boats = s["points"], s["islands"], s["boats"]
+
+        def rank_key(c: str) -> tuple[int, int, int]:
+            return (-points[c], -islands[c], boats[c])
+
+        order = sorted(self.colours, key=lambda c: (rank_key(c), self.colours.index(c)))
+        ranking: list[list[str]] = []
+        for c in order:
+            if ranking and rank_key(ranking[-1][0]) == rank_key(c):
+                ranking[-1].append(c)
+            else:
+                ranking.append([c])
+        best = order[0]
+        top = [c for c in self.colours if points[c] == points[best]]
+        if len(top) == 1:
+            decided = "score"
+        else:
+            top = [c for c in top if islands[c] == islands[best]]
+            if len(top) == 1:
+                decided = "islands"
+            else:
+                top = [c for c in top if boats[c] == boats[best]]
+                decided = "boats" if len(top) == 1 else "shared"
+        teams = None
+        if self.variants["two_colours"]:
+            a1, b1, a2, b2 = self.colours
+            teams = {f"{a1}+{a2}": points[a1] + points[a2], f"{b1}+{b2}": points[b1] + points[b2]}
+        self.final = {
+            "scores": points,
+            "islands": islands,
+            "boats": boats,
+            "ranking": ranking,
+            "winners": ranking[0],
+            "decided_by": decided,
+            "teams": teams,
+        }
+        self.phase = "over"
+        self.fleet = None
+        self._legal = []
+        events.append({"type": "game_over", "result": self.final})
+
+    # ------------------------------------------------------------------ views (R15)
+
+    def view(self, colour: str | None = None) -> dict[str, Any]:
+        """The public table (R15): the same for every seat and spectator. Never the stack's order."""
+        from .views import public_view
+
+        return public_view(self, colour)
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_bytes(self) -> bytes:
+        """The whole state, secret stack included, as msgpack (server-side storage only)."""
+        data = {
+            "colours": self.colours,
+            "variants": self.variants,
+            "seed": self.seed,
+            "stack": self.stack,
+            "tiles": [[t.name, t.cell[0], t.cell[1], t.rotation, t.beaches, t.royal] for t in self.tiles.values()],
+            "supply": self.supply,
+            "royal_founded": self.royal_founded,
+            "removed": self.removed,
+            "at_sea": [[c[0], c[1], boats] for c, boats in self.at_sea],
+            "active": self.active,
+            "first": self.first,
+            "turn": self.turn,
+            "phase": self.phase,
+            "setup_left": self.setup_left,
+            "fleet": _fleet_out(self.fleet),
+            "in_hand": self.in_hand,
+            "hand_reason": self.hand_reason,
+            "colonist_island": list(self.colonist_island) if self.colonist_island else None,
+            "chain_seen": [list(map(list, a)) for a in sorted(self.chain_seen)],
+            "ending": self.ending,
+            "final": self.final,
+            "log": self.log,
+        }
+        return bytes(msgpack.packb(data, use_bin_type=True))
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> Game:
+        """Rebuild a game from `to_bytes` output."""
+        data = msgpack.unpackb(blob, raw=False, strict_map_key=False)
+        game = cls()
+        game.colours = data["colours"]
+        game.variants = data["variants"]
+        game.seed = data["seed"]
+        game.stack = data["stack"]
+        for name, q, r, rotation, beaches, royal in data["tiles"]:
+            game._put(name, (q, r), rotation)
+            t = game.tiles[(q, r)]
+            t.beaches = beaches
+            t.royal = royal
+        game.supply = data["supply"]
+        game.royal_founded = data["royal_founded"]
+        game.removed = data["removed"]
+        game.at_sea = [((q, r), boats) for q, r, boats in data["at_sea"]]
+        game.active = data["active"]
+        game.first = data["first"]
+        game.turn = data["turn"]
+        game.phase = data["phase"]
+        game.setup_left = data["setup_left"]
+        game.fleet = _fleet_in(data["fleet"])
+        game.in_hand = data["in_hand"]
+        game.hand_reason = data["hand_reason"]
+        game.colonist_island = tuple(data["colonist_island"]) if data["colonist_island"] else None  # type: ignore[assignment]
+        game.chain_seen = {tuple(tuple(b) for b in a) for a in data["chain_seen"]}
+        game.ending = data["ending"]
+        game.final = data["final"]
+        game.log = data["log"]
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy."""
+        return Game.from_bytes(self.to_bytes())
+
+    def imagine(self, seed: int) -> Game:
+        """A copy whose unseen stack is reshuffled with `seed`: what a look-ahead bot may use. The real
+        order stays secret; counts by kind are kept, so the copy ends the game at the same draw counts."""
+        copy = self.clone()
+        random.Random(seed).shuffle(copy.stack)
+        copy.seed = 0
+        return copy
+
+    # ------------------------------------------------------------------ positions
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any]) -> Game:
+        """Build a position (tests, tutorials). See docs/engine.md, "Building positions"."""
+        from .position import build
+
+        return build(cls(), position)
+
+
+def _placed_event(t: Placed, how: str, auto: bool) -> Event:
+    return {
+        "type": "tile_placed",
+        "tile": t.name,
+        "kind": "island" if t.island is not None else "ocean",
+        "cell": list(t.cell),
+        "rotation": t.rotation,
+        "how": how,
+        "auto": auto,
+    }
+
+
+def _fleet_out(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
+    if fleet is None:
+        return None
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in fleet.items()}
+
+
+def _fleet_in(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
+    if fleet is None:
+        return None
+    cells = ("origin", "at", "next", "target")
+    return {k: (tuple(v) if k in cells and v is not None else v) for k, v in fleet.items()}
+
+
+# Which action types answer which decision.
+_ANSWERS: dict[str, tuple[str, ...]] = {
+    "setup": ("setup",),
+    "turn": ("expand", "royal", "colonise"),
+    "restart": ("restart", "colonise"),
+    "migrate": ("migrate",),
+    "land": ("land",),
+    "place_tile": ("place_tile",),
+    "settle": ("settle",),
+    "turn_tile": ("turn_tile",),
+}
+
+_FIELDS: dict[str, set[str]] = {
+    "setup": {"beach"},
+    "expand": {"island", "beaches", "take_back"},
+    "royal": {"island"},
+    "colonise": set(),
+    "restart": {"tonga", "island", "beach"},
+    "migrate": {"island", "beach", "pier"},
+    "land": {"boats"},
+    "place_tile": {"cell", "rotation"},
+    "settle": {"beach"},
+    "turn_tile": {"rotation"},
+}
+
+
+def _action(key: Key) -> Action:
+    """The canonical wire form of an action key."""
+    kind = key[0]
+    if kind in ("setup", "settle"):
+        return {"type": kind, "beach": key[1]}
+    if kind == "expand":
+        action: Action = {"type": "expand", "island": key[1], "beaches": list(key[2])}
+        if key[3] is not None:
+            action["take_back"] = {"island": key[3][0], "beach": key[3][1]}
+        return action
+    if kind == "royal":
+        return {"type": "royal", "island": key[1]}
+    if kind == "colonise":
+        return {"type": "colonise"}
+    if kind == "restart":
+        if key[1] == "tonga":
+            return {"type": "restart", "tonga": list(key[2])}
+        return {"type": "restart", "island": key[1], "beach": key[2]}
+    if kind == "migrate":
+        return {"type": "migrate", "island": key[1], "beach": key[2], "pier": key[3]}
+    if kind == "land":
+        return {"type": "land", "boats": [[c, b] for c, b in key[1]]}
+    if kind == "place_tile":
+        return {"type": "place_tile", "cell": [key[1], key[2]], "rotation": key[3]}
+    if kind == "turn_tile":
+        return {"type": "turn_tile", "rotation": key[1]}
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _show(action: Any) -> str:
+    text = repr(action)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _int(value: Any, what: str, action: Any) -> int:
+    if type(value) is not int:
+        raise IllegalAction("malformed", f"{what} must be an integer, got {_show(value)} in {_show(action)}", action)
+    return value
+
+
+def _str(value: Any, what: str, action: Any) -> str:
+    if type(value) is not str:
+        raise IllegalAction("malformed", f"{what} must be a string, got {_show(value)} in {_show(action)}", action)
+    return value
+
+
+def _list(value: Any, what: str, action: Any, most: int = 16) -> list[Any]:
+    if type(value) is not list or len(value) > most:
+        raise IllegalAction(
+            "malformed", f"{what} must be a list of at most {most}, got {_show(value)} in {_show(action)}", action
+        )
+    return value
+
+
+def _key(action: Any) -> Key:
+    """The canonical key of an action, checking its shape; raises IllegalAction('malformed')."""
+    if type(action) is not dict:
+        raise IllegalAction("malformed", f"an action is a dict with a 'type', got {_show(action)}", action)
+    kind = action.get("type")
+    if kind not in _FIELDS:
+        raise IllegalAction("malformed", f"unknown action type {_show(kind)} in {_show(action)}", action)
+    extra = set(action) - _FIELDS[kind] - {"type"}
+    if extra:
+        raise IllegalAction("malformed", f"unexpected field(s) {sorted(map(str, extra))} in {_show(action)}", action)
+    try:
+        if kind in ("setup", "settle"):
+            return (kind, _int(action["beach"], "beach", action))
+        if kind == "expand":
+            island = _str(action["island"], "island", action)
+            beaches = tuple(sorted(_int(b, "beach", action) for b in _list(action["beaches"], "beaches", action)))
+            tb = action.get("take_back")
+            take_back = None
+            if tb is not None:
+                if type(tb) is not dict or set(tb) != {"island", "beach"}:
+                    raise IllegalAction(
+                        "malformed", f"take_back must be {{'island': N, 'beach': i}}, got {_show(tb)}", action
+                    )
+                take_back = (
+                    _str(tb["island"], "take_back island", action),
+                    _int(tb["beach"], "take_back beach", action),
+                )
+            return ("expand", island, beaches, take_back)
+        if kind == "royal":
+            return ("royal", _str(action["island"], "island", action))
+        if kind == "colonise":
+            return ("colonise",)
+        if kind == "restart":
+            if "tonga" in action:
+                if set(action) != {"type", "tonga"}:
+                    raise IllegalAction("malformed", f"a Tonga restart has only 'tonga': {_show(action)}", action)
+                pair = tuple(sorted(_int(b, "beach", action) for b in _list(action["tonga"], "tonga", action, 2)))
+                return ("restart", "tonga", pair)
+            if set(action) != {"type", "island", "beach"}:
+                raise IllegalAction(
+                    "malformed", f"a restart names 'tonga' or 'island' and 'beach': {_show(action)}", action
+                )
+            return ("restart", _str(action["island"], "island", action), _int(action["beach"], "beach", action))
+        if kind == "migrate":
+            return (
+                "migrate",
+                _str(action["island"], "island", action),
+                _int(action["beach"], "beach", action),
+                _int(action["pier"], "pier", action),
+            )
+        if kind == "land":
+            pairs = []
+            for pair in _list(action["boats"], "boats", action, 8):
+                pair = _list(pair, "a landing pair [colour, beach]", action, 2)
+                if len(pair) != 2:
+                    raise IllegalAction("malformed", f"a landing pair is [colour, beach], got {_show(pair)}", action)
+                pairs.append((_str(pair[0], "colour", action), _int(pair[1], "beach", action)))
+            return ("land", tuple(sorted(pairs)))
+        if kind == "place_tile":
+            cell = _list(action["cell"], "cell", action, 2)
+            if len(cell) != 2:
+                raise IllegalAction("malformed", f"cell must be [q, r], got {_show(cell)}", action)
+            return (
+                "place_tile",
+                _int(cell[0], "q", action),
+                _int(cell[1], "r", action),
+                _int(action["rotation"], "rotation", action),
+            )
+        if kind == "turn_tile":
+            return ("turn_tile", _int(action["rotation"], "rotation", action))
+    except KeyError as missing:
+        raise IllegalAction("malformed", f"missing field {missing} in {_show(action)}", action) from None
+    raise AssertionError(kind)  # pragma: no cover
