@@ -1,0 +1,235 @@
+// View → SVG mapping (pure). `boardTree(view, ui)` returns a vnode tree; src/boardview.js mounts it.
+// Everything drawn here is our own simple geometry: flat-top hexagons, islands with their name and value,
+// beaches with moorings and boats, piers as jetties on their sides, the royal mask, ocean tiles with foam
+// paths and danger numbers.
+import { h } from './vdom.js';
+import {
+  cellCenter, hexCorners, pointsAttr, sideAngle, sideMidpoint, round, boundsOf, cellKey,
+} from './hex.js';
+
+export const COLOURS = {
+  red: '#d63a32', blue: '#2f6fd6', green: '#2e9e4c', yellow: '#e7c318', orange: '#f08a1c', purple: '#8c4bb8',
+};
+export const SIZE = 60;
+
+const RAD = Math.PI / 180;
+const polar = (c, angle, r) => ({ x: round(c.x + r * Math.cos(angle * RAD)), y: round(c.y + r * Math.sin(angle * RAD)) });
+
+/** Circular mean (degrees) of the side angles of a beach's piers: where the beach sits on the island. */
+export function beachAngle(piers) {
+  let x = 0, y = 0;
+  for (const p of piers) { x += Math.cos(sideAngle(p) * RAD); y += Math.sin(sideAngle(p) * RAD); }
+  if (Math.abs(x) < 1e-9 && Math.abs(y) < 1e-9) return sideAngle(piers[0] ?? 0);
+  return round(((Math.atan2(y, x) / RAD) + 360) % 360);
+}
+
+/** Pixel positions of a beach's moorings, spread along an arc facing its piers. */
+export function mooringPoints(c, beach, size = SIZE) {
+  const a = beachAngle(beach.piers);
+  const r = size * 0.5;
+  const step = 19;
+  const n = beach.moorings;
+  const pts = [];
+  for (let i = 0; i < n; i++) pts.push(polar(c, a + (i - (n - 1) / 2) * step, r));
+  return pts;
+}
+
+export function boatShape(p, colour, scale, extra = {}) {
+  const s = scale;
+  const d = `M${round(p.x - s)},${round(p.y - s * 0.15)} L${round(p.x + s)},${round(p.y - s * 0.15)} ` +
+    `L${round(p.x + s * 0.6)},${round(p.y + s * 0.55)} L${round(p.x - s * 0.6)},${round(p.y + s * 0.55)} Z ` +
+    `M${round(p.x - s * 0.1)},${round(p.y - s * 0.2)} L${round(p.x - s * 0.1)},${round(p.y - s * 1.1)} ` +
+    `L${round(p.x + s * 0.65)},${round(p.y - s * 0.35)} Z`;
+  return h('path', { class: 'boat', d, fill: COLOURS[colour] || '#888', 'data-colour': colour, ...extra });
+}
+
+function hexPoly(c, size, attrs) {
+  return h('polygon', { points: pointsAttr(hexCorners(c, size)), ...attrs });
+}
+
+/** SVG path `d` of a foam path between world sides a and b of the hexagon at c. */
+export function foamPath(c, a, b, size = SIZE) {
+  const A = sideMidpoint(c, a, size), B = sideMidpoint(c, b, size);
+  const k = 0.45;
+  const cA = { x: round(A.x + (c.x - A.x) * k), y: round(A.y + (c.y - A.y) * k) };
+  const cB = { x: round(B.x + (c.x - B.x) * k), y: round(B.y + (c.y - B.y) * k) };
+  return { d: `M${A.x},${A.y} C${cA.x},${cA.y} ${cB.x},${cB.y} ${B.x},${B.y}`, A, B, cA, cB };
+}
+
+/** A point at parameter t on the cubic Bézier of a foam path. */
+export function bezierPoint(fp, t) {
+  const u = 1 - t;
+  const f = (a, b, c, d) => u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d;
+  return { x: round(f(fp.A.x, fp.cA.x, fp.cB.x, fp.B.x)), y: round(f(fp.A.y, fp.cA.y, fp.cB.y, fp.B.y)) };
+}
+
+export function oceanTile(t, size = SIZE, ui = {}) {
+  const c = cellCenter(t.cell, size);
+  const kids = [hexPoly(c, size * 0.985, { class: 'hex ocean' })];
+  const labels = [];
+  (t.paths || []).forEach(([a, b, danger], i) => {
+    const fp = foamPath(c, a, b, size);
+    kids.push(h('path', { class: 'foam-under', d: fp.d }));
+    kids.push(h('path', { class: 'foam', d: fp.d, 'data-path': `${a}-${b}` }));
+    if (danger) {
+      // Diametric paths cross the centre: nudge the number so several never overlap.
+      const diam = (Math.abs(a - b) === 3);
+      const p = bezierPoint(fp, diam ? 0.3 : 0.5);
+      labels.push(h('g', { class: `danger d${danger}`, 'data-danger': danger },
+        h('circle', { cx: p.x, cy: p.y, r: round(size * 0.15) }),
+        h('text', { x: p.x, y: round(p.y + size * 0.055), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(danger))));
+    }
+    void i;
+  });
+  const cls = ['tile', 'ocean-tile'];
+  if (ui.recent?.has(cellKey(t.cell))) cls.push('recent');
+  return h('g', { class: cls.join(' '), 'data-tile': t.tile, 'data-cell': cellKey(t.cell) }, kids, labels);
+}
+
+export function islandTile(t, size = SIZE, ui = {}) {
+  const c = cellCenter(t.cell, size);
+  const name = t.tile;
+  const clickableIsland = ui.islands?.has(name);
+  const cls = ['tile', 'island-tile'];
+  if (t.royal) cls.push('royal');
+  if (clickableIsland) cls.push('clickable');
+  if (ui.recent?.has(cellKey(t.cell))) cls.push('recent');
+  if (ui.selectedIsland === name) cls.push('selected');
+  const attrs = { class: cls.join(' '), 'data-tile': name, 'data-cell': cellKey(t.cell) };
+  if (clickableIsland) Object.assign(attrs, { 'data-hit': 'island', 'data-island': name });
+
+  const kids = [hexPoly(c, size * 0.985, { class: 'hex lagoon' })];
+  // the island's land: a rounded blob inside the lagoon
+  kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.6) }));
+  kids.push(h('circle', { class: 'land', cx: c.x, cy: c.y, r: round(size * 0.4) }));
+
+  (t.beaches || []).forEach((b, i) => {
+    const key = `${name}|${i}`;
+    const a = beachAngle(b.piers);
+    const bcls = ['beach'];
+    const bAttrs = { 'data-beach-of': name, 'data-beach': i };
+    if (ui.beaches?.has(key)) {
+      bcls.push('clickable');
+      Object.assign(bAttrs, { 'data-hit': 'beach', 'data-island': name });
+    }
+    if (ui.selectedBeaches?.has(key)) bcls.push('selected');
+    const full = b.boats.length >= b.moorings;
+    if (full) bcls.push('full');
+    bAttrs.class = bcls.join(' ');
+    const parts = [];
+    // piers: jetties from the beach out to the side they point through
+    for (const d of b.piers) {
+      const p0 = polar(c, sideAngle(d), size * 0.6);
+      const p1 = polar(c, sideAngle(d), size * 0.84);
+      const pk = `${key}|${d}`;
+      const pAttrs = { class: 'pier', x1: p0.x, y1: p0.y, x2: p1.x, y2: p1.y, 'data-dir': d };
+      if (ui.piers?.has(pk)) {
+        pAttrs.class = 'pier clickable';
+        Object.assign(pAttrs, { 'data-hit': 'pier', 'data-island': name, 'data-beach': i });
+      }
+      parts.push(h('line', { class: 'pier-hit', x1: p0.x, y1: p0.y, x2: p1.x, y2: p1.y }));
+      parts.push(h('line', pAttrs));
+      if (ui.piers?.has(pk)) {
+        // a fat invisible target on top so a finger can hit the jetty
+        parts.push(h('line', { ...pAttrs, class: 'pier-target', 'stroke-width': round(size * 0.22) }));
+      }
+    }
+    const pts = mooringPoints(c, b, size);
+    const arcR = size * 0.5;
+    const span = (b.moorings - 1) * 19 / 2 + 9;
+    const s0 = polar(c, a - span, arcR), s1 = polar(c, a + span, arcR);
+    parts.push(h('path', {
+      class: 'beach-arc',
+      d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
+      'stroke-width': round(size * 0.2),
+    }));
+    pts.forEach((p, m) => {
+      const colour = b.boats[m];
+      if (colour) parts.push(boatShape(p, colour, size * 0.085, { 'data-mooring': m }));
+      else parts.push(h('circle', { class: 'mooring', cx: p.x, cy: p.y, r: round(size * 0.045), 'data-mooring': m }));
+    });
+    const pick = ui.selectedBeaches?.get(key);
+    if (pick) {
+      const lp = polar(c, a, size * 0.3);
+      parts.push(h('g', { class: 'pick' }, h('circle', { cx: lp.x, cy: lp.y, r: round(size * 0.1) }),
+        h('text', { x: lp.x, y: round(lp.y + size * 0.045), 'text-anchor': 'middle', 'font-size': round(size * 0.12) }, String(pick))));
+    }
+    kids.push(h('g', bAttrs, parts));
+  });
+
+  // name, value and the royal mask
+  kids.push(h('text', { class: 'island-name', x: c.x, y: round(c.y - size * 0.08), 'text-anchor': 'middle', 'font-size': round(size * 0.16) }, name));
+  kids.push(h('text', { class: 'island-value', x: c.x, y: round(c.y + size * 0.11), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(t.value ?? 0)));
+  if (name !== 'Tonga') {
+    const m = { x: c.x, y: round(c.y + size * 0.27) };
+    const w = size * 0.13;
+    kids.push(h('path', {
+      class: 'mask',
+      d: `M${round(m.x - w)},${round(m.y - w * 0.5)} Q${m.x},${round(m.y - w)} ${round(m.x + w)},${round(m.y - w * 0.5)} ` +
+        `Q${round(m.x + w * 0.9)},${round(m.y + w * 0.8)} ${m.x},${round(m.y + w)} Q${round(m.x - w * 0.9)},${round(m.y + w * 0.8)} ${round(m.x - w)},${round(m.y - w * 0.5)} Z`,
+    }));
+    if (t.royal) kids.push(boatShape({ x: m.x, y: round(m.y - size * 0.02) }, t.royal, size * 0.1, { class: 'boat royal-boat' }));
+  }
+  return h('g', attrs, kids);
+}
+
+export function fleetGroup(boats, p, size = SIZE, attrs = {}) {
+  const n = boats.length;
+  const kids = [h('circle', { class: 'fleet-ring', cx: p.x, cy: p.y, r: round(size * (0.16 + 0.03 * Math.min(n, 6))) })];
+  boats.forEach((col, i) => {
+    const ang = n === 1 ? 0 : (360 / n) * i - 90;
+    const r = n === 1 ? 0 : size * 0.12;
+    kids.push(boatShape(polar(p, ang, r), col, size * 0.08));
+  });
+  return h('g', { class: 'fleet', ...attrs }, kids);
+}
+
+/** All cells the board must show: tiles, clickable empty cells, a tile preview. */
+export function boardCells(view, ui = {}) {
+  const cells = (view.tiles || []).map((t) => t.cell);
+  if (ui.cells) for (const k of ui.cells) cells.push(k.split(',').map(Number));
+  return cells;
+}
+
+export function viewBoxOf(view, ui = {}, size = SIZE) {
+  const b = boundsOf(boardCells(view, ui), size, 1);
+  return { x: round(b.x), y: round(b.y), w: round(b.w), h: round(b.h) };
+}
+
+/**
+ * The whole board as a vnode `<g>`.
+ * ui: { size, islands:Set(name), beaches:Set('Name|i'), piers:Set('Name|i|d'), cells:Set('q,r'),
+ *       selectedBeaches:Map('Name|i'→count), selectedIsland, preview:{tile view dict}, recent:Set('q,r'),
+ *       hideFleet: bool }
+ */
+export function boardTree(view, ui = {}) {
+  const size = ui.size || SIZE;
+  const tiles = view.tiles || [];
+  const layers = [];
+  // empty cells that can take a tile (new colonisation, redraw)
+  if (ui.cells) {
+    for (const k of ui.cells) {
+      const cell = k.split(',').map(Number);
+      const c = cellCenter(cell, size);
+      if (ui.preview && cellKey(ui.preview.cell) === k) continue;
+      layers.push(h('g', { class: 'empty-cell clickable', 'data-hit': 'cell', 'data-cell': k },
+        hexPoly(c, size * 0.94, { class: 'hex slot' })));
+    }
+  }
+  for (const t of tiles) layers.push(t.kind === 'ocean' ? oceanTile(t, size, ui) : islandTile(t, size, ui));
+  if (ui.preview) {
+    const p = ui.preview;
+    const g = p.kind === 'ocean' ? oceanTile(p, size, {}) : islandTile(p, size, {});
+    layers.push(h('g', { class: 'preview clickable', 'data-hit': 'preview', 'data-cell': cellKey(p.cell) }, g,
+      hexPoly(cellCenter(p.cell, size), size * 0.985, { class: 'preview-outline' })));
+  }
+  if (view.fleet && view.fleet.cell && !ui.hideFleet) {
+    const c = cellCenter(view.fleet.cell, size);
+    layers.push(fleetGroup(view.fleet.boats || [], { x: c.x, y: round(c.y - size * 0.55) }, size, { 'data-fleet': 'waiting' }));
+  }
+  for (const s of view.at_sea || []) {
+    const c = cellCenter(s.cell, size);
+    layers.push(fleetGroup(s.boats || [], c, size, { 'data-fleet': 'at-sea' }));
+  }
+  return h('g', { class: 'board' }, layers);
+}

@@ -1,0 +1,202 @@
+// The board on the page: mounts boardTree() into an <svg>, handles pan/zoom and clicks, and offers
+// animation primitives (each returns a promise resolved when it ends) for the event player.
+import { boardTree, viewBoxOf, fleetGroup, foamPath, bezierPoint, SIZE } from './board.js';
+import { toDom, h, SVG_NS } from './vdom.js';
+import { cellCenter, sideMidpoint } from './hex.js';
+import { tween, ease } from './tween.js';
+
+export class BoardView {
+  constructor(container, { onHit } = {}) {
+    this.container = container;
+    this.onHit = onHit || (() => {});
+    this.svg = document.createElementNS(SVG_NS, 'svg');
+    this.svg.setAttribute('class', 'board-svg');
+    this.svg.setAttribute('role', 'img');
+    this.svg.setAttribute('data-testid', 'board');
+    this.viewport = document.createElementNS(SVG_NS, 'g');
+    this.viewport.setAttribute('class', 'viewport');
+    this.layer = document.createElementNS(SVG_NS, 'g');
+    this.overlay = document.createElementNS(SVG_NS, 'g');
+    this.overlay.setAttribute('class', 'overlay');
+    this.viewport.append(this.layer, this.overlay);
+    this.svg.appendChild(this.viewport);
+    container.appendChild(this.svg);
+    this.zoom = 1; this.panX = 0; this.panY = 0;
+    this.userMoved = false;
+    this.box = { x: -100, y: -100, w: 200, h: 200 };
+    this._initInput();
+  }
+
+  /** Draw `view` with the input highlights `ui`. */
+  render(view, ui = {}) {
+    this.lastView = view; this.lastUi = ui;
+    const tree = boardTree(view, ui);
+    const node = toDom(tree);
+    this.layer.replaceWith(node);
+    this.layer = node;
+    const box = viewBoxOf(view, ui);
+    // grow the box (never shrink it mid-game: the board should not jump)
+    if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
+        box.x + box.w > this.box.x + this.box.w || box.y + box.h > this.box.y + this.box.h) {
+      const x0 = Math.min(box.x, this.fixedBox ? this.box.x : Infinity);
+      const y0 = Math.min(box.y, this.fixedBox ? this.box.y : Infinity);
+      const x1 = Math.max(box.x + box.w, this.fixedBox ? this.box.x + this.box.w : -Infinity);
+      const y1 = Math.max(box.y + box.h, this.fixedBox ? this.box.y + this.box.h : -Infinity);
+      this.box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+      this.fixedBox = true;
+      this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
+    }
+  }
+
+  /** Forget the zoom and fit the whole board. */
+  fit() {
+    this.fixedBox = false; this.zoom = 1; this.panX = 0; this.panY = 0; this.userMoved = false;
+    this._applyTransform();
+    if (this.lastView) this.render(this.lastView, this.lastUi);
+  }
+
+  zoomBy(f, cx, cy) {
+    const z = Math.min(6, Math.max(0.4, this.zoom * f));
+    const k = z / this.zoom;
+    if (cx === undefined) { cx = this.box.x + this.box.w / 2; cy = this.box.y + this.box.h / 2; }
+    // keep the point (cx, cy) in place
+    this.panX = cx - k * (cx - this.panX);
+    this.panY = cy - k * (cy - this.panY);
+    this.zoom = z;
+    this.userMoved = true;
+    this._applyTransform();
+  }
+
+  _applyTransform() {
+    this.viewport.setAttribute('transform', `translate(${this.panX} ${this.panY}) scale(${this.zoom})`);
+  }
+
+  _svgPoint(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    // account for preserveAspectRatio xMidYMid meet
+    const s = Math.min(r.width / this.box.w, r.height / this.box.h) || 1;
+    const ox = r.left + (r.width - this.box.w * s) / 2, oy = r.top + (r.height - this.box.h * s) / 2;
+    return { x: this.box.x + (clientX - ox) / s, y: this.box.y + (clientY - oy) / s, s };
+  }
+
+  _initInput() {
+    const pointers = new Map();
+    let dragStart = null, moved = false, pinch = null;
+    this.svg.addEventListener('pointerdown', (e) => {
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 1) { dragStart = { x: e.clientX, y: e.clientY, px: this.panX, py: this.panY }; moved = false; }
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), z: this.zoom };
+      }
+    });
+    this.svg.addEventListener('pointermove', (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2 && pinch) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        const p = this._svgPoint((a.x + b.x) / 2, (a.y + b.y) / 2);
+        this.zoomBy((pinch.z * d / pinch.d) / this.zoom, p.x, p.y);
+        moved = true;
+        return;
+      }
+      if (!dragStart) return;
+      const dx = e.clientX - dragStart.x, dy = e.clientY - dragStart.y;
+      if (!moved && Math.hypot(dx, dy) < 6) return;
+      moved = true;
+      const s = this._svgPoint(0, 0).s;
+      this.panX = dragStart.px + dx / s; this.panY = dragStart.py + dy / s;
+      this.userMoved = true;
+      this._applyTransform();
+    });
+    const up = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) dragStart = null; };
+    this.svg.addEventListener('pointerup', up);
+    this.svg.addEventListener('pointercancel', up);
+    this.svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const p = this._svgPoint(e.clientX, e.clientY);
+      this.zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+    }, { passive: false });
+    this.svg.addEventListener('click', (e) => {
+      if (moved) { moved = false; return; }
+      const t = e.target.closest?.('[data-hit]');
+      if (!t || !this.svg.contains(t)) return;
+      const d = t.dataset;
+      this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell });
+    });
+  }
+
+  // ------------------------------------------------------------------ animation primitives
+  clearOverlay() { while (this.overlay.firstChild) this.overlay.removeChild(this.overlay.firstChild); this.fleetNode = null; }
+
+  _mount(vnode) { const n = toDom(vnode); this.overlay.appendChild(n); return n; }
+
+  /** Show a fleet marker (boats list) at a point. */
+  showFleet(boats, p) {
+    if (this.fleetNode) this.fleetNode.remove();
+    this.fleetNode = this._mount(h('g', { class: 'anim-fleet', 'data-testid': 'anim-fleet' }, fleetGroup(boats, { x: 0, y: 0 }, SIZE)));
+    this.fleetPos = p;
+    this._placeFleet(p);
+  }
+
+  _placeFleet(p, extra = '') {
+    if (this.fleetNode) this.fleetNode.setAttribute('transform', `translate(${p.x} ${p.y}) ${extra}`);
+    this.fleetPos = p;
+  }
+
+  hideFleet() { if (this.fleetNode) { this.fleetNode.remove(); this.fleetNode = null; } }
+
+  cellPoint(cell) { return cellCenter(cell, SIZE); }
+  sidePoint(cell, d) { return sideMidpoint(cellCenter(cell, SIZE), d, SIZE); }
+
+  /** Move the fleet in a straight line to p. */
+  moveFleetTo(ctx, p, ms = 450) {
+    const from = this.fleetPos || p;
+    return tween(ctx, ms, (t) => {
+      const k = ease(t);
+      this._placeFleet({ x: from.x + (p.x - from.x) * k, y: from.y + (p.y - from.y) * k });
+    });
+  }
+
+  /** Move the fleet along the foam path of `cell` from side `entry` to side `exit`. */
+  sailPath(ctx, cell, entry, exit, ms = 700) {
+    const fp = foamPath(cellCenter(cell, SIZE), entry, exit, SIZE);
+    const trail = this._mount(h('path', { class: 'trail', d: fp.d, 'stroke-dasharray': '4 6' }));
+    return tween(ctx, ms, (t) => this._placeFleet(bezierPoint(fp, ease(t)))).then(() => {
+      setTimeout(() => trail.remove(), 1200);
+    });
+  }
+
+  /** A pulse on a cell: 'pass', 'fail', 'land', 'royal'. */
+  async flash(ctx, cell, kind, label, ms = 600) {
+    const c = cellCenter(cell, SIZE);
+    const g = this._mount(h('g', { class: `flash flash-${kind}` },
+      h('circle', { cx: c.x, cy: c.y, r: SIZE * 0.3 }),
+      label ? h('text', { x: c.x, y: c.y - SIZE * 0.35, 'text-anchor': 'middle', 'font-size': SIZE * 0.2 }, label) : null));
+    await tween(ctx, ms, (t) => g.setAttribute('opacity', String(1 - t * 0.8)));
+    g.remove();
+  }
+
+  /** The fleet goes down: shrink and fade. */
+  async sink(ctx, ms = 700) {
+    const p = this.fleetPos || { x: 0, y: 0 };
+    await tween(ctx, ms, (t) => {
+      this._placeFleet({ x: p.x, y: p.y + t * 10 }, `scale(${1 - t * 0.9}) rotate(${t * 40})`);
+      if (this.fleetNode) this.fleetNode.setAttribute('opacity', String(1 - t));
+    });
+    this.hideFleet();
+  }
+
+  /** A tile appears on its cell with a flip (drawn and turned into place). */
+  async flipIn(ctx, cell, ms = 600) {
+    const node = this.layer.querySelector(`[data-cell="${cell[0]},${cell[1]}"].tile`);
+    if (!node) return;
+    const c = cellCenter(cell, SIZE);
+    await tween(ctx, ms, (t) => {
+      const k = ease(t);
+      node.setAttribute('transform', `translate(${c.x} ${c.y}) scale(${Math.max(0.05, Math.sin(k * Math.PI / 2))} 1) translate(${-c.x} ${-c.y})`);
+    });
+    node.removeAttribute('transform');
+  }
+}

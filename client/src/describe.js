@@ -1,0 +1,67 @@
+// Readable text for events (the game log) and actions (the list of legal moves). Pure.
+
+const colourName = (t, c) => t(`colour.${c}`);
+
+export function describeEvent(ev, t) {
+  const col = (c) => colourName(t, c);
+  switch (ev.type) {
+    case 'boats_placed': return t('ev.boats_placed', { colour: col(ev.colour), n: (ev.beaches || []).length, island: ev.island });
+    case 'boat_taken_back': return t('ev.boat_taken_back', { colour: col(ev.colour), island: ev.island });
+    case 'royal_founded': return t('ev.royal_founded', { colour: col(ev.colour), island: ev.island });
+    case 'colonisation': return t('ev.colonisation', { colour: col(ev.colour), n: countReturned(ev.returned) });
+    case 'fleet_departed': return t('ev.fleet_departed', { n: (ev.boats || []).length, colours: ev.colours, island: ev.island, dir: t(`dir.${ev.pier}`) });
+    case 'tile_drawn': return t('ev.tile_drawn', { tile: tileLabel(ev) });
+    case 'tile_placed': return t('ev.tile_placed', { tile: tileLabel(ev) });
+    case 'path_followed': return null; // shown on the board, too fine-grained for the log
+    case 'crossing': return t(ev.passed ? 'ev.crossing_pass' : 'ev.crossing_fail', { danger: ev.danger, colours: ev.colours });
+    case 'sunk': return t('ev.sunk', { n: (ev.boats || []).length });
+    case 'turned_back': return t('ev.turned_back', { island: ev.island });
+    case 'fleet_arrived': return t('ev.fleet_arrived', { island: ev.island });
+    case 'landed': {
+      const r = countReturned(ev.returned);
+      const n = (ev.placements || []).length;
+      return r ? t('ev.landed_returned', { n, island: ev.island, r }) : t('ev.landed', { n, island: ev.island });
+    }
+    case 'endless_chain': return t('ev.endless_chain', { islands: (ev.islands || []).join(', ') });
+    case 'island_removed': return t('ev.island_removed', { island: ev.island });
+    case 'fleet_at_sea': return t('ev.fleet_at_sea');
+    case 'turn_passed': return t('ev.turn_passed', { turn: ev.turn, colour: col(ev.to) });
+    case 'game_over': return t('ev.game_over');
+    default: return ev.type;
+  }
+}
+
+/** `returned` may be a list of colours, a {colour: n} map or a number. */
+export function countReturned(r) {
+  if (!r) return 0;
+  if (typeof r === 'number') return r;
+  if (Array.isArray(r)) return r.length;
+  if (typeof r === 'object') return Object.values(r).reduce((a, b) => a + (Number(b) || 0), 0);
+  return 0;
+}
+
+function tileLabel(ev) {
+  if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
+  return ev.kind === 'ocean' ? `🌊 ${ev.tile}` : ev.tile;
+}
+
+export function describeAction(a, t) {
+  const dir = (d) => t(`dir.${d}`);
+  switch (a.type) {
+    case 'setup': return t('act.setup', { b: a.beach + 1 });
+    case 'expand': {
+      let s = t('act.expand', { island: a.island, beaches: a.beaches.map((b) => b + 1).join(', ') });
+      if (a.take_back) s += ' ' + t('act.take_back', { island: a.take_back.island, b: a.take_back.beach + 1 });
+      return s;
+    }
+    case 'royal': return t('act.royal', { island: a.island });
+    case 'colonise': return t('act.colonise');
+    case 'restart': return a.tonga ? t('act.restart_tonga', { beaches: a.tonga.map((b) => b + 1).join(', ') }) : t('act.restart_island', { island: a.island, b: a.beach + 1 });
+    case 'migrate': return t('act.migrate', { island: a.island, b: a.beach + 1, dir: dir(a.pier) });
+    case 'land': return t('act.land', { boats: a.boats.map(([c, b]) => `${t(`colour.${c}`)}→${b + 1}`).join(', ') || '—' });
+    case 'place_tile': return t('act.place_tile', { cell: `(${a.cell[0]}, ${a.cell[1]})`, rot: dir(a.rotation) });
+    case 'settle': return t('act.settle', { b: a.beach + 1 });
+    case 'turn_tile': return t('act.turn_tile', { rot: dir(a.rotation) });
+    default: return JSON.stringify(a);
+  }
+}

@@ -1,0 +1,406 @@
+// The decision input state machine (pure). It never decides what is legal: it only narrows the server's
+// `legal` list as the player points and clicks, highlights what can still be clicked, and hands back the
+// one legal action dict that the clicks designate (sent verbatim to the server).
+import { tileForView } from './catalogue.js';
+import { cellKey } from './hex.js';
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const clone = (a) => JSON.parse(JSON.stringify(a));
+
+/** Is multiset `part` (array of strings) contained in multiset `whole`? */
+export function multisetContains(whole, part) {
+  const counts = new Map();
+  for (const x of whole) counts.set(x, (counts.get(x) || 0) + 1);
+  for (const x of part) {
+    const n = counts.get(x) || 0;
+    if (!n) return false;
+    counts.set(x, n - 1);
+  }
+  return true;
+}
+const pairKey = ([c, b]) => `${c}#${b}`;
+
+export function myColours(view) {
+  const y = view?.you;
+  if (!y) return [];
+  return Array.isArray(y) ? y : [y];
+}
+
+export class DecisionInput {
+  constructor() { this.view = null; this.sel = {}; this.mine = []; }
+
+  /** Start over for a (new) view. `mine`: colours this client plays. */
+  reset(view, mine = myColours(view)) {
+    this.view = view;
+    this.mine = mine;
+    this.sel = {};
+    const d = this.decision;
+    if (d && this.canAct && d.kind === 'turn') {
+      const hasExpand = this.legal.some((a) => a.type === 'expand');
+      this.sel.mode = hasExpand ? 'expand' : (this.legal.some((a) => a.type === 'royal') ? 'royal' : 'none');
+    }
+    if (d && this.canAct && d.kind === 'land') this.sel.assign = [];
+    if (d && this.canAct && d.kind === 'restart') this.sel.tonga = [];
+    this._autoLand();
+    return this;
+  }
+
+  get decision() { return this.view?.pending || null; }
+  get legal() { return this.view?.legal || []; }
+  get canAct() { const d = this.decision; return !!d && this.mine.includes(d.colour); }
+  get kind() { return this.canAct ? this.decision.kind : null; }
+
+  // ---------------------------------------------------------------- expand helpers
+  _expandCandidates() {
+    let E = this.legal.filter((a) => a.type === 'expand');
+    if (E.some((a) => a.take_back)) {
+      if (!this.sel.takeBack) return { stage: 'take_back', E };
+      E = E.filter((a) => a.take_back && a.take_back.island === this.sel.takeBack.island && a.take_back.beach === this.sel.takeBack.beach);
+    }
+    return { stage: this.sel.island ? 'beaches' : 'island', E };
+  }
+
+  // ---------------------------------------------------------------- land helpers
+  _landFleet() { return (this.decision?.fleet || []).slice(); }
+  _landRemaining() {
+    const rem = this._landFleet();
+    for (const [c] of this.sel.assign || []) { const i = rem.indexOf(c); if (i >= 0) rem.splice(i, 1); }
+    return rem;
+  }
+  _landExtends(extra) {
+    const want = [...(this.sel.assign || []), ...extra].map(pairKey);
+    return this.legal.filter((a) => a.type === 'land' && multisetContains(a.boats.map(pairKey), want));
+  }
+  _landExact() {
+    const want = (this.sel.assign || []).map(pairKey).sort();
+    return this.legal.find((a) => a.type === 'land' && same(a.boats.map(pairKey).sort(), want)) || null;
+  }
+  _autoLand() {
+    if (this.kind !== 'land') return;
+    const distinct = [...new Set(this._landRemaining())];
+    if (!this.sel.colour || !distinct.includes(this.sel.colour)) this.sel.colour = distinct.length === 1 ? distinct[0] : null;
+  }
+  _landIsland() { return this.decision?.island; }
+
+  // ---------------------------------------------------------------- tile helpers
+  _tileInHand() { return this.decision?.tile || this.view?.in_hand || null; }
+  _rotationsAt(cell) {
+    return this.legal.filter((a) => (a.type === 'place_tile' && same(a.cell, cell)) || (a.type === 'turn_tile'))
+      .map((a) => a.rotation);
+  }
+  _previewCell() {
+    if (this.kind === 'turn_tile') return this.decision.cell || this.sel.cell || null;
+    return this.sel.cell || null;
+  }
+  _settleIsland() {
+    const d = this.decision || {};
+    if (d.island) return d.island;
+    if (d.tile && this.view?.tiles?.some((t) => t.tile === d.tile)) return d.tile;
+    // the colonist's island is the one placed last (the view lists tiles in placement order)
+    const isl = (this.view?.tiles || []).filter((t) => t.kind === 'island');
+    return isl.length ? isl[isl.length - 1].tile : null;
+  }
+
+  /** What the board should highlight. */
+  highlights() {
+    const ui = { islands: new Set(), beaches: new Set(), piers: new Set(), cells: new Set(), selectedBeaches: new Map() };
+    const k = this.kind;
+    if (!k) return ui;
+    const L = this.legal;
+    if (k === 'setup') for (const a of L) if (a.type === 'setup') ui.beaches.add(`Tonga|${a.beach}`);
+    if (k === 'turn') {
+      if (this.sel.mode === 'expand') {
+        const { stage, E } = this._expandCandidates();
+        if (stage === 'take_back') {
+          for (const a of E) ui.beaches.add(`${a.take_back.island}|${a.take_back.beach}`);
+        } else if (stage === 'island') {
+          for (const a of E) { ui.islands.add(a.island); for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`); }
+        } else {
+          const cand = E.filter((a) => a.island === this.sel.island);
+          const chosen = this.sel.beaches || [];
+          for (const b of chosen) ui.selectedBeaches.set(`${this.sel.island}|${b}`, 1);
+          for (const a of cand) {
+            if (!chosen.every((b) => a.beaches.includes(b))) continue;
+            for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`);
+          }
+          ui.selectedIsland = this.sel.island;
+        }
+        if (this.sel.takeBack) ui.selectedBeaches.set(`${this.sel.takeBack.island}|${this.sel.takeBack.beach}`, '−');
+      } else if (this.sel.mode === 'royal') {
+        for (const a of L) if (a.type === 'royal') ui.islands.add(a.island);
+      }
+    }
+    if (k === 'restart') {
+      const chosen = this.sel.tonga || [];
+      const counts = new Map();
+      for (const b of chosen) counts.set(`Tonga|${b}`, (counts.get(`Tonga|${b}`) || 0) + 1);
+      ui.selectedBeaches = counts;
+      for (const a of L) {
+        if (a.type !== 'restart') continue;
+        if (a.tonga) {
+          for (const b of a.tonga) {
+            if (multisetContains(a.tonga.map(String), [...chosen, b].map(String))) ui.beaches.add(`Tonga|${b}`);
+          }
+        } else if (a.island !== undefined && !chosen.length) ui.beaches.add(`${a.island}|${a.beach}`);
+      }
+    }
+    if (k === 'migrate') {
+      for (const a of L) {
+        if (a.type !== 'migrate') continue;
+        const bk = `${a.island}|${a.beach}`;
+        ui.beaches.add(bk);
+        if (!this.sel.beach || this.sel.beach === bk) ui.piers.add(`${bk}|${a.pier}`);
+      }
+      if (this.sel.beach) ui.selectedBeaches.set(this.sel.beach, '⚓');
+    }
+    if (k === 'land') {
+      const island = this._landIsland();
+      const counts = new Map();
+      for (const [, b] of this.sel.assign) counts.set(`${island}|${b}`, (counts.get(`${island}|${b}`) || 0) + 1);
+      ui.selectedBeaches = counts;
+      const rem = [...new Set(this._landRemaining())];
+      const cols = this.sel.colour ? [this.sel.colour] : rem;
+      const free = this.decision.free || [];
+      for (let b = 0; b < Math.max(free.length, 8); b++) {
+        if (cols.some((c) => this._landExtends([[c, b]]).length)) ui.beaches.add(`${island}|${b}`);
+      }
+    }
+    if (k === 'place_tile') {
+      for (const a of L) if (a.type === 'place_tile') ui.cells.add(cellKey(a.cell));
+    }
+    if (k === 'settle') {
+      const isl = this._settleIsland();
+      for (const a of L) if (a.type === 'settle') ui.beaches.add(`${isl}|${a.beach}`);
+    }
+    const pc = this._previewCell();
+    if ((k === 'place_tile' || k === 'turn_tile') && pc) {
+      const rots = this._rotationsAt(pc);
+      const rot = rots.includes(this.sel.rotation) ? this.sel.rotation : rots[0];
+      const tile = this._tileInHand();
+      if (tile !== null && rot !== undefined) ui.preview = tileForView(tile, pc, rot);
+    }
+    return ui;
+  }
+
+  /** Buttons for the decision bar: [{id, label (i18n key), args, enabled, pressed}]. */
+  buttons() {
+    const k = this.kind;
+    const out = [];
+    if (!k) return out;
+    const L = this.legal;
+    if (k === 'turn') {
+      if (L.some((a) => a.type === 'expand')) out.push({ id: 'mode:expand', label: 'btn.expand', pressed: this.sel.mode === 'expand', enabled: true });
+      if (L.some((a) => a.type === 'royal')) out.push({ id: 'mode:royal', label: 'btn.royal', pressed: this.sel.mode === 'royal', enabled: true });
+      if (L.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
+      if (this.sel.island || this.sel.takeBack) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    }
+    if (k === 'restart') {
+      if (L.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
+      if ((this.sel.tonga || []).length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    }
+    if (k === 'migrate' && this.sel.beach) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    if (k === 'land') {
+      const rem = this._landRemaining();
+      const distinct = [...new Set(rem)];
+      for (const c of distinct) {
+        out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n: rem.filter((x) => x === c).length }, colour: c,
+          pressed: this.sel.colour === c, enabled: true });
+      }
+      out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!this._landExact() });
+      if (this.sel.assign.length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    }
+    if (k === 'place_tile' || k === 'turn_tile') {
+      const pc = this._previewCell();
+      const can = !!pc && this._rotationsAt(pc).length > 0;
+      out.push({ id: 'rotate:-1', label: 'btn.rotate_left', enabled: can && this._rotationsAt(pc).length > 1 });
+      out.push({ id: 'rotate:1', label: 'btn.rotate_right', enabled: can && this._rotationsAt(pc).length > 1 });
+      out.push({ id: 'place', label: 'btn.place', enabled: can });
+    }
+    return out;
+  }
+
+  /** The i18n key of the prompt for the current stage. */
+  prompt() {
+    const k = this.kind;
+    if (!this.decision) return { key: 'prompt.none' };
+    if (!k) return { key: 'prompt.waiting', args: { colour: this.decision.colour, kind: this.decision.kind } };
+    if (k === 'turn') {
+      if (this.sel.mode === 'royal') return { key: 'prompt.royal' };
+      if (this.sel.mode === 'expand') {
+        const { stage, E } = this._expandCandidates();
+        if (stage === 'take_back') return { key: 'prompt.take_back' };
+        if (stage === 'island') return { key: 'prompt.expand_island' };
+        const cand = E.filter((a) => a.island === this.sel.island);
+        const n = cand.length ? cand[0].beaches.length : 0;
+        return { key: 'prompt.expand_beaches', args: { n, left: n - (this.sel.beaches || []).length, island: this.sel.island } };
+      }
+      return { key: 'prompt.turn' };
+    }
+    if (k === 'restart') return { key: 'prompt.restart' };
+    if (k === 'land') return { key: this.sel.colour ? 'prompt.land' : 'prompt.land_colour', args: { island: this._landIsland(), colour: this.sel.colour } };
+    if (k === 'migrate') return { key: this.sel.beach ? 'prompt.migrate_pier' : 'prompt.migrate' };
+    if (k === 'place_tile') return { key: this._previewCell() ? 'prompt.place_tile_turn' : 'prompt.place_tile', args: { tile: this._tileInHand() } };
+    if (k === 'turn_tile') return { key: 'prompt.turn_tile', args: { tile: this._tileInHand() } };
+    if (k === 'settle') return { key: 'prompt.settle', args: { island: this._settleIsland() } };
+    return { key: 'prompt.setup' };
+  }
+
+  /** A board click. Returns {send: action} when the clicks designate a legal action, {error: key} when the
+   * click means nothing now, otherwise {} (the selection changed: re-render). */
+  click(hit) {
+    const k = this.kind;
+    if (!k) return { error: 'err.not_your_turn' };
+    const L = this.legal;
+    const beachHit = hit.hit === 'beach' || hit.hit === 'pier';
+    const isl = hit.island, b = hit.beach === undefined ? undefined : Number(hit.beach);
+    if (k === 'setup' && beachHit) {
+      const a = L.find((x) => x.type === 'setup' && x.beach === b && isl === 'Tonga');
+      return a ? { send: clone(a) } : { error: 'err.not_here' };
+    }
+    if (k === 'turn') {
+      if (this.sel.mode === 'royal' && (hit.hit === 'island' || beachHit)) {
+        const a = L.find((x) => x.type === 'royal' && x.island === isl);
+        return a ? { send: clone(a) } : { error: 'err.not_here' };
+      }
+      if (this.sel.mode === 'expand') {
+        const { stage, E } = this._expandCandidates();
+        if (stage === 'take_back') {
+          if (beachHit && E.some((a) => a.take_back.island === isl && a.take_back.beach === b)) {
+            this.sel.takeBack = { island: isl, beach: b };
+            return this._expandAuto();
+          }
+          return { error: 'err.not_here' };
+        }
+        if (stage === 'island') {
+          if (!E.some((a) => a.island === isl)) return { error: 'err.not_here' };
+          this.sel.island = isl; this.sel.beaches = [];
+          if (beachHit) return this.click(hit);
+          return this._expandAuto();
+        }
+        // choosing beaches
+        if (isl !== this.sel.island) {
+          if (E.some((a) => a.island === isl)) { this.sel.island = isl; this.sel.beaches = []; return beachHit ? this.click(hit) : {}; }
+          return { error: 'err.not_here' };
+        }
+        if (!beachHit) return {};
+        const chosen = this.sel.beaches;
+        if (chosen.includes(b)) { this.sel.beaches = chosen.filter((x) => x !== b); return {}; }
+        const next = [...chosen, b];
+        const cand = E.filter((a) => a.island === isl && next.every((x) => a.beaches.includes(x)));
+        if (!cand.length) return { error: 'err.not_here' };
+        this.sel.beaches = next;
+        const done = cand.find((a) => a.beaches.length === next.length);
+        if (done) return { send: clone(done) };
+        return {};
+      }
+      return { error: 'err.choose_mode' };
+    }
+    if (k === 'restart' && beachHit) {
+      const chosen = this.sel.tonga;
+      if (isl === 'Tonga') {
+        const next = [...chosen, b];
+        const cand = L.filter((a) => a.type === 'restart' && a.tonga && multisetContains(a.tonga.map(String), next.map(String)));
+        if (cand.length) {
+          this.sel.tonga = next;
+          const done = cand.find((a) => a.tonga.length === next.length);
+          return done ? { send: clone(done) } : {};
+        }
+      }
+      const a = L.find((x) => x.type === 'restart' && x.island === isl && x.beach === b);
+      return a ? { send: clone(a) } : { error: 'err.not_here' };
+    }
+    if (k === 'migrate') {
+      const M = L.filter((x) => x.type === 'migrate' && x.island === isl && x.beach === b);
+      if (!M.length) return { error: 'err.not_here' };
+      if (hit.hit === 'pier') {
+        const a = M.find((x) => x.pier === Number(hit.dir));
+        return a ? { send: clone(a) } : { error: 'err.not_here' };
+      }
+      if (M.length === 1) return { send: clone(M[0]) };
+      this.sel.beach = `${isl}|${b}`;
+      return {};
+    }
+    if (k === 'land' && beachHit) {
+      if (isl !== this._landIsland()) return { error: 'err.not_here' };
+      const rem = [...new Set(this._landRemaining())];
+      let colour = this.sel.colour;
+      if (!colour) {
+        const ok = rem.filter((c) => this._landExtends([[c, b]]).length);
+        if (ok.length === 1) colour = ok[0];
+        else return { error: ok.length ? 'err.choose_colour' : 'err.not_here' };
+      }
+      if (!this._landExtends([[colour, b]]).length) return { error: 'err.not_here' };
+      this.sel.assign.push([colour, b]);
+      this._autoLand();
+      return this._landAuto();
+    }
+    if (k === 'place_tile') {
+      if (hit.hit === 'cell') {
+        const cell = hit.cell.split(',').map(Number);
+        const rots = this._rotationsAt(cell);
+        if (!rots.length) return { error: 'err.not_here' };
+        this.sel.cell = cell; this.sel.rotation = rots[0];
+        return {};
+      }
+      if (hit.hit === 'preview') return this.press('rotate:1');
+    }
+    if (k === 'turn_tile' && hit.hit === 'preview') return this.press('rotate:1');
+    if (k === 'settle' && beachHit) {
+      const a = L.find((x) => x.type === 'settle' && x.beach === b && isl === this._settleIsland());
+      return a ? { send: clone(a) } : { error: 'err.not_here' };
+    }
+    return { error: 'err.not_here' };
+  }
+
+  _expandAuto() {
+    const { stage, E } = this._expandCandidates();
+    if (stage === 'island') {
+      const islands = [...new Set(E.map((a) => a.island))];
+      if (islands.length === 1) { this.sel.island = islands[0]; this.sel.beaches = []; }
+    }
+    return {};
+  }
+
+  _landAuto() {
+    const exact = this._landExact();
+    if (exact && this._landExtends([]).every((a) => a.boats.length === this.sel.assign.length)) return { send: clone(exact) };
+    if (!this._landRemaining().length && exact) return { send: clone(exact) };
+    return {};
+  }
+
+  /** A decision-bar button. Same return shape as click(). */
+  press(id) {
+    const k = this.kind;
+    if (!k) return { error: 'err.not_your_turn' };
+    const L = this.legal;
+    if (id === 'colonise') {
+      const a = L.find((x) => x.type === 'colonise');
+      return a ? { send: clone(a) } : { error: 'err.not_here' };
+    }
+    if (id === 'clear') { this.reset(this.view, this.mine); return {}; }
+    if (id.startsWith('mode:')) { this.sel = { mode: id.slice(5) }; if (this.sel.mode === 'expand') this._expandAuto(); return {}; }
+    if (id.startsWith('colour:')) { this.sel.colour = id.slice(7); return {}; }
+    if (id === 'confirm' && k === 'land') {
+      const a = this._landExact();
+      return a ? { send: clone(a) } : { error: 'err.incomplete' };
+    }
+    if (id.startsWith('rotate:')) {
+      const pc = this._previewCell();
+      if (!pc) return { error: 'err.choose_cell' };
+      const rots = this._rotationsAt(pc);
+      const i = Math.max(0, rots.indexOf(this.sel.rotation));
+      const step = Number(id.slice(7));
+      this.sel.rotation = rots[(i + step + rots.length) % rots.length];
+      return {};
+    }
+    if (id === 'place') {
+      const pc = this._previewCell();
+      if (!pc) return { error: 'err.choose_cell' };
+      const rots = this._rotationsAt(pc);
+      const rot = rots.includes(this.sel.rotation) ? this.sel.rotation : rots[0];
+      const a = L.find((x) => (x.type === 'place_tile' && same(x.cell, pc) && x.rotation === rot) || (x.type === 'turn_tile' && x.rotation === rot));
+      return a ? { send: clone(a) } : { error: 'err.not_here' };
+    }
+    return { error: 'err.not_here' };
+  }
+}

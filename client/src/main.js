@@ -1,0 +1,307 @@
+// Tongiaki Online — the browser client. Entry point: header, routing (#/, #/room/<id>, #/code/<CODE>),
+// session, lobby and room state. The server is the authority; this page renders views and sends intents.
+import { Net, storeName } from './net.js';
+import { translator, pickLanguage, LANGS, LANG_NAMES, RTL } from './i18n.js';
+import { GameStream } from './patch.js';
+import { el, clear } from './ui/dom.js';
+import { renderLobby } from './ui/lobby.js';
+import { renderWaiting } from './ui/room.js';
+import { Table } from './ui/table.js';
+import { Chat } from './ui/chat.js';
+
+const LANG_KEY = 'tongiaki.lang';
+
+class App {
+  constructor(root) {
+    this.root = root;
+    let lang = null;
+    try { lang = new URLSearchParams(location.search).get('lang') || localStorage.getItem(LANG_KEY); } catch { /* ignore */ }
+    this.setLang(LANGS.includes(lang) ? lang : pickLanguage(navigator.languages || [navigator.language]), false);
+    this.net = new Net();
+    this.session = null;
+    this.lobbyRooms = new Map();
+    this.room = null;       // {id, state, stream, chat, table}
+    this.screen = null;
+  }
+
+  setLang(lang, rerender = true) {
+    this.lang = lang;
+    this.t = translator(lang);
+    document.documentElement.lang = lang;
+    document.documentElement.dir = RTL.has(lang) ? 'rtl' : 'ltr';
+    document.title = this.t('app.title');
+    try { localStorage.setItem(LANG_KEY, lang); } catch { /* ignore */ }
+    if (rerender) { this.buildShell(); this.rebuildScreen(); }
+  }
+
+  start() {
+    this.buildShell();
+    this.net.on('status', () => this.drawConn());
+    this.net.on('session', (s) => this.onSession(s));
+    this.net.on('lobby', (m) => this.onLobby(m));
+    this.net.on('room', (r) => this.onRoom(r));
+    this.net.on('game', (g) => this.onGame(g));
+    this.net.on('chat', (c) => { if (this.room && c.room === this.room.id) this.room.chat.add(c.line); });
+    window.addEventListener('hashchange', () => this.route());
+    this.net.connect();
+    this.drawConn();
+    window.__tongiaki = this; // for the browser tests and the curious
+  }
+
+  buildShell() {
+    const t = this.t;
+    this.connEl = el('span', { class: 'conn', 'data-testid': 'conn', role: 'status' });
+    const langSel = el('select', { 'data-testid': 'lang', 'aria-label': t('nav.language'), onchange: () => this.setLang(langSel.value) },
+      LANGS.map((l) => el('option', { value: l, text: LANG_NAMES[l] })));
+    langSel.value = this.lang;
+    this.whoEl = el('span', { class: 'who', 'data-testid': 'who' });
+    const header = el('header', { class: 'top' },
+      el('a', { href: '#/', class: 'brand', text: t('app.title') }),
+      el('nav', {}, el('a', { href: '#/', 'data-testid': 'nav-lobby', text: t('nav.lobby') })),
+      el('span', { class: 'spacer' }), this.whoEl, this.connEl, langSel);
+    this.main = el('main', { id: 'screen' });
+    this.toastEl = el('div', { class: 'global-toast', role: 'alert', 'data-testid': 'global-toast' });
+    clear(this.root).append(header, this.main, this.toastEl);
+    this.drawConn();
+    this.drawWho();
+  }
+
+  drawConn() {
+    if (!this.connEl) return;
+    const s = this.net?.status || 'connecting';
+    this.connEl.dataset.state = s;
+    this.connEl.textContent = this.t(`conn.${s}`);
+    document.body.classList.toggle('offline', s === 'offline');
+  }
+
+  drawWho() { if (this.whoEl) this.whoEl.textContent = this.session?.name || ''; }
+
+  toast(text) {
+    this.toastEl.textContent = text;
+    this.toastEl.classList.add('show');
+    clearTimeout(this._toast);
+    this._toast = setTimeout(() => this.toastEl.classList.remove('show'), 3500);
+  }
+
+  go(path) { location.hash = `#/${path}`; }
+
+  // ------------------------------------------------------------------ session and routing
+  async onSession(s) {
+    this.session = s;
+    this.drawWho();
+    if (!this.routedOnce) { this.routedOnce = true; this.route(); return; }
+    // a reconnection: pick up where we were
+    if (this.room) await this.joinRoom(this.room.id, true);
+    else if (this.screen === 'lobby') await this.watchLobby();
+  }
+
+  route() {
+    if (!this.session) return;
+    const h = location.hash.replace(/^#\/?/, '');
+    const [page, arg] = h.split('/');
+    if (page === 'room' && arg) { if (!this.room || this.room.id !== arg) this.enterRoom(arg); return; }
+    if (page === 'code' && arg) { this.joinCode(arg); return; }
+    this.enterLobby();
+  }
+
+  rebuildScreen() {
+    if (this.screen === 'lobby') this.showLobby();
+    else if (this.room) {
+      const old = this.room.table;
+      this.room.table = null;
+      this.room.chat = this.newChat(this.room.chat);
+      this.renderRoom();
+      if (old && this.room.table) { this.room.table.adoptLog(old.log); old.destroy(); }
+    }
+  }
+
+  // ------------------------------------------------------------------ lobby
+  async enterLobby() {
+    if (this.room) await this.leaveRoom();
+    this.screen = 'lobby';
+    this.showLobby();
+    await this.watchLobby();
+  }
+
+  showLobby() { this.lobbyUi = renderLobby(this, this.main); }
+
+  async watchLobby() {
+    const res = await this.net.request('lobby_watch', {});
+    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message })); return; }
+    this.lobbyRooms = new Map((res.rooms || []).map((r) => [r.id, r]));
+    if (this.screen === 'lobby') this.lobbyUi?.update();
+  }
+
+  onLobby(m) {
+    if (m.op === 'upsert' && m.room) this.lobbyRooms.set(m.room.id, m.room);
+    else if (m.op === 'remove') this.lobbyRooms.delete(m.room);
+    if (this.screen === 'lobby') this.lobbyUi?.update();
+  }
+
+  async setName(name) {
+    name = name.trim().slice(0, 24);
+    if (!name) return;
+    const res = await this.net.request('set_name', { name });
+    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message })); return; }
+    storeName(res.name || name);
+    if (this.session) this.session.name = res.name || name;
+    this.drawWho();
+  }
+
+  async createRoom(settings) {
+    const res = await this.net.request('room_create', settings);
+    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return; }
+    this.net.request('lobby_unwatch', {});
+    this.go(`room/${res.room.id}`);
+  }
+
+  async joinCode(code) {
+    const res = await this.net.request('room_join', { code });
+    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return; }
+    this.setupRoom(res.room.id, res);
+    history.replaceState(null, '', `#/room/${res.room.id}`);
+  }
+
+  // ------------------------------------------------------------------ rooms
+  newChat(old) {
+    const c = new Chat(this, this.room.id);
+    if (old) for (const line of old.lines) c.add(line);
+    return c;
+  }
+
+  async enterRoom(id) {
+    if (this.room && this.room.id !== id) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.screen = 'room';
+    clear(this.main).append(el('p', { class: 'muted', text: this.t('misc.loading') }));
+    await this.joinRoom(id, false);
+  }
+
+  /** room_join (with `since` when we already hold a version). */
+  async joinRoom(id, rejoin) {
+    const payload = { room: id };
+    const held = this.room && this.room.id === id ? this.room.stream : null;
+    if (rejoin && held && held.v !== null) payload.since = held.v;
+    const res = await this.net.request('room_join', payload);
+    if (!res.ok) {
+      this.toast(this.t('err.server', { message: res.error?.message || res.error?.code }));
+      if (!rejoin) { this.room = null; this.go(''); }
+      return;
+    }
+    this.setupRoom(id, res);
+  }
+
+  setupRoom(id, res) {
+    const fresh = !this.room || this.room.id !== id;
+    if (fresh) {
+      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null, lines: [] };
+      this.room.chat = new Chat(this, id);
+      this.screen = 'room';
+    } else if (!this.room.state || (res.room.rev ?? 0) >= (this.room.state.rev ?? 0)) {
+      this.room.state = res.room;
+    }
+    for (const line of res.chat || []) this.room.chat.add(line);
+    this.renderRoom();
+    if (res.game) this.applyCatchUp(res.game);
+  }
+
+  applyCatchUp(answer) {
+    const r = this.room;
+    const results = r.stream.catchUp(answer);
+    for (const x of results) {
+      if (x.status === 'snapshot') { this.ensureTable(); r.table.loadSnapshot(x.view); }
+      else if (x.status === 'applied') { this.ensureTable(); r.table.playMessage(x.prev, x.events, x.view); }
+    }
+  }
+
+  async leaveRoom() {
+    const r = this.room;
+    if (!r) return;
+    this.room = null;
+    r.table?.destroy();
+    await this.net.request('room_leave', { room: r.id });
+  }
+
+  onRoom(state) {
+    const r = this.room;
+    if (!r || state.id !== r.id) return;
+    if (r.state && (state.rev ?? 0) < (r.state.rev ?? 0)) return;
+    const was = r.state?.status;
+    r.state = state;
+    if (was !== state.status || state.status === 'waiting') this.renderRoom();
+    else if (r.table) { r.table.drawPlayers(); r.table.drawStatus(); r.table.drawResult(); }
+  }
+
+  async onGame(msg) {
+    const r = this.room;
+    if (!r || msg.room !== r.id) return;
+    const res = r.stream.receive(msg);
+    if (res.status === 'applied') {
+      this.ensureTable();
+      if (res.prev === null) r.table.loadSnapshot(res.view);
+      else r.table.playMessage(res.prev, res.events, res.view);
+    } else if (res.status === 'gap') {
+      await this.catchUp();
+    }
+  }
+
+  async catchUp() {
+    const r = this.room;
+    if (!r || this._catching) return;
+    this._catching = true;
+    try {
+      if (r.stream.v === null) { await this.joinRoom(r.id, true); return; }
+      const res = await this.net.request('since', { room: r.id, v: r.stream.v });
+      if (res.ok) {
+        if (res.snapshot || res.messages) this.applyCatchUp(res);
+        for (const line of res.chat || []) r.chat.add(line);
+      }
+    } finally { this._catching = false; }
+  }
+
+  ensureTable() {
+    const r = this.room;
+    if (r.table) return;
+    if (r.state?.status === 'waiting') { r.state = { ...r.state, status: 'playing' }; }
+    this.renderRoom();
+  }
+
+  renderRoom() {
+    const r = this.room;
+    if (!r) return;
+    const waiting = r.state.status === 'waiting' && r.stream.v === null;
+    if (waiting) {
+      if (r.table) { r.table.destroy(); r.table = null; }
+      const slot = el('div', { class: 'chat-slot' });
+      renderWaiting(this, this.main, slot);
+      r.chat.mount(slot);
+      return;
+    }
+    if (!r.table) {
+      const holder = el('div', { class: 'table-holder' });
+      clear(this.main).append(holder);
+      r.table = new Table(this, holder);
+      r.chat.mount(r.table.chatSlot);
+      if (r.stream.view) r.table.loadSnapshot(r.stream.view);
+    } else {
+      r.table.drawPlayers(); r.table.drawResult();
+    }
+  }
+
+  async roomRequest(event, extra) {
+    const res = await this.net.request(event, { room: this.room.id, ...extra });
+    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return res; }
+    if (res.room) this.onRoom(res.room);
+    return res;
+  }
+
+  async act(action) {
+    const r = this.room;
+    const res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
+    if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
+    return res;
+  }
+}
+
+const app = new App(document.getElementById('app'));
+app.start();

@@ -1,0 +1,79 @@
+// The network layer (docs/protocol.md): Socket.IO with the msgpack parser, identity by the session token
+// kept in localStorage, requests with acknowledgements, connection state.
+import { io } from 'socket.io-client';
+import * as msgpackParser from 'socket.io-msgpack-parser';
+
+export const PROTOCOL = 1;
+const TOKEN_KEY = 'tongiaki.token';
+const NAME_KEY = 'tongiaki.name';
+
+export function storedName() { try { return localStorage.getItem(NAME_KEY) || ''; } catch { return ''; } }
+export function storeName(n) { try { localStorage.setItem(NAME_KEY, n); } catch { /* private mode */ } }
+function storedToken() { try { return localStorage.getItem(TOKEN_KEY) || undefined; } catch { return undefined; } }
+function storeToken(t) { try { localStorage.setItem(TOKEN_KEY, t); } catch { /* private mode */ } }
+
+export class Net {
+  constructor({ url = undefined, timeout = 10000 } = {}) {
+    this.url = url;
+    this.timeout = timeout;
+    this.status = 'connecting';
+    this.session = null;
+    this.handlers = new Map();
+  }
+
+  on(event, fn) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event).add(fn);
+    return () => this.handlers.get(event).delete(fn);
+  }
+
+  _emitLocal(event, data) {
+    for (const fn of this.handlers.get(event) || []) {
+      try { fn(data); } catch (e) { console.error(e); }
+    }
+  }
+
+  connect() {
+    const auth = (cb) => {
+      const a = { protocol: PROTOCOL };
+      const token = storedToken();
+      if (token) a.token = token;
+      const name = storedName().trim();
+      if (name) a.name = name.slice(0, 24);
+      cb(a);
+    };
+    this.socket = io(this.url, {
+      parser: msgpackParser, auth, transports: ['websocket', 'polling'],
+      reconnectionDelay: 500, reconnectionDelayMax: 4000,
+    });
+    const setStatus = (s) => { this.status = s; this._emitLocal('status', s); };
+    this.socket.on('connect', () => setStatus('online'));
+    this.socket.on('disconnect', () => setStatus('offline'));
+    this.socket.on('connect_error', (err) => { setStatus('offline'); this._emitLocal('connect_error', err); });
+    this.socket.on('session', (s) => {
+      if (s && s.token) storeToken(s.token);
+      this.session = { person: s.person, name: s.name, seats: s.seats || [], resumed: !!s.resumed };
+      if (s.name) storeName(s.name);
+      this._emitLocal('session', this.session);
+    });
+    for (const ev of ['lobby', 'room', 'game', 'chat']) this.socket.on(ev, (d) => this._emitLocal(ev, d));
+  }
+
+  /** Send one request; resolves with the ack map ({ok: true, …} or {ok: false, error: {code, message}}). */
+  request(event, payload = {}) {
+    return new Promise((resolve) => {
+      if (!this.socket || !this.socket.connected) {
+        resolve({ ok: false, error: { code: 'offline', message: 'not connected' } });
+        return;
+      }
+      this.socket.timeout(this.timeout).emit(event, payload, (err, ack) => {
+        if (err) resolve({ ok: false, error: { code: 'timeout', message: `no answer to ${event}` } });
+        else resolve(ack && typeof ack === 'object' ? ack : { ok: false, error: { code: 'internal', message: 'bad ack' } });
+      });
+    });
+  }
+
+  /** Drop the connection (tests, "go offline") and come back. */
+  disconnect() { this.socket?.disconnect(); }
+  reconnect() { this.socket?.connect(); }
+}

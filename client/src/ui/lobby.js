@@ -1,0 +1,101 @@
+// The lobby: nickname, open tables and live games (updated live), create a table, join by code.
+import { el, clear, swatch } from './dom.js';
+
+const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
+
+export function renderLobby(app, root) {
+  const t = app.t;
+  clear(root);
+  const nameInput = el('input', { type: 'text', maxlength: 24, value: app.session?.name || '', 'data-testid': 'nickname', 'aria-label': t('lobby.nickname') });
+  const nameForm = el('form', { class: 'nickname', onsubmit: async (e) => { e.preventDefault(); await app.setName(nameInput.value); } },
+    el('label', {}, t('lobby.nickname'), ' ', nameInput), el('button', { type: 'submit', 'data-testid': 'save-name' }, t('lobby.save')));
+
+  // create a table
+  const f = {
+    name: el('input', { type: 'text', maxlength: 40, 'data-testid': 'table-name', value: t('lobby.default_name', { name: app.session?.name || 'Guest' }) }),
+    seats: el('select', { 'data-testid': 'seats' }, [2, 3, 4, 5, 6].map((n) => el('option', { value: n, text: String(n) }))),
+    two: el('input', { type: 'checkbox', 'data-testid': 'two-colours' }),
+    free: el('input', { type: 'checkbox', 'data-testid': 'free-follow-up' }),
+    priv: el('input', { type: 'checkbox', 'data-testid': 'private' }),
+    clock: el('input', { type: 'number', min: 5, max: 600, placeholder: '—', 'data-testid': 'clock' }),
+    pace: el('input', { type: 'number', min: 0, max: 10, step: 0.1, value: 1, 'data-testid': 'bot-pace' }),
+    grace: el('input', { type: 'number', min: 0, max: 600, value: 30, 'data-testid': 'grace' }),
+    first: el('select', { 'data-testid': 'first' }),
+  };
+  f.seats.value = '3';
+  const fillFirst = () => {
+    const n = Number(f.seats.value);
+    clear(f.first).append(el('option', { value: '', text: t('lobby.first_random') }),
+      ...Array.from({ length: n }, (_, i) => el('option', { value: i, text: t('lobby.first_seat', { n: i + 1 }) })));
+  };
+  fillFirst();
+  f.seats.addEventListener('change', fillFirst);
+  f.two.addEventListener('change', () => { if (f.two.checked) { f.seats.value = '2'; fillFirst(); } });
+  const createForm = el('form', {
+    class: 'create', 'data-testid': 'create-form',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const settings = {
+        name: f.name.value.trim() || t('lobby.default_name', { name: app.session?.name || 'Guest' }),
+        seats: f.two.checked ? 2 : Number(f.seats.value),
+        variants: { two_colours: f.two.checked, free_follow_up: f.free.checked },
+        private: f.priv.checked,
+        clock: f.clock.value ? Number(f.clock.value) : null,
+        bot_pace: f.pace.value === '' ? 1 : Number(f.pace.value),
+        grace: f.grace.value === '' ? 30 : Number(f.grace.value),
+        first: f.first.value === '' ? null : Number(f.first.value),
+      };
+      await app.createRoom(settings);
+    },
+  },
+  el('h2', { text: t('lobby.create') }),
+  field(t('lobby.table_name'), f.name), field(t('lobby.seats'), f.seats), field(t('lobby.first'), f.first),
+  check(t('lobby.two_colours'), f.two), check(t('lobby.free_follow_up'), f.free), check(t('lobby.private'), f.priv),
+  field(t('lobby.clock'), f.clock), field(t('lobby.bot_pace'), f.pace), field(t('lobby.grace'), f.grace),
+  el('button', { type: 'submit', class: 'primary', 'data-testid': 'create' }, t('lobby.create_btn')));
+
+  const code = el('input', { type: 'text', maxlength: 12, 'data-testid': 'code-input', 'aria-label': t('lobby.code') });
+  const codeForm = el('form', { class: 'join-code', onsubmit: (e) => { e.preventDefault(); if (code.value.trim()) app.joinCode(code.value.trim().toUpperCase()); } },
+    el('label', {}, t('lobby.join_code'), ' ', code), el('button', { type: 'submit' }, t('lobby.join')));
+
+  const openList = el('ul', { class: 'rooms', 'data-testid': 'open-rooms' });
+  const liveList = el('ul', { class: 'rooms', 'data-testid': 'live-rooms' });
+  root.append(el('div', { class: 'lobby' },
+    el('section', { class: 'panel lobby-me' }, nameForm, codeForm),
+    el('section', { class: 'panel' }, el('h2', { text: t('lobby.open') }), openList),
+    el('section', { class: 'panel' }, el('h2', { text: t('lobby.live') }), liveList),
+    el('section', { class: 'panel' }, createForm)));
+
+  const update = () => {
+    const rooms = [...app.lobbyRooms.values()].sort((a, b) => (b.created || 0) - (a.created || 0));
+    fillList(app, openList, rooms.filter((r) => r.status === 'waiting'));
+    fillList(app, liveList, rooms.filter((r) => r.status !== 'waiting'));
+  };
+  update();
+  return { update };
+}
+
+function field(label, input) { return el('label', { class: 'field' }, el('span', { text: label }), input); }
+function check(label, input) { return el('label', { class: 'check' }, input, ' ', label); }
+
+function fillList(app, list, rooms) {
+  const t = app.t;
+  clear(list);
+  if (!rooms.length) { list.append(el('li', { class: 'muted', text: t('lobby.none') })); return; }
+  for (const r of rooms) {
+    const taken = (r.players || []).length;
+    const vs = [];
+    if (r.variants?.two_colours) vs.push(t('lobby.two_colours'));
+    if (r.variants?.free_follow_up) vs.push(t('lobby.free_follow_up'));
+    list.append(el('li', { class: 'room-item', 'data-room': r.id, 'data-status': r.status },
+      el('div', { class: 'room-title' }, el('strong', { text: r.name }), ' ', el('span', { class: `tag st-${r.status}`, text: t(`status.${r.status}`) })),
+      el('div', { class: 'room-meta' },
+        Array.from({ length: r.seats }, (_, i) => swatch(COLOURS[i % 6])), ' ',
+        t('lobby.players', { n: taken, seats: r.seats }), ' · ',
+        (r.players || []).map((p) => p.name).join(', '),
+        r.spectators ? ` · ${t('lobby.spectators', { n: r.spectators })}` : '',
+        vs.length ? ` · ${vs.join(', ')}` : ''),
+      el('button', { type: 'button', 'data-testid': r.status === 'waiting' ? 'join-room' : 'watch-room', onclick: () => app.go(`room/${r.id}`) },
+        r.status === 'waiting' ? t('lobby.join') : t('lobby.watch'))));
+  }
+}

@@ -1,0 +1,55 @@
+// The waiting room: seats (sit, stand, bots), host controls (start), settings, chat.
+import { el, clear, swatch } from './dom.js';
+
+export function renderWaiting(app, root, chatSlot) {
+  const t = app.t;
+  const room = app.room.state;
+  const me = app.session?.person;
+  const isHost = room.host === me;
+  const mySeats = room.seats.filter((s) => s.person === me);
+  clear(root);
+  const seats = el('ul', { class: 'seats', 'data-testid': 'seats' });
+  for (const s of room.seats) {
+    const btns = [];
+    if (s.kind === 'empty') {
+      btns.push(el('button', { type: 'button', 'data-testid': `sit-${s.seat}`, onclick: () => app.roomRequest('sit', { seat: s.seat }) }, t('room.sit')));
+      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-add-${s.seat}`, onclick: () => app.roomRequest('bot_add', { seat: s.seat }) }, t('room.add_bot')));
+    } else if (s.kind === 'bot') {
+      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => app.roomRequest('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
+    } else if (s.person === me) {
+      btns.push(el('button', { type: 'button', 'data-testid': `stand-${s.seat}`, onclick: () => app.roomRequest('stand', { seat: s.seat }) }, t('room.stand')));
+    }
+    const tags = [];
+    if (s.kind === 'bot') tags.push(el('span', { class: 'tag bot', text: t('room.bot') }));
+    if (s.person && s.person === room.host) tags.push(el('span', { class: 'tag', text: t('room.host') }));
+    if (s.person && s.person === me) tags.push(el('span', { class: 'tag you', text: t('room.you') }));
+    if (s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag offline', text: t('room.disconnected') }));
+    seats.append(el('li', { class: `seat seat-${s.kind}`, 'data-seat': s.seat },
+      el('span', { class: 'seat-colours' }, (s.colours || []).map((c) => swatch(c))),
+      el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('room.empty') : (s.name || '?') }), ' ', tags,
+      el('span', { class: 'seat-buttons' }, btns)));
+  }
+  const ctrl = el('div', { class: 'room-controls' });
+  if (isHost) {
+    const full = room.seats.every((s) => s.kind !== 'empty');
+    ctrl.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'start', disabled: !full, onclick: () => app.roomRequest('room_start', { fill_with_bots: false }) }, t('room.start')));
+    ctrl.append(el('button', { type: 'button', 'data-testid': 'start-bots', onclick: () => app.roomRequest('room_start', { fill_with_bots: true }) }, t('room.start_bots')));
+  } else {
+    ctrl.append(el('p', { class: 'muted', text: mySeats.length ? t('room.waiting_for') : t('room.spectating') }));
+  }
+  const st = room.settings || {};
+  const settings = el('dl', { class: 'settings' },
+    dt(t('lobby.seats'), String(room.seats.length)),
+    dt(t('lobby.two_colours'), st.variants?.two_colours ? '✓' : '—'),
+    dt(t('lobby.free_follow_up'), st.variants?.free_follow_up ? '✓' : '—'),
+    dt(t('lobby.clock'), st.clock ? `${st.clock}s` : '—'),
+    dt(t('lobby.bot_pace'), `${st.bot_pace ?? 1}s`),
+    dt(t('lobby.first'), st.first === null || st.first === undefined ? t('lobby.first_random') : t('lobby.first_seat', { n: st.first + 1 })));
+  root.append(el('div', { class: 'waiting' },
+    el('section', { class: 'panel' }, el('h2', { text: t('room.seats') }), seats, ctrl),
+    el('section', { class: 'panel' }, el('h3', { text: t('room.settings') }), settings,
+      room.code ? el('p', { class: 'code', 'data-testid': 'room-code', text: t('room.code', { code: room.code }) }) : null),
+    el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), chatSlot)));
+}
+
+function dt(k, v) { return [el('dt', { text: k }), el('dd', { text: v })]; }
