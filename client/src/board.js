@@ -67,20 +67,30 @@ export function oceanTile(t, size = SIZE, ui = {}) {
   const c = cellCenter(t.cell, size);
   const kids = [hexPoly(c, size * 0.985, { class: 'hex ocean' })];
   const labels = [];
-  (t.paths || []).forEach(([a, b, danger], i) => {
-    const fp = foamPath(c, a, b, size);
-    kids.push(h('path', { class: 'foam-under', d: fp.d }));
-    kids.push(h('path', { class: 'foam', d: fp.d, 'data-path': `${a}-${b}` }));
-    if (danger) {
-      // Diametric paths cross the centre: nudge the number so several never overlap.
-      const diam = (Math.abs(a - b) === 3);
-      const p = bezierPoint(fp, diam ? 0.3 : 0.5);
-      labels.push(h('g', { class: `danger d${danger}`, 'data-danger': danger },
-        h('circle', { cx: p.x, cy: p.y, r: round(size * 0.15) }),
-        h('text', { x: p.x, y: round(p.y + size * 0.055), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(danger))));
+  const taken = [];
+  // Numbers sit on their paths; a path through the centre takes the free spot along it (greedy), so the
+  // numbers of crossing paths never overlap.
+  const paths = (t.paths || []).map(([a, b, danger]) => ({ a, b, danger, fp: foamPath(c, a, b, size), diam: Math.abs(a - b) === 3 }));
+  for (const p of paths) {
+    kids.push(h('path', { class: 'foam-under', d: p.fp.d }));
+    kids.push(h('path', { class: 'foam', d: p.fp.d, 'data-path': `${p.a}-${p.b}` }));
+  }
+  const order = [...paths].sort((x, y) => Number(x.diam) - Number(y.diam));
+  for (const p of order) {
+    let best = null;
+    for (const tt of p.diam ? [0.5, 0.3, 0.7, 0.2, 0.8] : [0.5, 0.35, 0.65]) {
+      const q = bezierPoint(p.fp, tt);
+      const free = Math.min(Infinity, ...taken.map((o) => Math.hypot(o.x - q.x, o.y - q.y)));
+      if (!best || free > best.free) best = { q, free };
+      if (free > size * 0.36) break;
     }
-    void i;
-  });
+    taken.push(best.q);
+    if (!p.danger) continue;
+    const q = best.q;
+    labels.push(h('g', { class: `danger d${p.danger}`, 'data-danger': p.danger },
+      h('circle', { cx: q.x, cy: q.y, r: round(size * 0.15) }),
+      h('text', { x: q.x, y: round(q.y + size * 0.055), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(p.danger))));
+  }
   const cls = ['tile', 'ocean-tile'];
   if (ui.recent?.has(cellKey(t.cell))) cls.push('recent');
   return h('g', { class: cls.join(' '), 'data-tile': t.tile, 'data-cell': cellKey(t.cell) }, kids, labels);
@@ -131,7 +141,13 @@ export function islandTile(t, size = SIZE, ui = {}) {
       parts.push(h('line', pAttrs));
       if (ui.piers?.has(pk)) {
         // a fat invisible target on top so a finger can hit the jetty
-        parts.push(h('line', { ...pAttrs, class: 'pier-target', 'stroke-width': round(size * 0.22) }));
+        const ang = sideAngle(d) * RAD, w = size * 0.13;
+        const nx = -Math.sin(ang) * w, ny = Math.cos(ang) * w;
+        const q0 = polar(c, sideAngle(d), size * 0.55), q1 = polar(c, sideAngle(d), size * 0.9);
+        const poly = [[q0.x + nx, q0.y + ny], [q1.x + nx, q1.y + ny], [q1.x - nx, q1.y - ny], [q0.x - nx, q0.y - ny]]
+          .map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
+        const { x1, y1, x2, y2, ...rest } = pAttrs; void x1; void y1; void x2; void y2;
+        parts.push(h('polygon', { ...rest, class: 'pier-target', points: poly }));
       }
     }
     const pts = mooringPoints(c, b, size);
@@ -143,9 +159,16 @@ export function islandTile(t, size = SIZE, ui = {}) {
       d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
       'stroke-width': round(size * 0.2),
     }));
+    if (ui.beaches?.has(key)) {
+      // a fat invisible band along the beach so a finger can hit it
+      parts.push(h('path', {
+        class: 'beach-target', d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
+        'stroke-width': round(size * 0.32),
+      }));
+    }
     pts.forEach((p, m) => {
       const colour = b.boats[m];
-      if (colour) parts.push(boatShape(p, colour, size * 0.085, { 'data-mooring': m }));
+      if (colour) parts.push(boatShape(p, colour, size * 0.095, { 'data-mooring': m }));
       else parts.push(h('circle', { class: 'mooring', cx: p.x, cy: p.y, r: round(size * 0.045), 'data-mooring': m }));
     });
     const pick = ui.selectedBeaches?.get(key);
@@ -158,7 +181,7 @@ export function islandTile(t, size = SIZE, ui = {}) {
   });
 
   // name, value and the royal mask
-  kids.push(h('text', { class: 'island-name', x: c.x, y: round(c.y - size * 0.08), 'text-anchor': 'middle', 'font-size': round(size * 0.16) }, name));
+  kids.push(h('text', { class: 'island-name', x: c.x, y: round(c.y - size * 0.08), 'text-anchor': 'middle', 'font-size': round(size * Math.min(0.16, 1.05 / Math.max(1, name.length))) }, name));
   kids.push(h('text', { class: 'island-value', x: c.x, y: round(c.y + size * 0.11), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(t.value ?? 0)));
   if (name !== 'Tonga') {
     const m = { x: c.x, y: round(c.y + size * 0.27) };

@@ -42,7 +42,7 @@ export function countReturned(r) {
 
 function tileLabel(ev) {
   if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
-  return ev.kind === 'ocean' ? `🌊 ${ev.tile}` : ev.tile;
+  return ev.kind === 'ocean' ? `~${ev.tile}~` : ev.tile;
 }
 
 export function describeAction(a, t) {

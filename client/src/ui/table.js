@@ -92,7 +92,7 @@ export class Table {
     this.queue.clear();
     this.board.clearOverlay();
     this.target = view;
-    this.queue.push(async () => { this.shown = view; this.recent = new Set(); this.refresh(); });
+    this.queue.push(async () => { this.shown = view; this.recent = new Set(); this.refresh(); }).then(() => this.settled());
     if (!this.log.length && view.phase !== 'setup') this.addLog({ text: this.t('phase.play', { turn: view.turn }) });
   }
 
@@ -114,7 +114,12 @@ export class Table {
       this.shown = view;
       this.refresh();
     });
-    this.queue.pushAll(tasks);
+    this.queue.pushAll(tasks).then(() => this.settled());
+  }
+
+  /** Called when a batch of animations ended: when nothing else is queued, the decision becomes live. */
+  settled() {
+    if (!this.queue.busy && this.shown) this.refresh();
   }
 
   async playEvent(ctx, ev, getDisp, setDisp) {
