@@ -1,0 +1,82 @@
+"""R8 landing: m >= |B|, m < |B|, overflow chosen by the player, auto-resolution."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from helpers import beaches_of, island, one, play, player, position, rejected, tonga, types
+
+
+def per_beach(action):
+    return Counter(b for _c, b in action["boats"])
+
+
+def test_r8_m_at_least_beaches_one_boat_on_each_beach_first():
+    """R8.1–2: m >= |B|: every beach with a free mooring gets one boat, the rest go on any free mooring."""
+    game = position([tonga(["red", "red", "blue"]), island("Tubuai", (0, 1), 0)], stack=["Samoa"])
+    assert game.decision["kind"] == "land" and game.decision["island"] == "Tubuai"
+    assert sorted(game.decision["fleet"]) == ["blue", "red", "red"] and game.decision["free"] == [3, 3]
+    legal = game.legal_actions()
+    assert len(legal) == 4  # beach 0 gets rr, rb (+1 on beach 1) or r, b (+2 on beach 1)
+    for a in legal:
+        assert set(per_beach(a)) == {0, 1} and len(a["boats"]) == 3
+    rejected(game, {"type": "land", "boats": [["red", 0], ["red", 0], ["blue", 0]]}, "illegal_choice")
+    rejected(game, {"type": "land", "boats": [["red", 0], ["red", 1]]}, "illegal_choice")  # room for all 3
+    events = play(game, {"type": "land", "boats": [["blue", 0], ["red", 1], ["red", 1]]})
+    landed = one(events, "landed")
+    assert landed["returned"] == [] and landed["auto"] is False
+    assert beaches_of(game, "Tubuai") == [["blue"], ["red", "red"]]
+
+
+def test_r8_m_below_beaches_each_boat_on_a_different_beach():
+    """R8.1: m < |B|: each boat goes on a different beach (the player picks which)."""
+    # Nauru at the centre turned 5: beach 0 (2 moorings) has piers toward S and SW; Samoa lies S.
+    game = position([tonga(cell=(4, -4)), island("Nauru", (0, 0), 5, ["red", "blue"]), island("Samoa", (0, 1))],
+                    stack=["a"])
+    assert sorted(a["pier"] for a in game.legal_actions()) == [0, 1]
+    play(game, {"type": "migrate", "island": "Nauru", "beach": 0, "pier": 0})
+    assert game.decision["kind"] == "land" and game.decision["free"] == [3, 4, 5]
+    legal = game.legal_actions()
+    assert len(legal) == 6
+    for a in legal:
+        assert len(per_beach(a)) == 2 and max(per_beach(a).values()) == 1
+    rejected(game, {"type": "land", "boats": [["blue", 2], ["red", 2]]}, "illegal_choice")
+
+
+def test_r8_overflow_player_chooses_which_boats_go_back():
+    """R8.3: boats that find no free mooring go back to their owners; the active player chooses which."""
+    game = position([tonga(["red", "red", "blue"]), island("Tubuai", (0, 1), 0, ["green"] * 2, ["green"] * 2)],
+                    colours=("red", "blue", "green"), stack=["p", "o", "n", "m"])
+    assert game.decision["kind"] == "land" and game.decision["free"] == [1, 1]
+    legal = sorted(sorted(map(tuple, a["boats"])) for a in game.legal_actions())
+    assert legal == [[("blue", 0), ("red", 1)], [("blue", 1), ("red", 0)], [("red", 0), ("red", 1)]]
+    events = game.apply({"type": "land", "boats": [["red", 0], ["blue", 1]]})  # any order of the pairs
+    landed = events[0]
+    assert landed["type"] == "landed" and landed["returned"] == ["red"]
+    assert player(game, "red")["supply"] == 14
+    assert game.decision["kind"] == "migrate", "both Tubuai beaches are now full: the chain goes on (R9)"
+
+    game2 = position([tonga(["red", "red", "blue"]), island("Tubuai", (0, 1), 0, ["green"] * 2, ["green"] * 2)],
+                     colours=("red", "blue", "green"), stack=["p", "o", "n", "m"])
+    events = play(game2, {"type": "land", "boats": [["red", 0], ["red", 1]]})
+    assert events[0]["returned"] == ["blue"] and player(game2, "blue")["supply"] == 15
+
+
+def test_r8_single_outcome_is_resolved_automatically():
+    """R8 / engine contract: when only one landing is possible the engine does it, marked "auto": true."""
+    game = position([tonga(cell=(4, -4)), island("Nauru", (0, 0), 5, ["red", "red"]), island("Tubuai", (0, 1))],
+                    stack=["a"])
+    events = play(game, {"type": "migrate", "island": "Nauru", "beach": 0, "pier": 0})
+    assert types(events) == ["fleet_departed", "fleet_arrived", "landed", "turn_passed"]
+    landed = one(events, "landed")
+    assert landed["auto"] is True and sorted(landed["placements"]) == [["red", 0], ["red", 1]]
+    assert beaches_of(game, "Tubuai") == [["red"], ["red"]]
+
+
+def test_r8_colours_on_a_beach_play_no_part():
+    """R8: the colours already on a beach do not restrict where a boat may land."""
+    game = position([tonga(["red", "red", "blue"]), island("Tubuai", (0, 1), 0, ["blue", "blue"], ["green"])],
+                    colours=("red", "blue", "green"), stack=["p"])
+    pairs = {tuple(sorted(map(tuple, a["boats"]))) for a in game.legal_actions()}
+    assert (("blue", 0), ("red", 1), ("red", 1)) in pairs
+    assert (("blue", 1), ("red", 0), ("red", 1)) in pairs
