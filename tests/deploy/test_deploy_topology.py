@@ -1,0 +1,282 @@
+"""The docker-compose.yml topology, proven end to end without Docker: on loopback, a Redis with
+append-only persistence, two `tongiaki serve` processes and Debian's nginx running deploy/nginx.conf.
+Four people (websocket, spread over both replicas by the proxy), a bot and a spectator (long-polling,
+upgrading to websocket: the proxy's sticky pool) play a whole game through the proxy while one replica is
+killed and Redis crashes and comes back from its append-only file."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+import socketio
+from deploykit import (
+    NginxProcess,
+    Pace,
+    Player,
+    RedisProcess,
+    ServerProcess,
+    http_get,
+    nginx_binary,
+    redis_server_binary,
+    until,
+)
+
+from server.lobby import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+missing = [what for what, found in (("nginx", nginx_binary()), ("redis-server", redis_server_binary()))
+           if not found]
+if missing and os.environ.get("CI") != "true":
+    pytestmark = pytest.mark.skip(reason=f"needs {', '.join(missing)}: scripts/bootstrap.sh --browser installs it")
+
+
+def static_root(tmp: Path) -> Path:
+    """The built web client when there is one (make setup builds it), else a stand-in page."""
+    built = ROOT / "client" / "dist"
+    if (built / "index.html").is_file():
+        return built
+    stand_in = tmp / "dist"
+    stand_in.mkdir()
+    (stand_in / "index.html").write_text("<!doctype html><title>Tongiaki Online</title>stand-in\n")
+    return stand_in
+
+
+class Topology:
+    """Redis, two replicas and the proxy, as docker-compose.yml wires them."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.prefix = "deploy-" + secrets.token_hex(3)
+        self.static = static_root(tmp)
+        self.redis = RedisProcess(tmp)
+        self.servers = [ServerProcess(tmp, f"server-{i}", self.redis.url, self.prefix, self.static) for i in (1, 2)]
+        self.nginx = NginxProcess(tmp, [s.port for s in self.servers], self.static)
+
+    async def start(self) -> Topology:
+        await self.redis.start().ready()
+        for s in self.servers:
+            s.start()
+        await asyncio.gather(*(s.ready() for s in self.servers))
+        checked = self.nginx.check()
+        assert checked.returncode == 0, checked.stderr
+        await self.nginx.start().ready()
+        return self
+
+    def stop(self) -> None:
+        self.nginx.stop()
+        for s in self.servers:
+            s.stop()
+        self.redis.stop()
+
+    async def store(self, read: Callable[[Store], object]) -> object:
+        """One read with a fresh connection (Redis may have restarted since the last one)."""
+        client = aioredis.Redis.from_url(self.redis.url)
+        try:
+            return await read(Store(client, self.prefix))  # type: ignore[misc]
+        finally:
+            await client.aclose()
+
+    async def placement(self, room: str) -> dict[str, set[str]]:
+        """person → the replicas where that person has a socket in the room (from the presence records)."""
+        procs = {s.proc_id: s.name for s in self.servers if s.proc_id}
+        fields = await self.store(lambda st: st.redis.hgetall(st.key("watch", room)))
+        where: dict[str, set[str]] = {}
+        for field, person in fields.items():  # type: ignore[union-attr]
+            proc = field.decode().split("|", 1)[0]
+            if proc in procs:
+                where.setdefault(person.decode(), set()).add(procs[proc])
+        return where
+
+
+@pytest.fixture
+async def topology(tmp_path: Path) -> AsyncIterator[Topology]:
+    t = Topology(tmp_path)
+    try:
+        yield await t.start()
+    finally:
+        t.stop()
+
+
+async def test_a_whole_game_through_the_proxy_survives_a_replica_kill_and_a_redis_restart(topology):
+    t = topology
+    started = time.monotonic()
+    board = asyncio.Condition()
+    pace = Pace()
+    made: list[Player] = []
+
+    def person(name: str, seed: int, transports: tuple[str, ...] = ("websocket",)) -> Player:
+        made.append(Player(name, t.nginx.url, t.nginx.url, board, transports, seed, pace))
+        return made[-1]
+    try:
+        async with asyncio.timeout(100):
+            await play_through_failures(t, person, board, pace, made)
+    finally:
+        for p in made:
+            await p.close()
+    print(f"\ndeploy end-to-end: {time.monotonic() - started:.1f}s")
+
+
+async def play_through_failures(t: Topology, person: Callable[..., Player], board: asyncio.Condition,
+                                pace: Pace, made: list[Player]) -> None:
+    proxy = t.nginx.url
+    # -- the proxy: the client's files from nginx itself, /healthz from a replica, no /metrics ----------
+    status, body, _ = await http_get(proxy + "/")
+    assert status == 200 and body == (t.static / "index.html").read_bytes()
+    assert (await http_get(proxy + "/no-such-file.js"))[0] == 404
+    status, body, headers = await http_get(proxy + "/healthz")
+    assert status == 200 and b'"ok": true' in body and headers["Cache-Control"] == "no-store"
+    assert (await http_get(proxy + "/metrics"))[0] == 404
+    # the same-origin check still works behind the proxy (Host and scheme are passed on)
+    intruder = Player("intruder", proxy, "http://evil.example", board)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        await intruder.connect()
+
+    # -- a table: four people spread over both replicas, a bot, a long-polling spectator ----------------
+    watcher = await person("Watcher", 99, ("polling", "websocket")).connect()
+    players = [await person(f"P{i}", i).connect() for i in range(4)]
+    host = players[0]
+    room = (await host.ok("room_create", {"name": "deploy table", "seats": 5, "bot_pace": 0, "grace": 60}))[
+        "room"]["id"]
+    for i, p in enumerate(players):
+        assert await p.join(room)
+        if i:
+            await p.ok("sit", {"room": room, "seat": i})
+    await host.ok("bot_add", {"room": room, "seat": 4})
+    assert await watcher.join(room)
+    assert watcher.sio is not None and watcher.sio.transport() in ("polling", "websocket")
+    await host.ok("room_start", {"room": room, "fill_with_bots": False})
+
+    where = await t.placement(room)
+    on = {s.name: [p for p in players if s.name in where.get(p.person, set())] for s in t.servers}
+    assert all(on.values()), f"the proxy should spread the players over both replicas: {where}"
+    metrics = [await s.metrics() for s in t.servers]
+    assert all(m["tongiaki_sockets"] >= 1 for m in metrics), metrics
+
+    everyone = [*players, watcher]
+    tasks = [asyncio.create_task(p.play(), name=p.name) for p in everyone]
+
+    def v() -> int:
+        return max(p.v for p in players)
+
+    async def reach(predicate: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+        try:
+            async with asyncio.timeout(timeout), board:
+                await board.wait_for(lambda: predicate() or any(task.done() for task in tasks))
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what} (v={v()}, "
+                                 f"{[(p.name, p.v, p.connected) for p in everyone]})") from None
+        for task in tasks:
+            if task.done() and task.exception():
+                raise task.exception()  # type: ignore[misc]
+        assert predicate(), f"{what}: the game ended first (v={v()})"
+
+    async def set_pace(limit: int | None) -> None:
+        pace.limit = limit
+        for p in everyone:
+            await p.nudge()
+
+    try:
+        # -- a replica dies mid-game (SIGKILL): its people come back through the proxy to the other ------
+        await set_pace(20)
+        await reach(lambda: v() >= 8, "v >= 8")
+        victim, survivor = sorted(t.servers, key=lambda s: -len(on[s.name]))
+        moved = on[victim.name]
+        v_kill = v()
+        victim.kill()
+        victim.proc_id = ""
+        await reach(lambda: v() >= 20 and all(p.reconnects >= 1 for p in moved),
+                    "play to go on through the surviving replica")
+        where = await t.placement(room)
+        assert all(where.get(p.person) == {survivor.name} for p in moved), where
+        assert all(p.sessions[-1]["resumed"] and {"room": room, "seat": players.index(p)} in p.sessions[-1]["seats"]
+                   for p in moved)
+        victim.start()                     # what `restart: unless-stopped` does
+        await victim.ready()
+
+        # -- Redis crashes (SIGKILL) mid-game and comes back from its append-only file ------------------
+        await set_pace(40)
+        await reach(lambda: v() >= 28, "v >= 28")
+        before = await t.store(lambda st: st.actions(room))
+        v_crash = len(before)              # type: ignore[arg-type]
+        t.redis.kill()
+        for s in t.servers:
+            await until(lambda s=s: _health_is(s, 503), 15, f"{s.name} /healthz to say 503 while Redis is away")
+        t.redis.start()
+        await t.redis.ready()
+        for s in t.servers:
+            await until(lambda s=s: _health_is(s, 200), 20, f"{s.name} to be healthy again")
+        assert "append only file" in t.redis.log.read_text(), t.redis.log.read_text()
+        await reach(lambda: v() >= 40, "play to go on after the Redis restart")
+        after = await t.store(lambda st: st.actions(room))
+        assert after[: len(before)] == before, "actions were lost across the Redis restart"  # type: ignore[index]
+        session = await t.store(lambda st: st.session(players[1].token))
+        assert session is not None and session[0] == players[1].person  # sessions survived too
+
+        # -- the restarted replica takes sockets again: two people reload their page ---------------------
+        back_on_victim: list[Player] = []
+
+        async def reload_onto_victim() -> bool:
+            for p in [p for p in players if p not in back_on_victim][:2]:
+                n = p.reconnects
+                await p.drop()
+                await reach(lambda p=p, n=n: p.reconnects > n, f"{p.name} to come back")
+            where = await t.placement(room)
+            back_on_victim[:] = [p for p in players if victim.name in where.get(p.person, set())]
+            return bool(back_on_victim)
+        await until(reload_onto_victim, 30, "a reloaded player to land on the restarted replica", every=0.5)
+
+        # -- and the game plays to its end ---------------------------------------------------------------
+        await set_pace(None)
+        async with asyncio.timeout(40):
+            await asyncio.gather(*tasks)   # every player and the spectator see the end
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- nothing lost: every accepted action is in the log, every view is the stored one ------------------
+    snapshot = await t.store(lambda st: st.snapshot(room))
+    actions = await t.store(lambda st: st.actions(room))
+    assert snapshot["view"]["phase"] == "over" and snapshot["view"]["result"]  # type: ignore[index]
+    final = snapshot["v"]  # type: ignore[index]
+    assert [a["v"] for a in actions] == list(range(1, final + 1))  # type: ignore[union-attr]
+    assert actions[: len(before)] == before  # type: ignore[index]
+    for p in everyone:
+        assert (p.v, p.view) == (final, snapshot["view"]), p.name  # type: ignore[index]
+    by_version = {a["v"]: a for a in actions}  # type: ignore[union-attr]
+    for p in players:
+        assert p.accepted, p.name
+        for version, action in p.accepted:
+            assert by_version[version]["action"] == action and by_version[version]["by"] == p.person
+    assert any(a["by"] == "bot" for a in actions)  # type: ignore[union-attr]
+    await until(lambda: _room_finished(t, room), 10, "the room to be finished")
+
+    # -- /metrics on both replicas -----------------------------------------------------------------------
+    for s in t.servers:
+        m = await s.metrics()
+        assert m['tongiaki_rooms{status="finished"}'] >= 1, (s.name, m)   # both read the shared Redis
+        assert m['tongiaki_actions_total{outcome="accepted"}'] >= 1, (s.name, m)
+        assert m["tongiaki_game_messages_total"] >= 1 and m["tongiaki_action_latency_seconds_count"] >= 1
+        assert m["tongiaki_sockets"] >= (1 if s is victim else 0)
+    print(f"\n  game of {final} versions; replica killed at v={v_kill}, Redis crashed at v={v_crash}; "
+          f"reconnects {[(p.name, p.reconnects) for p in everyone]}; quiet polls "
+          f"{sum(p.quiet_polls for p in everyone)} (recovered {sum(p.recovered for p in everyone)}); "
+          f"rejections {sum((p.rejected for p in everyone), start=Counter())}")
+
+
+async def _health_is(server: ServerProcess, status: int) -> bool:
+    return await server.health() == status
+
+
+async def _room_finished(t: Topology, room: str) -> bool:
+    stored = await t.store(lambda st: st.room(room))
+    return stored is not None and stored.status == "finished"  # type: ignore[attr-defined]
