@@ -204,8 +204,10 @@ OCEANS: tuple[Ocean, ...] = (
 
 TONGA = "Tonga"
 
-TILES: dict[str, Island | Ocean] = {t.name: t for t in (*ISLANDS, *OCEANS)}
+_ALL: tuple[Island | Ocean, ...] = (*ISLANDS, *OCEANS)
+
+TILES: dict[str, Island | Ocean] = {t.name: t for t in _ALL}
 """Every tile by its id: islands by name, ocean tiles by letter."""
 
-STACK_TILES: tuple[str, ...] = tuple(t.name for t in (*ISLANDS, *OCEANS) if t.name != TONGA)
+STACK_TILES: tuple[str, ...] = tuple(t.name for t in _ALL if t.name != TONGA)
 """The 31 tiles shuffled into the stack at set-up (R3), in catalogue order."""

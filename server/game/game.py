@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 
 from . import landing
 from .catalogue import STACK_TILES, TILES, TONGA, Island, Ocean
@@ -257,7 +257,10 @@ class Game:
         if self.phase == "over":
             return []
         if self._legal is None:
-            self._legal = [_action(k) for k in self._candidates() if self._allowed(k)]
+            if self.phase in _FILTERED:
+                self._legal = [_action(k) for k in self._candidates() if self._allowed(k)]
+            else:  # candidates are legal by construction
+                self._legal = [_action(k) for k in self._candidates()]
         return list(self._legal)
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -272,6 +275,8 @@ class Game:
             cell = cells[rng.randrange(len(cells))]
             return {"type": "place_tile", "cell": [cell[0], cell[1]], "rotation": rng.randrange(SIDES)}
         keys = list(self._candidates())
+        if self.phase not in _FILTERED:
+            return _action(keys[rng.randrange(len(keys))])
         while keys:
             i = rng.randrange(len(keys))
             if self._allowed(keys[i]):
@@ -337,13 +342,15 @@ class Game:
         phase = self.phase
         colour = self.colours[self.active]
         if phase == "setup":
-            for b in range(len(self.tiles[self.where[TONGA]].beaches)):
-                yield ("setup", b)
+            for b, boats in enumerate(self.tiles[self.where[TONGA]].beaches):
+                if len(boats) < 2:  # R3: no Tonga beach filled during set-up
+                    yield ("setup", b)
         elif phase == "turn":
             yield from self._expansions(colour)
-            for t in self._islands():
-                if t.name != TONGA and t.royal is None:
-                    yield ("royal", t.name)
+            if self.royal_founded[colour] < MAX_ROYAL:  # R10
+                for t in self._islands():
+                    if t.name != TONGA and t.royal is None and {c for b in t.beaches for c in b} == {colour}:
+                        yield ("royal", t.name)
             yield ("colonise",)
         elif phase == "restart":
             yield from self._restarts(colour)
@@ -367,8 +374,9 @@ class Game:
                     yield ("place_tile", cell[0], cell[1], rotation)
         elif phase == "settle":
             assert self.colonist_island is not None
-            for b in range(len(self.tiles[self.colonist_island].beaches)):
-                yield ("settle", b)
+            for b, free in enumerate(self.tiles[self.colonist_island].free()):
+                if free > 0:
+                    yield ("settle", b)
         elif phase == "turn_tile":
             for rotation in range(SIDES):
                 yield ("turn_tile", rotation)
@@ -685,6 +693,7 @@ class Game:
         self.tiles[cell] = t
         self.where[name] = cell
         self._free = None
+        self._memo.pop("escape", None)
         if t.island is not None:
             self._topology = None
         # Only the voyages that ended on this empty cell change.
@@ -695,6 +704,7 @@ class Game:
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
         self._free = None
+        self._memo.pop("escape", None)
         self._topology = None
         self._traces.clear()
 
@@ -714,6 +724,7 @@ class Game:
         event["left"] = {"islands": islands_left, "oceans": oceans_left}
         events.append(event)
         self.chain_seen.clear()
+        self._memo.pop("escape", None)
         return name
 
     def _free_cells(self) -> list[Cell]:
@@ -747,6 +758,7 @@ class Game:
             return
         _topo, arr, _full = self._chain_now()
         self.chain_seen.add(arr)
+        self._memo.pop("escape", None)
         self.phase = "migrate"
         n, first = self._sole()
         if n == 0:
@@ -772,7 +784,7 @@ class Game:
             arr = topo.arrangement(self.tiles)
             memo = (topo, arr, [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]])
             self._memo["chain"] = memo
-        return memo  # type: ignore[no-any-return]
+        return memo  # type: ignore[no-any-return,unused-ignore]
 
     def _option_escapes(self, topo: _Topology, arr: Arrangement, i: int, pier: int, full: int) -> bool:
         """R9: can the chain still end after the fleet of beach `i` sails out of `pier`? `full` is the
@@ -806,36 +818,43 @@ class Game:
             out.append(tuple(new))
         return out
 
-    def _quick_escape(self, topo: _Topology, arr: Arrangement) -> bool:
+    def _quick_escape(self, topo: _Topology, arr: Arrangement) -> int:
         """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
-        the only full beach can land somewhere without filling a beach."""
+        the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
+        the number of full beaches (how far the arrangement is from ending the chain)."""
         full = [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]]
-        if not full:
-            return True
         for i in full:
             colours = len(set(arr[i]))
             for pier in topo.piers[i]:
                 danger, target = self._trace(topo.index[i][0], pier)
                 if target is None or danger > colours:
-                    return True
+                    return 0
                 if len(full) == 1:
                     free = tuple(topo.moorings[j] - (0 if j == i else len(arr[j])) for j in topo.of_cell[target])
                     if landing.can_avoid_filling(free, len(arr[i])):
-                        return True
-        return False
+                        return 0
+        return len(full)
 
     def _escapes(self, topo: _Topology, start: Arrangement, forbidden: set[Arrangement]) -> bool:
         """R9: can the chain from `start` reach a table with no full beach (or a draw, or a sinking)
-        without passing through a `forbidden` arrangement? Depth-first over arrangements, with the cheap
-        tests applied to each arrangement as soon as it is met."""
+        without passing through a `forbidden` arrangement? A depth-first search that tries first the
+        arrangements with the fewest full beaches, with the cheap tests applied to each arrangement as soon
+        as it is met. Verdicts are remembered for the decision: on success every arrangement on the path
+        found escapes too; on failure nothing reached does."""
         if start in forbidden:
             return False
-        if self._quick_escape(topo, start):
+        memo: dict[Arrangement, bool] = self._memo.setdefault("escape", {})
+        known = memo.get(start)
+        if known is not None:
+            return known
+        if not self._quick_escape(topo, start):
+            memo[start] = True
             return True
-        seen = {start}
+        parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
         while todo:
             arr = todo.pop()
+            found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
                 if len(boats) != topo.moorings[i]:
                     continue
@@ -844,12 +863,24 @@ class Game:
                     target = self._trace(topo.index[i][0], pier)[1]
                     assert target is not None  # else _quick_escape would have answered
                     for nxt in self._landing_results(topo, left, target, boats):
-                        if nxt in seen or nxt in forbidden:
+                        if nxt in parent or nxt in forbidden:
                             continue
-                        if self._quick_escape(topo, nxt):
+                        verdict = memo.get(nxt)
+                        if verdict is False:
+                            continue
+                        distance = 0 if verdict else self._quick_escape(topo, nxt)
+                        if distance == 0:
+                            step: Arrangement | None = arr
+                            while step is not None:
+                                memo[step] = True
+                                step = parent[step]
                             return True
-                        seen.add(nxt)
-                        todo.append(nxt)
+                        parent[nxt] = arr
+                        found.append((distance, nxt))
+            found.sort(key=lambda pair: -pair[0])  # the closest to an end is popped first
+            todo.extend(nxt for _distance, nxt in found)
+        for arr in parent:
+            memo[arr] = False
         return False
 
     def _endless_islands(self, topo: _Topology, start: Arrangement) -> set[Cell]:
@@ -1033,6 +1064,7 @@ class Game:
             events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet["boats"])})
             self.fleet = None
             self.chain_seen.clear()
+            self._memo.pop("escape", None)
             self.phase = "chain"
             return
         fleet["at"] = nxt
@@ -1253,7 +1285,8 @@ class Game:
         game.fleet = _fleet_in(data["fleet"])
         game.in_hand = data["in_hand"]
         game.hand_reason = data["hand_reason"]
-        game.colonist_island = tuple(data["colonist_island"]) if data["colonist_island"] else None  # type: ignore[assignment]
+        colonist = data["colonist_island"]
+        game.colonist_island = (colonist[0], colonist[1]) if colonist else None
         game.chain_seen = {tuple(tuple(b) for b in a) for a in data["chain_seen"]}
         game.ending = data["ending"]
         game.final = data["final"]
@@ -1306,6 +1339,9 @@ def _fleet_in(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
     cells = ("origin", "at", "next", "target")
     return {k: (tuple(v) if k in cells and v is not None else v) for k, v in fleet.items()}
 
+
+# Decisions whose candidates the R9 filter may forbid; the others' candidates are all legal.
+_FILTERED = ("migrate", "land", "turn_tile")
 
 # Which action types answer which decision.
 _ANSWERS: dict[str, tuple[str, ...]] = {
@@ -1439,11 +1475,11 @@ def _key(action: Any) -> Key:
             )
         if kind == "land":
             pairs = []
-            for pair in _list(action["boats"], "boats", action, 8):
-                pair = _list(pair, "a landing pair [colour, beach]", action, 2)
-                if len(pair) != 2:
-                    raise IllegalAction("malformed", f"a landing pair is [colour, beach], got {_show(pair)}", action)
-                pairs.append((_str(pair[0], "colour", action), _int(pair[1], "beach", action)))
+            for given in _list(action["boats"], "boats", action, 8):
+                boat = _list(given, "a landing pair [colour, beach]", action, 2)
+                if len(boat) != 2:
+                    raise IllegalAction("malformed", f"a landing pair is [colour, beach], got {_show(boat)}", action)
+                pairs.append((_str(boat[0], "colour", action), _int(boat[1], "beach", action)))
             return ("land", tuple(sorted(pairs)))
         if kind == "place_tile":
             cell = _list(action["cell"], "cell", action, 2)

@@ -36,7 +36,7 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[in
     if not caps:
         return [()] if total == 0 else []
     head, tail = caps[0], caps[1:]
-    out = []
+    out: list[tuple[int, ...]] = []
     room = sum(tail)
     for x in range(max(low, total - room), min(head, total) + 1):
         out.extend((x, *rest) for rest in _count_vectors(tail, total - x, low))

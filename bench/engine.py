@@ -1,0 +1,73 @@
+"""Engine benchmark: complete random-bot games per second, decisions per game, and the time to list the
+legal actions of a decision, for 2, 4 and 6 colours. Medians of several runs, all in one process so the
+figures compare with each other.
+
+    .venv/bin/python -m bench.engine [--games 200] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from server.game import COLOURS, Game
+from server.game.bots import RandomBot, play_out
+
+
+def games_per_second(players: int, games: int, first_seed: int) -> tuple[float, float]:
+    """Play `games` complete games with the random bot; (games per second, decisions per game)."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(first_seed, first_seed + games):
+        game = Game.new(list(COLOURS[:players]), seed=seed)
+        decisions += play_out(game, RandomBot(seed))
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / games
+
+
+def listing_times(players: int, games: int) -> list[float]:
+    """Seconds to list the legal actions of every decision of `games` random games (first listing of each
+    decision: nothing cached)."""
+    times = []
+    for seed in range(games):
+        game = Game.new(list(COLOURS[:players]), seed=10_000 + seed)
+        rng = random.Random(seed)
+        while game.to_move is not None:
+            start = time.perf_counter()
+            legal = game.legal_actions()
+            times.append(time.perf_counter() - start)
+            game.apply(legal[rng.randrange(len(legal))])
+    return times
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per run")
+    parser.add_argument("--runs", type=int, default=5, help="runs per player count (median reported)")
+    parser.add_argument("--listing-games", type=int, default=60, help="games for the listing timings")
+    args = parser.parse_args()
+    print(f"engine benchmark: {args.runs} runs x {args.games} random-bot games per player count")
+    print(f"{'colours':>7} {'games/s':>9} {'min':>7} {'max':>7} {'decisions/game':>15} {'list p50':>9} {'list p99':>9}")
+    for players in (2, 4, 6):
+        rates, decisions = [], []
+        for run in range(args.runs):
+            rate, per_game = games_per_second(players, args.games, first_seed=run * args.games)
+            rates.append(rate)
+            decisions.append(per_game)
+        listing = listing_times(players, args.listing_games)
+        print(
+            f"{players:>7} {statistics.median(rates):>9.0f} {min(rates):>7.0f} {max(rates):>7.0f}"
+            f" {statistics.median(decisions):>15.1f} {percentile(listing, 50) * 1e6:>7.0f}us"
+            f" {percentile(listing, 99) * 1e6:>7.0f}us"
+        )
+
+
+if __name__ == "__main__":
+    main()
