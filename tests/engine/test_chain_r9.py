@@ -1,0 +1,123 @@
+"""R9 chain reaction: endless chains detected exactly, island removal, redraw with free placement, and the
+filter that leaves only the options that do not lead into an endless chain.
+
+The isolated island used here is Tubuai on (4, 0), rotation 0: beach 0 (3 moorings) has piers toward SW
+and NW, beach 1 (3 moorings) toward NE and SE. Four ocean tiles already on the table close every pier into
+a loop back to Tubuai through danger-0 paths:
+  SW pier -> p on (3, 1) (path N-NE) -> l on (3, 0) (path SE-S) -> back to Tubuai, and the reverse for NW;
+  NE pier -> n on (5, -1) turned 1 (path SW-S) -> h on (5, 0) (path N-NW) -> back, and the reverse for SE.
+With 5 boats on its 6 moorings one beach is always full: the chain can never end there.
+"""
+
+from __future__ import annotations
+
+from helpers import beaches_of, island, ocean, of_type, one, play, player, position, rejected, tile_at, tonga, types
+
+RING = [ocean("p", (3, 1), 0), ocean("l", (3, 0), 0), ocean("n", (5, -1), 1), ocean("h", (5, 0), 0)]
+
+
+def loop_island(*beaches):
+    return island("Tubuai", (4, 0), 0, *beaches)
+
+
+def test_r9_ring_really_loops_back():
+    """R7/R9 (fixture check): every Tubuai pier leads back to Tubuai over danger-0 paths, drawing nothing."""
+    game = position([tonga(["blue"]), loop_island(["red", "blue"], ["blue"]), *RING], stack=["a"])
+    play(game, {"type": "expand", "island": "Tubuai", "beaches": [0]})
+    assert game.decision["kind"] == "migrate"
+    events = play(game, {"type": "migrate", "island": "Tubuai", "beach": 0, "pier": 2})
+    # beach 0 became full (3); the loop brings the fleet back to Tubuai: 3 boats on (3 free, 2 free)
+    dep = one(events, "fleet_departed")
+    paths = of_type(events, "path_followed")
+    assert [(p["cell"], p["entry"], p["exit"]) for p in paths] == [([3, 0], 5, 0), ([3, 1], 3, 4)]
+    assert all(p["danger"] == 0 for p in paths) and not of_type(events, "tile_drawn")
+    assert one(events, "fleet_arrived")["island"] == "Tubuai"
+    assert dep["pier"] in (1, 2) and game.decision["kind"] == "land" and game.decision["free"] == [3, 2]
+
+
+def endless(tonga_beaches, *, removed=(), active="red"):
+    tiles = [loop_island(["red", "blue"], ["blue", "blue"]), *RING]
+    if tonga_beaches is not None:
+        tiles.insert(0, tonga(*tonga_beaches))
+    game = position(tiles, active=active, stack=["a", "Samoa"], removed=list(removed))
+    events = play(game, {"type": "expand", "island": "Tubuai", "beaches": [0]})
+    return game, events
+
+
+def test_r9_endless_chain_on_isolated_island_removes_it_and_redraws():
+    """R9: every option loops forever -> the island goes, its boats go home; the active player has no boat
+    left, so they draw tiles and place them freely until an island is placed; then the turn ends."""
+    game, events = endless([["blue"]])
+    t = types(events)
+    assert t[:4] == ["boats_placed", "endless_chain", "island_removed", "tile_drawn"]
+    assert "fleet_departed" not in t
+    assert one(events, "endless_chain")["islands"] == ["Tubuai"]
+    gone = one(events, "island_removed")
+    assert gone["island"] == "Tubuai" and gone["cell"] == [4, 0]
+    assert sorted(gone["returned"]) == ["blue", "blue", "blue", "red", "red"]
+    assert tile_at(game, (4, 0)) is None and game.view()["removed"] == ["Tubuai"]
+    assert player(game, "red")["supply"] == 15 and player(game, "blue")["supply"] == 14
+    # redraw: free placement of the drawn tile, any empty cell next to a placed tile, any rotation
+    assert game.decision == {"colour": "red", "kind": "place_tile", "tile": "a", "reason": "redraw"}
+    legal = game.legal_actions()
+    cells = {tuple(a["cell"]) for a in legal}
+    assert (4, 0) in cells and (0, 1) in cells and (9, 9) not in cells and (0, 0) not in cells
+    assert len(legal) == 6 * len(cells)
+    rejected(game, {"type": "place_tile", "cell": [9, 9], "rotation": 0}, "illegal_choice")
+    rejected(game, {"type": "place_tile", "cell": [0, 0], "rotation": 0}, "illegal_choice")
+    events = play(game, {"type": "place_tile", "cell": [4, 0], "rotation": 2})
+    placed = one(events, "tile_placed")
+    assert (placed["tile"], placed["how"], placed["rotation"]) == ("a", "free", 2)
+    assert game.decision["kind"] == "place_tile" and game.decision["tile"] == "Samoa"
+    events = play(game, {"type": "place_tile", "cell": [0, 1], "rotation": 5})
+    assert types(events) == ["tile_placed", "turn_passed"]
+    assert tile_at(game, (0, 1))["tile"] == "Samoa" and beaches_of(game, "Samoa") == [[], [], []]
+    assert game.to_move == "blue" and game.decision["kind"] == "turn"
+
+
+def test_r9_endless_chain_no_redraw_when_active_player_keeps_a_boat():
+    """R9: after the removal, an active player with a boat elsewhere simply ends the turn (no redraw)."""
+    game, events = endless([["blue"], ["red"]])
+    assert types(events) == ["boats_placed", "endless_chain", "island_removed", "turn_passed"]
+    assert game.to_move == "blue" and game.view()["stack"]["islands"] + game.view()["stack"]["oceans"] == 31 - 5
+
+
+def test_r9_endless_chain_redraw_when_no_island_is_left():
+    """R9: with no island left on the board after the removal, the active player redraws."""
+    game, events = endless(None, removed=["Tonga"])
+    assert types(events)[-1] == "tile_drawn"
+    assert not [t for t in game.view()["tiles"] if t["kind"] == "island"]
+    assert game.decision["kind"] == "place_tile" and game.decision["reason"] == "redraw"
+    play(game, {"type": "place_tile", "cell": [4, 0], "rotation": 0})
+    events = play(game, {"type": "place_tile", "cell": [2, 0], "rotation": 0})
+    assert types(events) == ["tile_placed", "turn_passed"]
+    assert game.decision["kind"] == "restart"  # blue has no boat on the board (R12)
+    assert not [a for a in game.legal_actions() if "tonga" in a], "Tonga was removed"
+
+
+def test_r9_only_options_that_avoid_an_endless_chain_are_legal():
+    """R9: some options lead into an endless chain, others do not: only the others are legal."""
+    # Rarotonga on (4, -1) turned 3: its beach 1 (4 moorings) has piers toward S, SW and NW.
+    #   S  -> Tubuai (the looped island), where 2 + 2 green boats leave room for 2: every landing makes 6
+    #         boats there -> endless;  SW -> l on (3, 0), path NE-N danger 4 -> this 2-colour fleet sinks;
+    #   NW -> empty cell -> draws a tile.
+    game = position([tonga(cell=(-3, 0)), island("Rarotonga", (4, -1), 3, [], ["red", "red", "blue", "blue"]),
+                     loop_island(["green", "green"], ["green", "green"]), *RING],
+                    colours=("red", "blue", "green"), stack=["Samoa"])
+    assert game.decision["kind"] == "migrate"
+    assert sorted(a["pier"] for a in game.legal_actions()) == [1, 2]
+    rejected(game, {"type": "migrate", "island": "Rarotonga", "beach": 1, "pier": 0}, "illegal_choice")
+    events = play(game, {"type": "migrate", "island": "Rarotonga", "beach": 1, "pier": 1})
+    assert one(events, "sunk")["cell"] == [3, 0]
+
+
+def test_r9_looping_option_is_legal_when_the_chain_can_still_end():
+    """R9: a voyage that loops back is not endless when a landing can leave no beach full."""
+    game = position([tonga(["blue"]), loop_island(["red", "red", "blue"], ["blue"]), *RING], stack=["a"])
+    assert sorted(a["pier"] for a in game.legal_actions()) == [1, 2]
+    events = play(game, {"type": "migrate", "island": "Tubuai", "beach": 0, "pier": 1})
+    assert one(events, "fleet_arrived")["island"] == "Tubuai"
+    assert game.decision["kind"] == "land" and game.decision["free"] == [3, 2]
+    events = play(game, {"type": "land", "boats": [["blue", 1], ["red", 0], ["red", 0]]})
+    assert types(events) == ["landed", "turn_passed"]
+    assert beaches_of(game, "Tubuai") == [["red", "red"], ["blue", "blue"]]
