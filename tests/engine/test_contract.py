@@ -193,3 +193,65 @@ def test_contract_imagine_reshuffles_only_the_unseen_stack():
     assert game.to_bytes() == blob
     assert other.view() == game.view()
     assert sorted(other.stack) == sorted(game.stack)
+
+
+def test_contract_malformed_unhashable_type_field():
+    """Contract: an action whose "type" is a list or dict is malformed (IllegalAction), not a TypeError."""
+    game = turn_game()
+    for action in ({"type": ["expand"]}, {"type": {"expand": 1}}, {"type": ["land"], "boats": []}):
+        rejected(game, action, "malformed")
+
+
+EVENT_FIELDS = {
+    "boats_placed": {"colour", "island", "cell", "beaches", "reason"},
+    "boat_taken_back": {"colour", "island", "cell", "beach"},
+    "royal_founded": {"colour", "island", "cell", "returned"},
+    "colonisation": {"colour", "returned"},
+    "fleet_departed": {"island", "cell", "beach", "pier", "boats", "colours", "auto"},
+    "tile_drawn": {"tile", "kind", "left"},
+    "tile_placed": {"tile", "kind", "cell", "rotation", "how", "auto"},
+    "path_followed": {"cell", "entry", "exit", "danger", "colours"},
+    "crossing": {"cell", "danger", "colours", "passed"},
+    "sunk": {"cell", "boats"},
+    "turned_back": {"cell", "island", "to"},
+    "fleet_arrived": {"island", "cell", "boats"},
+    "landed": {"island", "cell", "placements", "returned", "auto"},
+    "endless_chain": {"islands"},
+    "island_removed": {"island", "cell", "returned"},
+    "fleet_at_sea": {"cell", "boats"},
+    "turn_passed": {"from", "to", "turn"},
+    "game_over": {"result"},
+}
+
+
+def test_contract_event_fields_match_the_documented_table():
+    """Contract (docs/engine.md, Events): every event carries exactly its documented fields."""
+    from test_chain_r9 import RING, loop_island
+
+    seen = []
+    g = position([tonga(["red", "blue"]), island("Samoa", (0, 3), 0, ["red"])], stack=["a", "Hawaii"])
+    seen += g.apply({"type": "expand", "island": "Tonga", "beaches": [0]})           # sinks on a (danger 4)
+    seen += g.apply({"type": "colonise"})
+    seen += g.apply({"type": "place_tile", "cell": [0, -1], "rotation": 0})
+    seen += g.apply({"type": "settle", "beach": 0})
+    g = position([tonga(["red", "blue"], *[["green", "blue"]] * 5), island("Samoa", (0, 1), 3, royal="green")],
+                 colours=("red", "blue", "green"), stack=["p"])
+    seen += g.apply({"type": "expand", "island": "Tonga", "beaches": [0]})          # turned back
+    seen += g.apply(g.legal_actions()[0])
+    g = position([tonga(*[["red", "red"]] * 6), island("Tubuai", (3, 0), 0, ["red", "red"], ["red"]),
+                  island("Hiva Oa", (0, 3), 0, ["blue"])], stack=["Samoa"])
+    seen += g.apply({"type": "expand", "island": "Tubuai", "beaches": [1], "take_back": {"island": "Tonga", "beach": 0}})
+    seen += g.apply({"type": "royal", "island": "Hiva Oa"})
+    g = position([tonga(["blue"]), loop_island(["red", "blue"], ["blue", "blue"]), *RING], stack=["a", "Samoa"])
+    seen += g.apply({"type": "expand", "island": "Tubuai", "beaches": [0]})          # endless chain
+    g = position([tonga(["red", "blue"])], stack=["a", "Samoa"], stack_exact=True)
+    seen += g.apply({"type": "expand", "island": "Tonga", "beaches": [0]})          # at sea, game over
+    g = position([tonga(["red", "blue"])], stack=["j", "Samoa"])
+    seen += g.apply({"type": "expand", "island": "Tonga", "beaches": [0]})          # passes, lands
+    kinds = {e["type"] for e in seen}
+    assert kinds == set(EVENT_FIELDS), set(EVENT_FIELDS) - kinds
+    for e in seen:
+        fields = set(e) - {"type"}
+        expected = EVENT_FIELDS[e["type"]] | ({"value"} if e["type"] == "tile_drawn" and e["kind"] == "island"
+                                             else set())
+        assert fields == expected, e
