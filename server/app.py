@@ -18,7 +18,7 @@ from server.config import Config
 from server.lobby import Lobby, Store, Timings
 from server.lobby.embedded import EmbeddedRedis
 from server.metrics import Metrics
-from server.realtime import SocketOutbox, TableNamespace, use_deflate
+from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ SIO = web.AppKey("sio", socketio.AsyncServer)
 STORE = web.AppKey("store", Store)
 LOBBY = web.AppKey("lobby", Lobby)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
+WEBSOCKETS = web.AppKey("websockets", Websockets)
 
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tongiaki Online</title>
 <h1>Tongiaki Online</h1><p>The web client is not built yet (<code>client/dist/</code> is missing):
@@ -47,7 +48,7 @@ def init_app(config: Config) -> web.Application:
         async_mode="aiohttp", serializer="msgpack", client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
         max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
-    use_deflate(sio, config.deflate)
+    app[WEBSOCKETS] = install_websocket(sio, config.deflate)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)
@@ -96,6 +97,7 @@ async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
         await app[NAMESPACE].close()
+    await app[WEBSOCKETS].close_all()
     await app[SIO].shutdown()
 
 

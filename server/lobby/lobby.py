@@ -248,10 +248,10 @@ class Lobby:
         record = await self.store.game(room.id)
         if record is None or record["to_move"] is None:
             raise Rejected("not_playing", "the game is over")
-        if room.seat_of_colour(record["to_move"]) not in mine:
-            raise Rejected("not_your_turn", f"{record['to_move']} is to move")
         if v != record["v"]:
             raise Rejected("stale_version", f"the game is at version {record['v']}, you sent {v}")
+        if room.seat_of_colour(record["to_move"]) not in mine:
+            raise Rejected("not_your_turn", f"{record['to_move']} is to move")
         return await self._apply(room, record, action, person.id, arrived)
 
     async def _apply(self, room: Room, record: dict[str, Any], action: Any, by: str, arrived: float) -> int:
@@ -396,7 +396,7 @@ class Lobby:
                 if now - last_sweep >= 5.0:
                     await self.sweep()
                     last_sweep = now
-                due = await self.store.claim_due(now, lease=max(5.0, self.timings.presence_ttl))
+                due = await self.store.claim_due(now, lease=2.0)
                 if due:
                     await asyncio.gather(*(self._guarded(self.advance(r)) for r in due))
             except Exception:  # Redis hiccup or a bug in one room: keep the loop alive

@@ -55,7 +55,7 @@ class Settings:
         private = data.get("private", False)
         if not isinstance(private, bool):
             raise Rejected("malformed", "private must be a boolean")
-        clock = _number(data, "clock", None, 5, 600, nullable=True)
+        clock = _number(data, "clock", None, 1, 600, nullable=True)
         pace = _number(data, "bot_pace", 1.0, 0, 10)
         grace = _number(data, "grace", 30.0, 0, 600)
         return cls(name=name, seats=seats, two_colours=two,

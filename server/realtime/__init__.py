@@ -1,6 +1,6 @@
 """The realtime layer: the Socket.IO namespace of protocol version 1 (docs/protocol.md)."""
 
 from server.realtime.namespace import PROTOCOL, SocketOutbox, TableNamespace, room_channel
-from server.realtime.transport import use_deflate
+from server.realtime.transport import Websockets, install_websocket
 
-__all__ = ["PROTOCOL", "SocketOutbox", "TableNamespace", "room_channel", "use_deflate"]
+__all__ = ["PROTOCOL", "SocketOutbox", "TableNamespace", "room_channel", "Websockets", "install_websocket"]

@@ -105,7 +105,7 @@ async def test_settings_are_validated(server, clients):
     bad = [
         {}, {"name": ""}, {"name": "x" * 41}, {"name": "t", "seats": 7}, {"name": "t", "seats": 1},
         {"name": "t", "seats": True}, {"name": "t", "variants": {"two_colours": True}, "seats": 3},
-        {"name": "t", "first": 4, "seats": 4}, {"name": "t", "clock": 1}, {"name": "t", "bot_pace": -1},
+        {"name": "t", "first": 4, "seats": 4}, {"name": "t", "clock": 0.5}, {"name": "t", "bot_pace": -1},
         {"name": "t", "grace": "soon"}, {"name": "t", "colour": "red"}, {"name": "t", "variants": {"x": 1}},
     ]
     for settings in bad:

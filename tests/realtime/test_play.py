@@ -1,0 +1,164 @@
+"""Whole games over real sockets and a real Redis: people, bots, spectators, catch-up, disconnection and
+return, the turn clock, conflicting actions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tablekit import Client, InProcessServer, packed, people, table
+
+
+def stream(client: Client, room: str) -> list[bytes]:
+    """The game messages a client received for a room, as wire bytes, in version order."""
+    return [packed(m) for m in sorted((d for e, d in client.received if e == "game" and d["room"] == room),
+                                      key=lambda m: m["v"])]
+
+
+async def test_full_game_of_four_clients_to_the_end(server, clients, store):
+    room, players = await table(server.url, humans=4)
+    clients.extend(players)
+    await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
+    snapshot = await store.snapshot(room)
+    assert snapshot is not None and snapshot["view"]["phase"] == "over" and snapshot["view"]["result"]
+    for p in players:
+        assert p.views[room] == (snapshot["v"], snapshot["view"])  # patches rebuilt the exact view
+        await p.wait(lambda p=p: p.rooms[room]["status"] == "finished")
+    actions = await store.actions(room)
+    assert [a["v"] for a in actions] == list(range(1, snapshot["v"] + 1))
+    assert {a["by"] for a in actions} == {p.session["person"] for p in players}
+    # the seats are released in the person's session once the game is over
+    again = await Client().connect(server.url, token=players[0].session["token"])
+    clients.append(again)
+    assert again.session["seats"] == []
+
+
+async def test_one_person_and_three_bots_and_spectators_see_the_identical_stream(server, clients, store):
+    host, *spectators = await people(server.url, clients, "Host", "S1", "S2")
+    room = (await host.ok("room_create", {"name": "bots", "seats": 4, "bot_pace": 0}))["room"]["id"]
+    await host.join(room)
+    for s in spectators:
+        await s.join(room)
+    for seat in (1, 2, 3):
+        await host.ok("bot_add", {"room": room, "seat": seat})
+    await host.ok("room_start", {"room": room})
+    await host.wait(lambda: room in host.views)
+    assert await host.play(room, random.Random(7)) > 0
+    final = (await store.snapshot(room))["v"]
+    for s in spectators:
+        await s.wait(lambda s=s: s.over(room))
+        assert s.views[room] == host.views[room]
+        # a spectator can do nothing but watch (and chat)
+        answer = await s.call("act", {"room": room, "v": final, "action": {"type": "colonise"}})
+        assert answer["error"]["code"] in ("not_seated", "not_playing")
+    assert stream(spectators[0], room) == stream(spectators[1], room) == stream(host, room)
+    assert len(stream(host, room)) == final + 1  # v = 0 … final, each exactly once
+    bots = [a for a in await store.actions(room) if a["by"] == "bot"]
+    assert bots and {a["colour"] for a in bots} == {"blue", "green", "yellow"}
+
+
+async def test_a_dropped_client_catches_up_by_patches(server, clients):
+    room, players = await table(server.url, humans=2, bots=2, grace=0)
+    clients.extend(players)
+    a, b = players
+    await asyncio.gather(a.play(room, random.Random(1), stop_at=6), b.play(room, random.Random(2), stop_at=6))
+    dropped_at = b.v(room)
+    token = b.session["token"]
+    await b.close()
+    await a.play(room, random.Random(3), stop_at=dropped_at + 8)   # a (and the bots) play on
+    back = await Client("b again").connect(server.url, token=token)
+    clients.append(back)
+    assert {"room": room, "seat": 1} in back.session["seats"]
+    back.views[room] = b.views[room]                      # the client keeps what it had
+    back.rooms[room] = b.rooms[room]
+    joined = await back.join(room, since=dropped_at)
+    assert "messages" in joined["game"] and back.catchups == {"messages": 1, "snapshot": 0}
+    assert [m["v"] for m in joined["game"]["messages"]][0] == dropped_at + 1
+    await asyncio.gather(a.play(room, random.Random(4)), back.play(room, random.Random(5)))
+    assert back.views[room] == a.views[room]
+
+
+async def test_a_client_far_behind_catches_up_by_snapshot(config, clients):
+    server = await InProcessServer(config.with_(patch_log=3)).start()
+    try:
+        room, (a,) = await table(server.url, humans=1, bots=3)
+        clients.append(a)
+        watcher = await Client("w").connect(server.url)
+        clients.append(watcher)
+        await watcher.join(room)
+        await a.play(room, random.Random(1), stop_at=12)
+        await watcher.wait(lambda: watcher.v(room) == a.v(room))
+        answer = await watcher.ok("since", {"room": room, "v": 2})
+        assert "snapshot" in answer and answer["snapshot"]["v"] == a.v(room)
+        recent = await watcher.ok("since", {"room": room, "v": a.v(room) - 1})
+        assert [m["v"] for m in recent["messages"]] == [a.v(room)]
+        # the watcher missed messages: the next live one shows the gap, `since` answers with a snapshot
+        watcher.views[room] = (2, None)
+        await a.play(room, random.Random(2), stop_at=a.v(room) + 1)
+        await watcher.wait(lambda: watcher.v(room) >= a.v(room))
+        assert watcher.catchups["snapshot"] >= 1 and watcher.view(room) == a.view(room)
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_disconnection_bot_takeover_and_return(server, clients, store):
+    room, players = await table(server.url, humans=2, grace=0.2)
+    clients.extend(players)
+    a, b = players
+    await asyncio.gather(a.play(room, random.Random(1), stop_at=4), b.play(room, random.Random(2), stop_at=4))
+    token = b.session["token"]
+    await b.close()
+    # b's seat is kept, marked disconnected, then a bot plays it after the grace period
+    await a.wait(lambda: not a.rooms[room]["seats"][1]["connected"])
+    await a.wait(lambda: a.rooms[room]["seats"][1]["autopilot"])
+    start = a.v(room)
+    await a.play(room, random.Random(3), stop_at=start + 6)
+    taken_over = [x for x in await store.actions(room) if x["v"] > start and x["by"] == "bot"]
+    assert taken_over and all(x["colour"] == "blue" for x in taken_over)
+    # b returns and has the seat back
+    back = await Client("b").connect(server.url, token=token)
+    clients.append(back)
+    await back.join(room)
+    await a.wait(lambda: a.rooms[room]["seats"][1]["connected"] and not a.rooms[room]["seats"][1]["autopilot"])
+    before = len(await store.actions(room))
+    await asyncio.gather(a.play(room, random.Random(4)), back.play(room, random.Random(5)))
+    after = [x for x in (await store.actions(room))[before:] if x["colour"] == "blue"]
+    assert after and all(x["by"] == back.session["person"] for x in after)
+
+
+async def test_turn_clock_lets_a_bot_play_the_decision(server, clients, store):
+    room, (a,) = await table(server.url, humans=1, seats=2, bots=1, clock=1, first=0)
+    clients.append(a)
+    await a.wait(lambda: a.my_turn(room))
+    v = a.v(room)
+    await a.wait(lambda: a.v(room) > v, timeout=5)   # a did nothing: the clock ran out
+    assert (await store.actions(room))[0]["by"] == "bot"
+
+
+async def test_concurrent_conflicting_actions_exactly_one_wins(server, clients, store):
+    room, (a, b) = await table(server.url, humans=2, first=0)
+    clients.extend([a, b])
+    twin = await Client("a's other tab").connect(server.url, token=a.session["token"])
+    clients.append(twin)
+    await twin.join(room)
+    target = 0
+    for round_ in range(6):
+        for player in (a, b):
+            for c in (a, b, twin):
+                await c.wait(lambda c=c, target=target: c.v(room) >= target)
+            if not player.my_turn(room):
+                continue
+            v, view = player.views[room]
+            rng = random.Random(round_)
+            mine = [player] + ([twin] if player is a else [])
+            if len(mine) == 1:
+                mine.append(player)
+            answers = await asyncio.gather(*(
+                c.call("act", {"room": room, "v": v, "action": rng.choice(view["legal"])}) for c in mine))
+            assert sorted(x["ok"] for x in answers) == [False, True], answers
+            target = v + 1
+            assert next(x for x in answers if not x["ok"])["error"]["code"] == "stale_version"
+    actions = await store.actions(room)
+    assert [x["v"] for x in actions] == list(range(1, len(actions) + 1))
