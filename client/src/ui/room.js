@@ -8,7 +8,7 @@ export function renderWaiting(app, root, chatSlot) {
   const isHost = room.host === me;
   const mySeats = room.seats.filter((s) => s.person === me);
   clear(root);
-  const seats = el('ul', { class: 'seats', 'data-testid': 'seats' });
+  const seats = el('ul', { class: 'seats', 'data-testid': 'seat-list' });
   for (const s of room.seats) {
     const btns = [];
     if (s.kind === 'empty') {
@@ -30,6 +30,7 @@ export function renderWaiting(app, root, chatSlot) {
       el('span', { class: 'seat-buttons' }, btns)));
   }
   const ctrl = el('div', { class: 'room-controls' });
+  ctrl.append(el('button', { type: 'button', 'data-testid': 'leave', onclick: () => app.go('') }, t('room.leave')));
   if (isHost) {
     const full = room.seats.every((s) => s.kind !== 'empty');
     ctrl.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'start', disabled: !full, onclick: () => app.roomRequest('room_start', { fill_with_bots: false }) }, t('room.start')));

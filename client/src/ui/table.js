@@ -47,6 +47,9 @@ export class Table {
     this.boardWrap.appendChild(zoom);
     this.speedSel = el('select', { 'data-testid': 'speed', 'aria-label': t('anim.speed'), onchange: () => this.setSpeed(Number(this.speedSel.value)) },
       SPEEDS.map(([k, v]) => el('option', { value: v, text: t(`anim.${k}`) })));
+    if (!SPEEDS.some(([, v]) => v === this.queue.speed)) {
+      this.speedSel.append(el('option', { value: this.queue.speed, text: `×${this.queue.speed}` }));
+    }
     this.speedSel.value = String(this.queue.speed);
     this.skipBtn = el('button', { type: 'button', 'data-testid': 'skip', onclick: () => this.queue.skip() }, t('anim.skip'));
     this.animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', this.speedSel), this.skipBtn);

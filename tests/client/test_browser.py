@@ -1,0 +1,262 @@
+"""The browser client in real headless Chromium against the real server (issue 4's proof).
+
+Each test drives pages the way people do (pointing and clicking on the SVG board and the buttons) and
+saves screenshots of the key screens under test-artifacts/client/."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from browserkit import KINDS, SIGNATURE_JS, is_over, open_page, play, settled_version, step, wait_same_board
+
+FAST = "?anim=0"  # animations off: tests check states, tests/client/test_animation checks the animations
+
+
+def create_table(page: Any, base_url: str, *, name: str, seats: int, query: str = FAST) -> str:
+    page.goto(base_url + "/" + query)
+    page.wait_for_selector("[data-testid=create-form]")
+    page.fill("[data-testid=nickname]", name)
+    page.click("[data-testid=save-name]")
+    page.wait_for_function("document.querySelector('[data-testid=who]').textContent === %r" % name)
+    page.select_option("[data-testid=seats]", str(seats))
+    page.fill("[data-testid=table-name]", f"{name}'s test table")
+    page.fill("[data-testid=bot-pace]", "0")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=seat-list]")
+    m = re.search(r"#/room/([\w-]+)", page.url)
+    assert m, page.url
+    return m.group(1)
+
+
+def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, contexts: list[Any],
+                                                                  base_url: str, artifacts: Path) -> None:
+    page = open_page(browser, contexts)
+    page.goto(base_url + "/" + FAST)
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.locator("[data-testid=conn]").get_attribute("data-state") == "online"
+    page.screenshot(path=str(artifacts / "01-lobby.png"))
+
+    room = create_table(page, base_url, name="Hina", seats=3)
+    # the host sits in seat 0 and fills the others with bots
+    page.click("[data-testid=bot-add-1]")
+    page.wait_for_selector("[data-seat='1'].seat-bot")
+    page.click("[data-testid=bot-add-2]")
+    page.wait_for_selector("[data-seat='2'].seat-bot")
+    assert "Hina" in page.locator("[data-seat='0']").inner_text()
+    # chat is plain text: markup is shown, never interpreted
+    page.fill("[data-testid=chat-input]", "<img src=x onerror=alert(1)><b>hi</b>")
+    page.click("[data-testid=chat-send]")
+    page.wait_for_selector("[data-testid=chat-lines] li")
+    assert page.locator("[data-testid=chat-lines] img, [data-testid=chat-lines] li b b").count() == 0
+    assert "<b>hi</b>" in page.locator("[data-testid=chat-lines] .chat-text").first.inner_text()
+    page.screenshot(path=str(artifacts / "02-waiting-room.png"))
+
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=board]")
+    assert page.locator("[data-testid=players] .player").count() == 3
+    assert page.locator("[data-testid=players] .tag.bot").count() == 2
+
+    shots = {"mid": False}
+
+    def snap(n: int) -> None:
+        if n >= 60 and not shots["mid"]:
+            shots["mid"] = True
+            page.screenshot(path=str(artifacts / "03-game-in-progress.png"))
+
+    counts = play([page], until=lambda: is_over(page), on_step=snap)
+    assert counts.get("beach", 0) >= 2, counts  # at least the two set-up boats were placed by clicking
+    # final scores with the tie-break that decided
+    result = page.locator("[data-testid=result]")
+    assert "Final scores" in result.inner_text()
+    assert page.locator("[data-testid=winner]").inner_text().startswith(("Winner", "Shared victory"))
+    assert page.locator("[data-testid=decided-by]").inner_text()
+    assert page.locator("[data-testid=result] tbody tr").count() == 3
+    assert page.locator("[data-testid=log] li").count() > 20
+    assert "Game over" in page.locator("[data-testid=game-status]").inner_text()
+    assert page.errors == []
+    page.screenshot(path=str(artifacts / "04-final-scores.png"))
+    # the finished game is listed in the lobby
+    page.click("[data-testid=nav-lobby]")
+    page.wait_for_selector(f"[data-testid=live-rooms] [data-room='{room}']")
+
+
+def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any], base_url: str,
+                                              artifacts: Path) -> None:
+    alice = open_page(browser, contexts)
+    room = create_table(alice, base_url, name="Alice", seats=2)
+
+    bob = open_page(browser, contexts)
+    bob.goto(base_url + "/" + FAST)
+    bob.wait_for_selector("[data-testid=create-form]")
+    bob.fill("[data-testid=nickname]", "Bob")
+    bob.click("[data-testid=save-name]")
+    # the new table appears live in Bob's lobby; he joins and sits
+    bob.wait_for_selector(f"[data-testid=open-rooms] [data-room='{room}'] button")
+    bob.click(f"[data-testid=open-rooms] [data-room='{room}'] button")
+    bob.wait_for_selector("[data-testid=sit-1]")
+    bob.click("[data-testid=sit-1]")
+    alice.wait_for_function("document.querySelector(\"[data-seat='1']\")?.textContent.includes('Bob')")
+    alice.click("[data-testid=start]")
+
+    # a spectator on a phone-size screen, with animations on (fast)
+    carol = open_page(browser, contexts, viewport={"width": 390, "height": 844})
+    carol.goto(base_url + "/?anim=4")
+    carol.wait_for_selector(f"[data-testid=live-rooms] [data-room='{room}'] button")
+    carol.click(f"[data-testid=live-rooms] [data-room='{room}'] button")
+    carol.wait_for_selector("[data-testid=board]")
+    assert carol.locator("[data-testid=spectator]").count() == 1
+    assert carol.locator("[data-testid=decision] button").count() == 0
+
+    for p in (alice, bob):
+        p.wait_for_selector("[data-testid=board]")
+    assert "Red" in alice.locator("[data-testid=game-status]").inner_text()
+    assert "Blue" in bob.locator("[data-testid=game-status]").inner_text()
+
+    # play a while: set-up and a few turns, each person clicking on their own turn
+    def turn_no() -> int:
+        return int(alice.evaluate("window.__tongiaki.room.stream.view.turn"))
+
+    play([alice, bob], until=lambda: turn_no() >= 4 or is_over(alice), limit=90)
+    signature = wait_same_board([alice, bob, carol])
+    assert signature.count("Tonga@0,0") == 1
+    alice.screenshot(path=str(artifacts / "05-two-players-alice.png"))
+    bob.screenshot(path=str(artifacts / "06-two-players-bob.png"))
+    carol.screenshot(path=str(artifacts / "07-spectator-phone.png"), full_page=True)
+
+    # Bob reloads mid-game: same seat, same board, and he can still play
+    v_before = settled_version(bob)
+    bob.reload()
+    bob.wait_for_selector("[data-testid=board]")
+    assert "Blue" in bob.locator("[data-testid=game-status]").inner_text()
+    assert bob.evaluate(f"location.hash") == f"#/room/{room}"
+    assert wait_same_board([alice, bob, carol]) == signature
+    assert settled_version(bob) == v_before
+
+    # Bob loses the network: the indicator says so; back online he is at his seat again
+    bob.context.set_offline(True)
+    bob.evaluate("window.__tongiaki.net.socket.io.engine.close()")
+    bob.wait_for_selector("[data-testid=conn][data-state=offline]")
+    alice.wait_for_function("document.querySelector(\"[data-colour='blue'] .conn-dot\")?.dataset.on === 'no'",
+                            timeout=20000)
+    bob.screenshot(path=str(artifacts / "08-offline.png"))
+    bob.context.set_offline(False)
+    bob.wait_for_selector("[data-testid=conn][data-state=online]", timeout=20000)
+    alice.wait_for_function("document.querySelector(\"[data-colour='blue'] .conn-dot\")?.dataset.on === 'yes'",
+                            timeout=20000)
+
+    # chat between players reaches the spectator
+    bob.fill("[data-testid=chat-input]", "good luck!")
+    bob.click("[data-testid=chat-send]")
+    carol.wait_for_function("[...document.querySelectorAll('[data-testid=chat-lines] li')].some(l => l.textContent.includes('Bob: good luck!'))")
+
+    # play on a while; everyone still sees the same board
+    play([alice, bob], until=lambda: turn_no() >= 10 or is_over(alice), limit=90)
+    assert wait_same_board([alice, bob, carol], timeout=40)
+    for p in (alice, bob, carol):
+        assert p.errors == []
+    carol.screenshot(path=str(artifacts / "09-spectator-later.png"), full_page=True)
+
+
+def test_hebrew_is_right_to_left_and_languages_switch(browser: Any, contexts: list[Any], base_url: str,
+                                                      artifacts: Path) -> None:
+    page = open_page(browser, contexts, locale="he-IL")
+    page.goto(base_url + "/" + FAST)
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("document.documentElement.lang") == "he"
+    assert "שולחנות פתוחים" in page.inner_text("body")
+    page.screenshot(path=str(artifacts / "10-lobby-hebrew.png"))
+
+    create_table(page, base_url, name="נועה", seats=2)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    # the board is laid out right to left: the side panel is on the left of the board
+    board = page.locator(".table-main").bounding_box()
+    side = page.locator(".side").bounding_box()
+    assert side["x"] + side["width"] <= board["x"] + 1, (side, board)
+    # the decision prompt is in Hebrew and aligned from the right
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.interactive === 'yes'")
+    assert "הכנה" in page.locator("[data-testid=game-status]").inner_text()
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-testid=decision]')).direction") == "rtl"
+    step(page)
+    page.screenshot(path=str(artifacts / "11-table-hebrew.png"))
+
+    # switch to French, German, Dutch: left to right again, the table stays
+    for lang, word in (("fr", "Joueurs"), ("de", "Spieler"), ("nl", "Spelers")):
+        page.select_option("[data-testid=lang]", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        assert page.evaluate("document.documentElement.dir") == "ltr"
+        assert word in page.locator(".side").inner_text()
+        page.wait_for_selector("[data-testid=board]")
+    page.screenshot(path=str(artifacts / "12-table-dutch.png"))
+    assert page.errors == []
+
+
+def test_animations_play_the_events_and_can_be_skipped(browser: Any, contexts: list[Any], base_url: str,
+                                                       artifacts: Path) -> None:
+    """With animations on, a voyage is shown step by step (a fleet marker sails); skip ends it at once."""
+    page = open_page(browser, contexts)
+    create_table(page, base_url, name="Tane", seats=3, query="?anim=1")
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    seen_fleet = False
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not is_over(page):
+        if page.locator("[data-testid=anim-fleet]").count():
+            if not seen_fleet:
+                page.screenshot(path=str(artifacts / "13-fleet-sailing.png"))
+            seen_fleet = True
+            page.click("[data-testid=skip]")
+            page.wait_for_function("!window.__tongiaki.room.table.queue.busy || true")
+            break
+        r = step(page)
+        if r in ("wait", "retry"):
+            time.sleep(0.01)
+    assert seen_fleet, "no voyage was animated"
+    page.select_option("[data-testid=speed]", "0")
+    assert page.evaluate("window.__tongiaki.room.table.queue.speed") == 0
+    sig = page.evaluate(SIGNATURE_JS)
+    assert "Tonga@0,0" in sig
+    assert page.errors == []
+
+
+def test_private_table_with_both_variants_played_to_the_end(browser: Any, contexts: list[Any], base_url: str,
+                                                             artifacts: Path) -> None:
+    """Two colours each and free follow-up tiles (R14): the turn_tile decision is made by clicking, the
+    result adds each person's colours; the private table is joined by its code and never listed."""
+    page = open_page(browser, contexts)
+    page.goto(base_url + "/" + FAST)
+    page.wait_for_selector("[data-testid=create-form]")
+    page.check("[data-testid=two-colours]")
+    page.check("[data-testid=free-follow-up]")
+    page.check("[data-testid=private]")
+    page.fill("[data-testid=bot-pace]", "0")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=room-code]")
+    code = page.locator("[data-testid=room-code]").inner_text().split()[-1]
+    room = page.url.split("#/room/")[1]
+
+    guest = open_page(browser, contexts)
+    guest.goto(base_url + "/" + FAST)
+    guest.wait_for_selector("[data-testid=create-form]")
+    assert guest.locator(f"[data-room='{room}']").count() == 0
+    guest.fill("[data-testid=code-input]", code)
+    guest.locator("form.join-code button").click()
+    guest.wait_for_selector("[data-testid=seat-list]")
+    assert guest.url.endswith(f"#/room/{room}")
+    guest.click("[data-testid=leave]")
+    guest.wait_for_selector("[data-testid=create-form]")
+
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    assert "Red, Green" in page.locator("[data-testid=game-status]").inner_text()
+    KINDS.clear()
+    play([page], until=lambda: is_over(page), limit=150)
+    print("decisions met:", KINDS)
+    assert {"setup", "turn", "migrate"} <= set(KINDS), KINDS
+    assert page.locator("[data-testid=result] .teams").count() == 1
+    assert page.errors == []
+    page.screenshot(path=str(artifacts / "14-two-colours-final.png"))
