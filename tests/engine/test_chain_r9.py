@@ -121,3 +121,29 @@ def test_r9_looping_option_is_legal_when_the_chain_can_still_end():
     events = play(game, {"type": "land", "boats": [["blue", 1], ["red", 0], ["red", 0]]})
     assert types(events) == ["landed", "turn_passed"]
     assert beaches_of(game, "Tubuai") == [["red", "red"], ["blue", "blue"]]
+
+
+def test_r9_redraw_when_active_player_keeps_only_a_royal_boat():
+    """R9 (engine decision, as R12): royal boats do not count as boats left on the board -> redraw."""
+    game = position([tonga(["blue"]), loop_island(["red", "blue"], ["blue", "blue"]), *RING,
+                     island("Hawaii", (-3, 0), 0, royal="red")], stack=["a", "Samoa"])
+    events = play(game, {"type": "expand", "island": "Tubuai", "beaches": [0]})
+    assert types(events)[-1] == "tile_drawn" and game.decision["reason"] == "redraw"
+    assert [t["royal"] for t in game.view()["tiles"] if t["tile"] == "Hawaii"] == ["red"]
+
+
+def test_r9_r14_turnings_leading_into_an_endless_chain_are_not_legal():
+    """R9 with R14 free follow-up: rotations of a follow-up tile that send the fleet into an endless chain
+    are not legal while others exist."""
+    # Tonga on (4, -3); its beach 0 fills with 3 colours and sails S. g is forced on (4, -2) (straight, danger 3);
+    # f is the follow-up tile on (4, -1), just N of the looped Tubuai holding 2 + 2 boats: turned 0 or 3, f
+    # sends the fleet S onto Tubuai (5+ boats there: endless); every other turning sinks it (danger 4 ahead).
+    game = position([tonga(["blue", "green"], ["red"], cell=(4, -3)),
+                     loop_island(["blue", "blue"], ["green", "green"]), *RING],
+                    colours=("red", "blue", "green"), variants={"free_follow_up": True}, stack=["g", "f", "Samoa"])
+    events = play(game, {"type": "expand", "island": "Tonga", "beaches": [0]})
+    assert one(events, "tile_placed")["tile"] == "g" and one(events, "crossing")["passed"] is True
+    assert game.decision == {"colour": "red", "kind": "turn_tile", "tile": "f", "cell": [4, -1]}
+    assert [a["rotation"] for a in game.legal_actions()] == [1, 2, 4, 5]
+    rejected(game, {"type": "turn_tile", "rotation": 0}, "illegal_choice")
+    rejected(game, {"type": "turn_tile", "rotation": 3}, "illegal_choice")
