@@ -147,3 +147,24 @@ def test_r9_r14_turnings_leading_into_an_endless_chain_are_not_legal():
     assert [a["rotation"] for a in game.legal_actions()] == [1, 2, 4, 5]
     rejected(game, {"type": "turn_tile", "rotation": 0}, "illegal_choice")
     rejected(game, {"type": "turn_tile", "rotation": 3}, "illegal_choice")
+
+
+def test_r9_only_landings_that_avoid_an_endless_chain_are_legal():
+    """R9 at a landing decision: landings that would lead into an endless chain are not legal while others
+    exist."""
+    # Tonga on (4, -1), just N of the looped Tubuai (2 + 2 green boats). Tonga's full beach 3 sails N into the
+    # royal Samoa on (4, -2), is turned back and lands on Tonga again: 3 boats on 3 different beaches (m < |B|).
+    # Filling beach 0 (2 boats already) would send a fleet S onto Tubuai -> endless; the others are legal.
+    game = position([tonga(["blue", "blue"], [], [], ["red", "red", "blue"], cell=(4, -1)),
+                     island("Samoa", (4, -2), 0, royal="green"),
+                     loop_island(["green", "green"], ["green", "green"]), *RING],
+                    colours=("red", "blue", "green"), stack=["a", "Hawaii"])
+    assert game.decision["kind"] == "land" and game.decision["island"] == "Tonga"
+    assert game.decision["free"] == [1, 3, 3, 3, 3, 3]
+    legal = game.legal_actions()
+    assert all(len({b for _c, b in a["boats"]}) == 3 for a in legal)
+    assert not [a for a in legal if any(b == 0 for _c, b in a["boats"])]
+    assert len(legal) == 10 * 3
+    rejected(game, {"type": "land", "boats": [["blue", 0], ["red", 1], ["red", 2]]}, "illegal_choice")
+    events = play(game, {"type": "land", "boats": [["blue", 3], ["red", 1], ["red", 2]]})
+    assert types(events) == ["landed", "turn_passed"]
