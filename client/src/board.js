@@ -75,21 +75,20 @@ export function oceanTile(t, size = SIZE, ui = {}) {
     kids.push(h('path', { class: 'foam-under', d: p.fp.d }));
     kids.push(h('path', { class: 'foam', d: p.fp.d, 'data-path': `${p.a}-${p.b}` }));
   }
-  const order = [...paths].sort((x, y) => Number(x.diam) - Number(y.diam));
+  const order = [...paths].filter((p) => p.danger).sort((x, y) => Number(x.diam) - Number(y.diam));
   for (const p of order) {
     let best = null;
     for (const tt of p.diam ? [0.5, 0.3, 0.7, 0.2, 0.8] : [0.5, 0.35, 0.65]) {
       const q = bezierPoint(p.fp, tt);
       const free = Math.min(Infinity, ...taken.map((o) => Math.hypot(o.x - q.x, o.y - q.y)));
       if (!best || free > best.free) best = { q, free };
-      if (free > size * 0.36) break;
+      if (free > size * 0.4) break;
     }
     taken.push(best.q);
-    if (!p.danger) continue;
     const q = best.q;
     labels.push(h('g', { class: `danger d${p.danger}`, 'data-danger': p.danger },
-      h('circle', { cx: q.x, cy: q.y, r: round(size * 0.15) }),
-      h('text', { x: q.x, y: round(q.y + size * 0.055), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(p.danger))));
+      h('circle', { cx: q.x, cy: q.y, r: round(size * 0.13) }),
+      h('text', { x: q.x, y: round(q.y + size * 0.05), 'text-anchor': 'middle', 'font-size': round(size * 0.15) }, String(p.danger))));
   }
   const cls = ['tile', 'ocean-tile'];
   if (ui.recent?.has(cellKey(t.cell))) cls.push('recent');

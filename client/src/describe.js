@@ -10,8 +10,8 @@ export function describeEvent(ev, t) {
     case 'royal_founded': return t('ev.royal_founded', { colour: col(ev.colour), island: ev.island });
     case 'colonisation': return t('ev.colonisation', { colour: col(ev.colour), n: countReturned(ev.returned) });
     case 'fleet_departed': return t('ev.fleet_departed', { n: (ev.boats || []).length, colours: ev.colours, island: ev.island, dir: t(`dir.${ev.pier}`) });
-    case 'tile_drawn': return t('ev.tile_drawn', { tile: tileLabel(ev) });
-    case 'tile_placed': return t('ev.tile_placed', { tile: tileLabel(ev) });
+    case 'tile_drawn': return t('ev.tile_drawn', { tile: tileLabel(ev, t) });
+    case 'tile_placed': return t('ev.tile_placed', { tile: tileLabel(ev, t) });
     case 'path_followed': return null; // shown on the board, too fine-grained for the log
     case 'crossing': return t(ev.passed ? 'ev.crossing_pass' : 'ev.crossing_fail', { danger: ev.danger, colours: ev.colours });
     case 'sunk': return t('ev.sunk', { n: (ev.boats || []).length });
@@ -40,9 +40,9 @@ export function countReturned(r) {
   return 0;
 }
 
-function tileLabel(ev) {
+function tileLabel(ev, t) {
   if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
-  return ev.kind === 'ocean' ? `~${ev.tile}~` : ev.tile;
+  return ev.kind === 'ocean' ? t('tile.ocean', { id: ev.tile }) : ev.tile;
 }
 
 export function describeAction(a, t) {

@@ -6,6 +6,7 @@ export const RTL = new Set(['he']);
 export const LANG_NAMES = { en: 'English', fr: 'Français', nl: 'Nederlands', de: 'Deutsch', he: 'עברית' };
 
 const en = {
+  'tile.ocean': 'ocean tile {id}',
   'app.title': 'Tongiaki Online',
   'nav.lobby': 'Lobby', 'nav.language': 'Language',
   'conn.online': 'online', 'conn.offline': 'offline — reconnecting…', 'conn.connecting': 'connecting…',
@@ -92,6 +93,7 @@ const en = {
 };
 
 const fr = {
+  'tile.ocean': 'tuile océan {id}',
   'nav.lobby': 'Salon', 'nav.language': 'Langue',
   'conn.online': 'en ligne', 'conn.offline': 'hors ligne — reconnexion…', 'conn.connecting': 'connexion…',
   'lobby.nickname': 'Votre nom', 'lobby.save': 'Enregistrer',
@@ -177,6 +179,7 @@ const fr = {
 };
 
 const nl = {
+  'tile.ocean': 'oceaantegel {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Taal',
   'conn.online': 'online', 'conn.offline': 'offline — opnieuw verbinden…', 'conn.connecting': 'verbinden…',
   'lobby.nickname': 'Je naam', 'lobby.save': 'Opslaan',
@@ -262,6 +265,7 @@ const nl = {
 };
 
 const de = {
+  'tile.ocean': 'Ozeanplättchen {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Sprache',
   'conn.online': 'online', 'conn.offline': 'offline — verbinde neu…', 'conn.connecting': 'verbinde…',
   'lobby.nickname': 'Dein Name', 'lobby.save': 'Speichern',
@@ -347,6 +351,7 @@ const de = {
 };
 
 const he = {
+  'tile.ocean': 'אריח אוקיינוס {id}',
   'app.title': 'טונגיאקי אונליין',
   'nav.lobby': 'לובי', 'nav.language': 'שפה',
   'conn.online': 'מחובר', 'conn.offline': 'לא מחובר — מתחבר מחדש…', 'conn.connecting': 'מתחבר…',
