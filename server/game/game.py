@@ -145,6 +145,9 @@ class Game:
         self._topology: _Topology | None = None
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
         self._free: set[Cell] | None = None
+        # R9 verdicts by arrangement: the path out found (escapes) or None (does not escape). Valid for
+        # this table: cleared whenever a tile or a royal island changes it.
+        self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
 
     # ------------------------------------------------------------------ creation
 
@@ -632,6 +635,7 @@ class Game:
         self.active = to
         self.turn += 1
         self.chain_seen.clear()
+        self._forget_failures()
         colour = self.colours[to]
         events.append({"type": "turn_passed", "from": previous, "to": colour, "turn": self.turn})
         on_board = any(colour in b for t in self._islands() for b in t.beaches)
@@ -680,6 +684,7 @@ class Game:
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
         self._topology = None
+        self._escape_memo.clear()
         for k in [k for k, v in self._traces.items() if v[1] == t.cell]:
             del self._traces[k]  # fleets reaching it are turned back now (R10)
         events.append(
@@ -693,7 +698,7 @@ class Game:
         self.tiles[cell] = t
         self.where[name] = cell
         self._free = None
-        self._memo.pop("escape", None)
+        self._escape_memo.clear()
         if t.island is not None:
             self._topology = None
         # Only the voyages that ended on this empty cell change.
@@ -704,7 +709,7 @@ class Game:
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
         self._free = None
-        self._memo.pop("escape", None)
+        self._escape_memo.clear()
         self._topology = None
         self._traces.clear()
 
@@ -724,7 +729,7 @@ class Game:
         event["left"] = {"islands": islands_left, "oceans": oceans_left}
         events.append(event)
         self.chain_seen.clear()
-        self._memo.pop("escape", None)
+        self._forget_failures()
         return name
 
     def _free_cells(self) -> list[Cell]:
@@ -758,7 +763,6 @@ class Game:
             return
         _topo, arr, _full = self._chain_now()
         self.chain_seen.add(arr)
-        self._memo.pop("escape", None)
         self.phase = "migrate"
         n, first = self._sole()
         if n == 0:
@@ -839,16 +843,17 @@ class Game:
         """R9: can the chain from `start` reach a table with no full beach (or a draw, or a sinking)
         without passing through a `forbidden` arrangement? A depth-first search that tries first the
         arrangements with the fewest full beaches, with the cheap tests applied to each arrangement as soon
-        as it is met. Verdicts are remembered for the decision: on success every arrangement on the path
-        found escapes too; on failure nothing reached does."""
+        as it is met.
+
+        Verdicts outlive the decision (see `_escape_memo`): a success keeps the path it found and holds
+        while no arrangement of that path is forbidden; a failure holds while `forbidden` only grows."""
         if start in forbidden:
             return False
-        memo: dict[Arrangement, bool] = self._memo.setdefault("escape", {})
-        known = memo.get(start)
+        known = self._known_escape(start, forbidden)
         if known is not None:
             return known
         if not self._quick_escape(topo, start):
-            memo[start] = True
+            self._escape_memo[start] = ()
             return True
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
@@ -865,23 +870,42 @@ class Game:
                     for nxt in self._landing_results(topo, left, target, boats):
                         if nxt in parent or nxt in forbidden:
                             continue
-                        verdict = memo.get(nxt)
+                        verdict = self._known_escape(nxt, forbidden)
                         if verdict is False:
                             continue
                         distance = 0 if verdict else self._quick_escape(topo, nxt)
                         if distance == 0:
+                            witness = (nxt, *(self._escape_memo.get(nxt) or ()))
                             step: Arrangement | None = arr
                             while step is not None:
-                                memo[step] = True
+                                self._escape_memo[step] = witness
+                                witness = (step, *witness)
                                 step = parent[step]
                             return True
                         parent[nxt] = arr
                         found.append((distance, nxt))
-            found.sort(key=lambda pair: -pair[0])  # the closest to an end is popped first
+            found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
             todo.extend(nxt for _distance, nxt in found)
         for arr in parent:
-            memo[arr] = False
+            self._escape_memo[arr] = None
         return False
+
+    def _known_escape(self, arr: Arrangement, forbidden: set[Arrangement]) -> bool | None:
+        """A remembered verdict that still holds, or None."""
+        if arr not in self._escape_memo:
+            return None
+        witness = self._escape_memo[arr]
+        if witness is None:
+            return False
+        if any(step in forbidden for step in witness):
+            del self._escape_memo[arr]
+            return None
+        return True
+
+    def _forget_failures(self) -> None:
+        """`forbidden` was emptied (a draw, a sinking, a new turn): failures may not hold any more."""
+        for arr in [a for a, w in self._escape_memo.items() if w is None]:
+            del self._escape_memo[arr]
 
     def _endless_islands(self, topo: _Topology, start: Arrangement) -> set[Cell]:
         """The islands an endless chain runs on: where its full beaches sit and where its fleets land."""
@@ -1064,7 +1088,7 @@ class Game:
             events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet["boats"])})
             self.fleet = None
             self.chain_seen.clear()
-            self._memo.pop("escape", None)
+            self._forget_failures()
             self.phase = "chain"
             return
         fleet["at"] = nxt
@@ -1428,8 +1452,10 @@ def _key(action: Any) -> Key:
     if type(action) is not dict:
         raise IllegalAction("malformed", f"an action is a dict with a 'type', got {_show(action)}", action)
     kind = action.get("type")
-    if kind not in _FIELDS:
+    if type(kind) is not str or kind not in _FIELDS:
         raise IllegalAction("malformed", f"unknown action type {_show(kind)} in {_show(action)}", action)
+    if any(type(field) is not str for field in action):
+        raise IllegalAction("malformed", f"field names must be strings in {_show(action)}", action)
     extra = set(action) - _FIELDS[kind] - {"type"}
     if extra:
         raise IllegalAction("malformed", f"unexpected field(s) {sorted(map(str, extra))} in {_show(action)}", action)
