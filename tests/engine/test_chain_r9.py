@@ -168,3 +168,20 @@ def test_r9_only_landings_that_avoid_an_endless_chain_are_legal():
     rejected(game, {"type": "land", "boats": [["blue", 0], ["red", 1], ["red", 2]]}, "illegal_choice")
     events = play(game, {"type": "land", "boats": [["blue", 3], ["red", 1], ["red", 2]]})
     assert types(events) == ["landed", "turn_passed"]
+
+
+def test_r9_endless_chain_removes_only_the_looping_island_not_the_one_feeding_it():
+    """R9 (+ official rulebook, "Réaction en chaîne sans fin"): the boats of the island whose piers all lead
+    back to itself go home and that island is removed; an island that merely sends one fleet into it keeps
+    its tile and its other boats."""
+    # Tonga on (4, -1), N of the looped Tubuai (2 + 2 green). Red fills Tonga's beach 0, whose only pier
+    # points S onto Tubuai: that fleet makes Tubuai endless. Tonga's piers do not lead back to Tonga.
+    game = position([tonga(["blue", "red"], ["blue"], [], ["red"], cell=(4, -1)),
+                     loop_island(["green", "green"], ["green", "green"]), *RING],
+                    colours=("red", "blue", "green"), stack=["a", "Hawaii"])
+    events = play(game, {"type": "expand", "island": "Tonga", "beaches": [0, 2]})
+    assert of_type(events, "endless_chain") and game.view()["removed"] == ["Tubuai"]
+    assert one(events, "endless_chain")["islands"] == ["Tubuai"]
+    assert [e["island"] for e in of_type(events, "island_removed")] == ["Tubuai"]
+    assert beaches_of(game, "Tonga")[1:4] == [["blue"], ["red"], ["red"]]
+    assert game.to_move == "blue", "red keeps boats on Tonga: no redraw, the turn ends"
