@@ -19,6 +19,7 @@ from server.lobby import Lobby, Store, Timings
 from server.lobby.embedded import EmbeddedRedis
 from server.metrics import Metrics
 from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
+from server.realtime.wire import WirePacket
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def init_app(config: Config) -> web.Application:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
         manager = socketio.AsyncRedisManager(config.redis_url, channel=f"{config.prefix}:socketio")
     sio = socketio.AsyncServer(
-        async_mode="aiohttp", serializer="msgpack", client_manager=manager,
+        async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
         max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
     app[WEBSOCKETS] = install_websocket(sio, config.deflate)

@@ -19,6 +19,7 @@ from server.config import Config
 from server.lobby import Lobby, Person, Rejected, Settings, Store
 from server.metrics import Metrics
 from server.realtime import validate
+from server.realtime.wire import MALFORMED
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             if conn is None:
                 raise Rejected("internal", "this connection is closing")
             self._rate(conn, arrived)
+            if event == MALFORMED:
+                raise Rejected("malformed", "the frame is not a msgpack Socket.IO packet")
             handler = self.handlers.get(event) if isinstance(event, str) else None
             if handler is None:
                 raise Rejected("unknown_event", f"no event {str(event)[:40]!r} in protocol {PROTOCOL}")

@@ -112,7 +112,9 @@ class Client:
         return self
 
     async def call(self, event: str, data: Any = None, timeout: float = TIMEOUT) -> Any:
-        return await self.sio.call(event, {} if data is None else data, timeout=timeout)
+        answer = await self.sio.call(event, {} if data is None else data, timeout=timeout)
+        self.received.append((f"ack:{event}", answer))  # acknowledgements are messages too
+        return answer
 
     async def ok(self, event: str, data: Any = None) -> dict[str, Any]:
         answer = await self.call(event, data)
