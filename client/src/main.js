@@ -89,7 +89,14 @@ class App {
   async onSession(s) {
     this.session = s;
     this.drawWho();
-    if (!this.routedOnce) { this.routedOnce = true; this.route(); return; }
+    if (!this.routedOnce) {
+      this.routedOnce = true;
+      // coming back without a room in the address (a closed tab): return to the seat we hold
+      const h = location.hash.replace(/^#\/?/, '');
+      if (!h && s.seats && s.seats.length) { this.go(`room/${s.seats[0].room}`); return; }
+      this.route();
+      return;
+    }
     // a reconnection: pick up where we were
     if (this.room) await this.joinRoom(this.room.id, true);
     else if (this.screen === 'lobby') await this.watchLobby();

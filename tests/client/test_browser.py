@@ -20,7 +20,7 @@ def create_table(page: Any, base_url: str, *, name: str, seats: int, query: str 
     page.wait_for_selector("[data-testid=create-form]")
     page.fill("[data-testid=nickname]", name)
     page.click("[data-testid=save-name]")
-    page.wait_for_function("document.querySelector('[data-testid=who]').textContent === %r" % name)
+    page.wait_for_function(f"document.querySelector('[data-testid=who]').textContent === {name!r}")
     page.select_option("[data-testid=seats]", str(seats))
     page.fill("[data-testid=table-name]", f"{name}'s test table")
     page.fill("[data-testid=bot-pace]", "0")
@@ -131,9 +131,21 @@ def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any],
     bob.reload()
     bob.wait_for_selector("[data-testid=board]")
     assert "Blue" in bob.locator("[data-testid=game-status]").inner_text()
-    assert bob.evaluate(f"location.hash") == f"#/room/{room}"
+    assert bob.evaluate("location.hash") == f"#/room/{room}"
     assert wait_same_board([alice, bob, carol]) == signature
     assert settled_version(bob) == v_before
+
+    # Bob closes the tab and comes back to the site's address: he is taken back to his seat
+    ctx = bob.context
+    bob.close()
+    bob = ctx.new_page()
+    bob.errors = []
+    bob.on("pageerror", lambda e: bob.errors.append(str(e)))
+    bob.goto(base_url + "/" + FAST)
+    bob.wait_for_selector("[data-testid=board]")
+    assert bob.evaluate("location.hash") == f"#/room/{room}"
+    assert "Blue" in bob.locator("[data-testid=game-status]").inner_text()
+    assert wait_same_board([alice, bob, carol]) == signature
 
     # Bob loses the network: the indicator says so; back online he is at his seat again
     bob.context.set_offline(True)
@@ -150,7 +162,8 @@ def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any],
     # chat between players reaches the spectator
     bob.fill("[data-testid=chat-input]", "good luck!")
     bob.click("[data-testid=chat-send]")
-    carol.wait_for_function("[...document.querySelectorAll('[data-testid=chat-lines] li')].some(l => l.textContent.includes('Bob: good luck!'))")
+    carol.wait_for_function("[...document.querySelectorAll('[data-testid=chat-lines] li')]"
+                            ".some(l => l.textContent.includes('Bob: good luck!'))")
 
     # play on a while; everyone still sees the same board
     play([alice, bob], until=lambda: turn_no() >= 10 or is_over(alice), limit=90)

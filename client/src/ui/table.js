@@ -231,7 +231,9 @@ export class Table {
     const v = this.shown, t = this.t;
     const phase = v.phase === 'setup' ? t('phase.setup') : v.phase === 'over' ? t('phase.over') : t('phase.play', { turn: v.turn });
     const mine = this.myColours();
+    const clock = this.app.room?.state?.settings?.clock;
     clear(this.statusEl).append(
+      clock && v.phase !== 'over' ? el('span', { class: 'tag', title: t('lobby.clock') }, `⏱ ${clock}s`) : null, ' ',
       el('strong', { text: phase }), ' ',
       mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
         : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')));
