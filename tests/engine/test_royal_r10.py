@@ -85,3 +85,17 @@ def test_r10_royal_boat_stays_through_a_colonisation():
     assert one(events, "colonisation")["returned"] == 1
     hawaii = next(t for t in game.view()["tiles"] if t["tile"] == "Hawaii")
     assert hawaii["royal"] == "red"
+
+
+def test_r10_royal_island_cannot_be_passed_through_from_the_sea():
+    """R10/R7: a fleet whose path at sea runs into a royal island is turned back to its departure island."""
+    # p on (0, 1) turned 3 leads a fleet from Tonga's S pier out through NW, onto the royal Hawaii on (-1, 1).
+    game = position([tonga(["red", "blue"], [], [], [], ["blue"]), {"tile": "p", "cell": [0, 1], "rotation": 3},
+                     island("Hawaii", (-1, 1), 0, royal="blue")], stack=["a"])
+    events = play(game, {"type": "expand", "island": "Tonga", "beaches": [0]})
+    assert types(events)[:5] == ["boats_placed", "fleet_departed", "path_followed", "crossing", "turned_back"]
+    assert one(events, "path_followed")["exit"] == 2
+    back = one(events, "turned_back")
+    assert (back["cell"], back["island"]) == ([-1, 1], "Tonga")
+    assert one(events, "fleet_arrived")["island"] == "Tonga"
+    assert beaches_of(game, "Hawaii") == [[], [], []]
