@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import combinations, combinations_with_replacement
+from itertools import chain, combinations, combinations_with_replacement
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -39,7 +39,7 @@ DECISIONS = ("setup", "turn", "restart", "migrate", "land", "place_tile", "settl
 class Placed:
     """A tile on the table: which tile, where, how turned, and for islands the boats on its beaches."""
 
-    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal")
+    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal", "_sorted")
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
         tile = TILES[name]
@@ -47,6 +47,7 @@ class Placed:
         self.cell = cell
         self.rotation = rotation
         self.royal: str | None = None
+        self._sorted: tuple[tuple[str, ...], ...] | None = None
         if isinstance(tile, Island):
             self.island: Island | None = tile
             self.piers = [[world_side(s, rotation) for s in b.piers] for b in tile.beaches]
@@ -69,6 +70,16 @@ class Placed:
         assert self.island is not None
         return len(self.beaches[beach]) == self.island.beaches[beach].moorings
 
+    def sorted_beaches(self) -> tuple[tuple[str, ...], ...]:
+        """The colours on each beach, sorted: this island's part of an arrangement (R9). Cached; every
+        change to `beaches` calls `changed()`."""
+        if self._sorted is None:
+            self._sorted = tuple(tuple(sorted(b)) for b in self.beaches)
+        return self._sorted
+
+    def changed(self) -> None:
+        self._sorted = None
+
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach."""
         assert self.island is not None
@@ -81,13 +92,14 @@ class _Topology:
     An arrangement is a tuple of the sorted colours on each such beach, in this numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "cells")
 
     def __init__(self, tiles: dict[Cell, Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
         self.moorings: list[int] = []
         self.piers: list[list[int]] = []
         self.of_cell: dict[Cell, list[int]] = {}
+        self.cells: list[Cell] = []
         for cell in sorted(tiles):
             t = tiles[cell]
             if t.island is None or t.royal is not None:
@@ -99,9 +111,10 @@ class _Topology:
                 self.moorings.append(beach.moorings)
                 self.piers.append(t.piers[b])
             self.of_cell[cell] = ids
+            self.cells.append(cell)
 
     def arrangement(self, tiles: dict[Cell, Placed]) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(sorted(tiles[cell].beaches[b])) for cell, b in self.index)
+        return tuple(chain.from_iterable(tiles[cell].sorted_beaches() for cell in self.cells))
 
     def has_full(self, arr: tuple[tuple[str, ...], ...]) -> bool:
         return any(len(boats) == m for boats, m in zip(arr, self.moorings, strict=True))
@@ -145,6 +158,7 @@ class Game:
         self._topology: _Topology | None = None
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
         self._free: set[Cell] | None = None
+        self._free_sorted: list[Cell] | None = None
         # R9 verdicts by arrangement: the path out found (escapes) or None (does not escape). Valid for
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
@@ -273,6 +287,8 @@ class Game:
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
             return self._legal[rng.randrange(len(self._legal))]
+        if self.phase == "land":
+            return self._sample_landing(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
@@ -328,6 +344,8 @@ class Game:
 
     def _sole(self) -> tuple[int, Key | None]:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
+        if self.phase == "land":
+            return self._sole_landing()
         first = None
         n = 0
         for key in self._candidates():
@@ -337,6 +355,39 @@ class Game:
                     break
                 first = key
         return n, first
+
+    def _sole_landing(self) -> tuple[int, Key | None]:
+        # Straight over the placements: legal are those that escape (R9), or all when none does.
+        fleet = self.fleet
+        assert fleet is not None
+        options = landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"])))
+        if len(options) == 1 or self.ending:
+            return min(len(options), 2), _landing_key(options[0])
+        escaping = []
+        for placement in options:
+            if self._landing_escapes(placement):
+                escaping.append(placement)
+                if len(escaping) == 2:
+                    return 2, None
+        if len(escaping) == 1:
+            return 1, _landing_key(escaping[0])
+        self._memo["any_landing"] = False
+        return 2, None
+
+    def _sample_landing(self, rng: random.Random) -> Action:
+        fleet = self.fleet
+        assert fleet is not None
+        options = list(landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"]))))
+        if not self.ending and self._any_landing_escapes():
+            while True:  # the memo above guarantees one escapes
+                i = rng.randrange(len(options))
+                if self._landing_escapes(options[i]):
+                    break
+                options[i] = options[-1]
+                options.pop()
+        else:
+            i = rng.randrange(len(options))
+        return _action(_landing_key(options[i]))
 
     # ------------------------------------------------------------------ legal actions
 
@@ -370,7 +421,7 @@ class Game:
             assert fleet is not None
             target = self.tiles[fleet["target"]]
             for placement in landing.placements(target.free(), tuple(sorted(fleet["boats"]))):
-                yield ("land", tuple(sorted((c, b) for b, added in enumerate(placement) for c in added)))
+                yield _landing_key(placement)
         elif phase == "place_tile":
             for cell in self._free_cells():
                 for rotation in range(SIDES):
@@ -414,6 +465,9 @@ class Game:
             b, pier = key[2], key[3]
             if t is None or not 0 <= b < len(t.beaches) or not t.full(b) or pier not in t.piers[b]:
                 return False
+            danger, target = self._trace(t.cell, pier)
+            if target is None or danger > len(set(t.beaches[b])):
+                return True  # it draws a tile or sinks: the chain can end (R9)
             topo, arr, full = self._chain_now()
             return self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
         if kind == "land":
@@ -540,6 +594,7 @@ class Game:
             if take_back is not None:
                 src = self.tiles[self.where[take_back["island"]]]
                 src.beaches[take_back["beach"]].remove(colour)
+                src.changed()
                 self.supply[colour] += 1
                 events.append(
                     {
@@ -647,6 +702,7 @@ class Game:
         t = self.tiles[self.where[island]]
         for b in beaches:
             t.beaches[b].append(colour)
+        t.changed()
         self.supply[colour] -= len(beaches)
         events.append(
             {
@@ -667,6 +723,7 @@ class Game:
                 n = boats.count(colour)
                 if n:
                     boats[:] = [c for c in boats if c != colour]
+                    t.changed()
                     taken += n
         self.supply[colour] += taken
         return taken
@@ -680,6 +737,7 @@ class Game:
         boats = sum(len(b) for b in t.beaches)
         for b in t.beaches:
             b.clear()
+        t.changed()
         t.royal = colour
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
@@ -697,7 +755,10 @@ class Game:
         t = Placed(name, cell, rotation)
         self.tiles[cell] = t
         self.where[name] = cell
-        self._free = None
+        if self._free is not None:  # the frontier moves out past the new tile
+            self._free.discard(cell)
+            self._free.update(n for n in neighbours(cell) if n not in self.tiles)
+        self._free_sorted = None
         self._escape_memo.clear()
         if t.island is not None:
             self._topology = None
@@ -709,6 +770,7 @@ class Game:
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
         self._free = None
+        self._free_sorted = None
         self._escape_memo.clear()
         self._topology = None
         self._traces.clear()
@@ -734,7 +796,9 @@ class Game:
 
     def _free_cells(self) -> list[Cell]:
         """Empty cells next to a placed tile (free placement, R9/R11); the centre if the table is empty."""
-        return sorted(self._free_cell_set())
+        if self._free_sorted is None:
+            self._free_sorted = sorted(self._free_cell_set())
+        return self._free_sorted
 
     def _free_cell_set(self) -> set[Cell]:
         if self._free is None:
@@ -1000,6 +1064,7 @@ class Game:
         t = self.tiles[self.where[action["island"]]]
         boats = t.beaches[action["beach"]]
         t.beaches[action["beach"]] = []
+        t.changed()
         colours = len(set(boats))
         events.append(
             {
@@ -1131,11 +1196,13 @@ class Game:
     def _landing_escapes(self, placement: landing.Placement) -> bool:
         fleet = self.fleet
         assert fleet is not None
-        topo, arr, full = self._chain_now()
+        target = self.tiles[fleet["target"]]
+        free = target.free()
+        fills = any(added and len(added) == f for added, f in zip(placement, free, strict=True))
+        if not fills and not self._full_now():
+            return True  # nothing is full after it: the chain ends
+        topo, arr, _full = self._chain_now()
         ids = topo.of_cell[fleet["target"]]
-        filled = [j for j, a in zip(ids, placement, strict=True) if a and len(a) + len(arr[j]) == topo.moorings[j]]
-        if not full and not filled:
-            return True
         new = list(arr)
         for j, a in zip(ids, placement, strict=True):
             if a:
@@ -1144,6 +1211,12 @@ class Game:
         if after in self.chain_seen:
             return False
         return self._escapes(topo, after, self.chain_seen)
+
+    def _full_now(self) -> bool:
+        memo = self._memo.get("full_now")
+        if memo is None:
+            memo = self._memo["full_now"] = self._any_full()
+        return bool(memo)
 
     def _any_landing_escapes(self) -> bool:
         memo = self._memo.get("any_landing")
@@ -1164,6 +1237,7 @@ class Game:
         for colour, b in pairs:
             target.beaches[b].append(colour)
             left.remove(colour)
+        target.changed()
         self._return(left)
         events.append(
             {
@@ -1296,6 +1370,7 @@ class Game:
             game._put(name, (q, r), rotation)
             t = game.tiles[(q, r)]
             t.beaches = beaches
+            t.changed()
             t.royal = royal
         game.supply = data["supply"]
         game.royal_founded = data["royal_founded"]
@@ -1391,6 +1466,10 @@ _FIELDS: dict[str, set[str]] = {
     "settle": {"beach"},
     "turn_tile": {"rotation"},
 }
+
+
+def _landing_key(placement: landing.Placement) -> Key:
+    return ("land", tuple(sorted((c, b) for b, added in enumerate(placement) for c in added)))
 
 
 def _action(key: Key) -> Action:

@@ -47,6 +47,7 @@ def build(game: Game, position: dict[str, Any]) -> Game:
                 if len(boats) > beach.moorings or any(c not in colours for c in boats):
                     raise PositionError(f"beach {b} of {name}: {boats!r} does not fit {beach.moorings} moorings")
                 t.beaches[b] = list(boats)
+                t.changed()
                 for c in boats:
                     on_board[c] += 1
             owner = spec.get("royal")
