@@ -219,8 +219,8 @@ class Lobby:
         game = Game.new(settings.colours(), seed=seed, variants=settings.variants, first=first)
         view = game.view()
         message = {"room": room.id, "v": 0, "events": [], "patch": [["set", [], view]]}
-        record = {"v": 0, "state": game.to_bytes(), "view": pack(view), "to_move": game.to_move or "",
-                  "at": time.time(), "message": pack(message)}
+        record = {"v": 0, "sent": 0, "state": game.to_bytes(), "view": pack(view),
+                  "to_move": game.to_move or "", "at": time.time(), "message": pack(message)}
 
         def begin(r: Room) -> bool:
             r.must_host(person.id)
@@ -272,6 +272,7 @@ class Lobby:
                                        logged, self.timings.patch_log):
             raise Rejected("stale_version", "another action was applied first")
         await self.outbox.game_message(room.id, message)
+        await self.store.mark_sent(room.id, v)
         self.metrics.messages += 1
         self.metrics.accepted(time.monotonic() - arrived)
         if game.to_move is None:
@@ -328,6 +329,7 @@ class Lobby:
             return
         v, to_move, at = head
         now = time.time()
+        await self._resend(room_id, v, at, now)
         present = await self._present(room_id)
 
         def presence(r: Room) -> bool:
@@ -365,6 +367,17 @@ class Lobby:
                 await self._bot_move(room, record)
             return
         await self.store.schedule(room_id, self._next_check(room, to_move, at), earlier_only=True)
+
+    async def _resend(self, room_id: str, v: int, at: float, now: float) -> None:
+        """A process that died between storing a version and broadcasting it leaves its message unsent:
+        any process sends it again (clients ignore duplicates)."""
+        if now - at < 1.0 or await self.store.sent(room_id) >= v:
+            return
+        sent = await self.store.sent(room_id)
+        for message in await self.store.messages_since(room_id, sent) or []:
+            log.warning("resending %s v%s (its process stopped before broadcasting)", room_id, message["v"])
+            await self.outbox.game_message(room_id, message)
+        await self.store.mark_sent(room_id, v)
 
     async def _bot_move(self, room: Room, record: dict[str, Any]) -> None:
         from server.game import Game

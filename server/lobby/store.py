@@ -215,6 +215,14 @@ class Store:
             args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap])
         return bool(ok)
 
+    async def mark_sent(self, room_id: str, v: int) -> None:
+        """Records that the message of version v was broadcast (see Lobby.advance)."""
+        await self.redis.hset(self.key("game", room_id), "sent", v)
+
+    async def sent(self, room_id: str) -> int:
+        raw = await self.redis.hget(self.key("game", room_id), "sent")
+        return int(raw) if raw is not None else 0
+
     async def messages_since(self, room_id: str, v: int) -> list[dict[str, Any]] | None:
         """The game messages after version v, or None when some are no longer held."""
         raws = await self.redis.lrange(self.key("patches", room_id), 0, -1)
