@@ -80,3 +80,45 @@ def test_r8_colours_on_a_beach_play_no_part():
     pairs = {tuple(sorted(map(tuple, a["boats"]))) for a in game.legal_actions()}
     assert (("blue", 0), ("red", 1), ("red", 1)) in pairs
     assert (("blue", 1), ("red", 0), ("red", 1)) in pairs
+
+
+def brute_force_landings(free, fleet):
+    """R8 read literally, by trying every assignment of every boat to a beach or back to its owner."""
+    from itertools import product
+
+    m = len(fleet)
+    open_beaches = [i for i, f in enumerate(free) if f > 0]
+    placed_target = min(m, sum(free))
+    out = set()
+    for choice in product([None, *open_beaches], repeat=m):
+        counts = Counter(c for c in choice if c is not None)
+        if any(counts[b] > free[b] for b in counts):
+            continue
+        if sum(counts.values()) != placed_target:  # 3. only boats finding no free mooring go back
+            continue
+        if m >= len(open_beaches):
+            if any(counts[b] == 0 for b in open_beaches):  # 1. one boat on each beach of B first
+                continue
+        elif any(n > 1 for n in counts.values()):  # 1. each boat on a different beach
+            continue
+        per_beach = [[] for _ in free]
+        for colour, b in zip(fleet, choice, strict=True):
+            if b is not None:
+                per_beach[b].append(colour)
+        out.add(tuple(tuple(sorted(p)) for p in per_beach))
+    return out
+
+
+def test_r8_landing_enumeration_matches_the_rule_read_literally():
+    """R8: the engine's landings are exactly the assignments that R8 allows (checked by brute force)."""
+    import random
+
+    from server.game import landing
+
+    rng = random.Random(8)
+    for _ in range(250):
+        beaches = rng.choice([2, 3, 3, 6])
+        free = tuple(rng.randint(0, 5 if beaches < 6 else 3) for _ in range(beaches))
+        fleet = tuple(sorted(rng.choice(["red", "blue", "green"]) for _ in range(rng.randint(1, 5))))
+        assert set(landing.placements(free, fleet)) == brute_force_landings(free, fleet), (free, fleet)
+        assert len(set(landing.placements(free, fleet))) == len(landing.placements(free, fleet))
