@@ -185,3 +185,170 @@ def test_r9_endless_chain_removes_only_the_looping_island_not_the_one_feeding_it
     assert [e["island"] for e in of_type(events, "island_removed")] == ["Tubuai"]
     assert beaches_of(game, "Tonga")[1:4] == [["blue"], ["red"], ["red"]]
     assert game.to_move == "blue", "red keeps boats on Tonga: no redraw, the turn ends"
+
+
+# ---------------------------------------------------------------- an independent R9 oracle
+
+OFFS = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
+
+
+def oracle_options(view):
+    """For a migrate decision, the options (island, beach, pier) R9 allows, computed from the public view
+    alone: an option is allowed when, after it, the chain can reach a table with no full beach, a draw or a
+    sinking without coming back to the current arrangement (the engine's documented finiteness rule)."""
+    from test_landing_r8 import brute_force_landings
+
+    tiles = {tuple(t["cell"]): t for t in view["tiles"]}
+    islands = {t["tile"]: t for t in view["tiles"] if t["kind"] == "island" and t["royal"] is None}
+
+    def trace(cell, d):
+        danger, at = 0, cell
+        while True:
+            nxt = (at[0] + OFFS[d][0], at[1] + OFFS[d][1])
+            t = tiles.get(nxt)
+            if t is None:
+                return danger, None
+            if t["kind"] == "island":
+                return danger, (tiles[cell]["tile"] if t["royal"] else t["tile"])
+            entry = (d + 3) % 6
+            for a, b, k in t["paths"]:
+                if entry in (a, b):
+                    d, danger, at = (b if entry == a else a), max(danger, k), nxt
+                    break
+
+    start = {(n, i): tuple(sorted(b["boats"])) for n, t in islands.items() for i, b in enumerate(t["beaches"])}
+    moor = {(n, i): b["moorings"] for n, t in islands.items() for i, b in enumerate(t["beaches"])}
+
+    def key(state):
+        return tuple(sorted(state.items()))
+
+    def moves(state):
+        """(option, outcome) pairs: outcome is 'escape' or a list of next states."""
+        for (n, i), boats in sorted(state.items()):
+            if len(boats) != moor[(n, i)]:
+                continue
+            cell = tuple(islands[n]["cell"])
+            for pier in islands[n]["beaches"][i]["piers"]:
+                danger, target = trace(cell, pier)
+                if target is None or danger > len(set(boats)):
+                    yield (n, i, pier), "escape"
+                    continue
+                left = dict(state)
+                left[(n, i)] = ()
+                free = [moor[(target, j)] - len(left[(target, j)]) for j in range(len(islands[target]["beaches"]))]
+                nexts = []
+                for placement in brute_force_landings(tuple(free), boats):
+                    new = dict(left)
+                    for j, added in enumerate(placement):
+                        new[(target, j)] = tuple(sorted(left[(target, j)] + added))
+                    nexts.append(new)
+                yield (n, i, pier), nexts
+
+    def full(state):
+        return any(len(b) == moor[k] for k, b in state.items())
+
+    def escapes(state, forbidden):
+        seen, todo = {key(state)}, [state]
+        while todo:
+            s = todo.pop()
+            if not full(s):
+                return True
+            for _option, outcome in moves(s):
+                if outcome == "escape":
+                    return True
+                for nxt in outcome:
+                    k = key(nxt)
+                    if k not in seen and k not in forbidden:
+                        seen.add(k)
+                        todo.append(nxt)
+        return False
+
+    forbidden = {key(start)}
+    allowed = set()
+    for option, outcome in moves(start):
+        if outcome == "escape" or any(key(n) not in forbidden and escapes(n, forbidden) for n in outcome):
+            allowed.add(option)
+    oracle_options.last = (start, key, escapes, full, forbidden)  # for the landing check
+    return allowed
+
+
+def check_landings(game, view):
+    """For each legal migration that reaches a landing decision, compare the legal landings with the
+    oracle: a landing is allowed when it leaves no beach full or the chain can still end from it without
+    returning to an arrangement already seen; when none is, all are (R9 then removes islands)."""
+    start, key, escapes, full, forbidden = oracle_options.last
+    checked = 0
+    for action in game.legal_actions():
+        g = game.clone()
+        g.apply(action)
+        if g.decision is None or g.decision["kind"] != "land":
+            continue
+        target = g.decision["island"]
+        state = dict(start)
+        state[(action["island"], action["beach"])] = ()
+        allowed, every = set(), set()
+        for a in g.legal_actions() + [x for x in _all_landings(g) if x not in g.legal_actions()]:
+            new = dict(state)
+            for colour, b in a["boats"]:
+                new[(target, b)] = tuple(sorted(new[(target, b)] + (colour,)))
+            pairs = tuple(sorted(map(tuple, a["boats"])))
+            every.add(pairs)
+            if not full(new) or (key(new) not in forbidden and escapes(new, forbidden)):
+                allowed.add(pairs)
+        engine = {tuple(sorted(map(tuple, a["boats"]))) for a in g.legal_actions()}
+        assert engine == (allowed or every), (start, action, engine, allowed)
+        checked += 1
+    return checked
+
+
+def _all_landings(game):
+    from server.game import landing
+
+    fleet = tuple(sorted(game.decision["fleet"]))
+    out = []
+    for placement in landing.placements(tuple(game.decision["free"]), fleet):
+        out.append({"type": "land", "boats": sorted([c, b] for b, added in enumerate(placement) for c in added)})
+    return out
+
+
+def test_r9_engine_matches_an_independent_oracle_around_a_looped_island():
+    """R9: over many positions around the looped Tubuai (with a feeding island), the engine's legal
+    migrations are exactly those an independent search allows; when none is, the engine removes islands."""
+    import random
+
+    rng = random.Random(9)
+    compared = endless_seen = landings = 0
+    for _ in range(400):
+        def boats(n):
+            return [rng.choice(["red", "blue", "green"]) for _ in range(n)]
+
+        tub = [boats(rng.randint(0, 3)), boats(rng.randint(0, 3))]
+        rar = [boats(rng.randint(0, 3)), boats(rng.randint(0, 4))]
+        feeder = rng.random() < 0.7
+        if not any(len(b) == 3 for b in tub) and not (feeder and (len(rar[0]) == 3 or len(rar[1]) == 4)):
+            continue
+        tiles = [tonga(["red"], cell=(-3, 0)), loop_island(*tub), *RING]
+        empty = [tonga(["red"], cell=(-3, 0)), loop_island(), *RING]
+        if feeder:
+            tiles.append(island("Rarotonga", (4, -1), 3, *rar))
+            empty.append(island("Rarotonga", (4, -1), 3))
+        # the oracle sees the table before the engine resolves anything
+        view = position(empty, colours=("red", "blue", "green")).view()
+        for t in view["tiles"]:
+            contents = {"Tubuai": tub, "Rarotonga": rar}.get(t["tile"])
+            for b, beach in enumerate(t.get("beaches", []) if contents else []):
+                beach["boats"] = list(contents[b])
+        expected = oracle_options(view)
+        game = position(tiles, colours=("red", "blue", "green"), stack=["a", "Samoa"])
+        if not expected:
+            assert game.view()["removed"], (tub, rar, "the oracle finds every option endless")
+            endless_seen += 1
+            continue
+        assert not game.view()["removed"], (tub, rar, expected)
+        if len(expected) > 1:
+            assert game.decision["kind"] == "migrate"
+            engine = {(a["island"], a["beach"], a["pier"]) for a in game.legal_actions()}
+            assert engine == expected, (tub, rar, engine, expected)
+            compared += 1
+            landings += check_landings(game, view)
+    assert compared > 100 and endless_seen > 5 and landings > 20, (compared, endless_seen, landings)
