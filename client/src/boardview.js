@@ -121,7 +121,11 @@ export class BoardView {
     this.svg.addEventListener('click', (e) => {
       if (moved) { moved = false; return; }
       const t = e.target.closest?.('[data-hit]');
-      if (!t || !this.svg.contains(t)) return;
+      if (!t || !this.svg.contains(t)) {
+        // a click on something that cannot be chosen now: let the table explain
+        if (e.target.closest?.('.tile')) this.onHit({ hit: 'none' });
+        return;
+      }
       const d = t.dataset;
       this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell });
     });

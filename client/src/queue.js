@@ -3,8 +3,9 @@
 // Pure: timers are injectable, no DOM.
 
 export class AnimationQueue {
-  constructor({ speed = 1, timers = globalThis } = {}) {
-    this.speed = speed;           // 1 = normal; 2 = twice as fast; 0 = instant
+  constructor({ speed = 1, timers = globalThis, skipWhen = () => false } = {}) {
+    this.speed = speed;
+    this.skipWhen = skipWhen;       // e.g. a hidden tab: no point in waiting           // 1 = normal; 2 = twice as fast; 0 = instant
     this.timers = timers;
     this.tasks = [];
     this.running = false;
@@ -55,7 +56,7 @@ export class AnimationQueue {
 
   /** A wait of `ms` milliseconds at speed 1, shortened by the speed, cut short by skip(). */
   wait(ms) {
-    if (this.skipping || this.speed === 0 || ms <= 0) return Promise.resolve();
+    if (this.skipping || this.speed === 0 || ms <= 0 || this.skipWhen()) return Promise.resolve();
     const dur = ms / this.speed;
     return new Promise((resolve) => {
       const w = {

@@ -68,3 +68,15 @@ test('idle() resolves when the queue has drained', async () => {
   assert.equal(ran, true);
   await q.idle();
 });
+
+test('skipWhen (a hidden tab) makes waits instant', async () => {
+  let hidden = true;
+  const q = new AnimationQueue({ skipWhen: () => hidden });
+  const t0 = Date.now();
+  await q.push((ctx) => ctx.wait(5000));
+  assert.ok(Date.now() - t0 < 500);
+  hidden = false;
+  const t1 = Date.now();
+  await q.push((ctx) => ctx.wait(30));
+  assert.ok(Date.now() - t1 >= 25);
+});

@@ -229,6 +229,23 @@ def test_animations_play_the_events_and_can_be_skipped(browser: Any, contexts: l
         if r in ("wait", "retry"):
             time.sleep(0.01)
     assert seen_fleet, "no voyage was animated"
+    # pan and zoom: buttons, wheel, drag; fit resets
+    viewport = page.locator("[data-testid=board] .viewport")
+    page.click("[data-testid=fit]")
+    page.locator(".zoom-controls button").first.click()
+    assert "scale(1.25)" in viewport.get_attribute("transform")
+    box = page.locator("[data-testid=board]").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, -200)
+    assert "scale(1.4375)" in viewport.get_attribute("transform")
+    before = viewport.get_attribute("transform")
+    page.mouse.down()
+    page.mouse.move(cx + 80, cy + 40, steps=5)
+    page.mouse.up()
+    assert viewport.get_attribute("transform") != before
+    page.click("[data-testid=fit]")
+    assert viewport.get_attribute("transform") == "translate(0 0) scale(1)"
     page.select_option("[data-testid=speed]", "0")
     assert page.evaluate("window.__tongiaki.room.table.queue.speed") == 0
     sig = page.evaluate(SIGNATURE_JS)

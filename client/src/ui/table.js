@@ -26,7 +26,7 @@ export class Table {
     this.t = app.t;
     this.root = root;
     this.input = new DecisionInput();
-    this.queue = new AnimationQueue({ speed: initialSpeed() });
+    this.queue = new AnimationQueue({ speed: initialSpeed(), skipWhen: () => !!globalThis.document?.hidden });
     this.shown = null;           // the view on screen (while animating: the display view)
     this.target = null;          // the latest view from the server
     this.recent = new Set();
@@ -70,6 +70,8 @@ export class Table {
       el('section', { class: 'panel log-panel' }, el('h3', { text: t('panel.log') }), this.logEl),
       el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
     clear(this.root).appendChild(el('div', { class: 'table' }, main, side));
+    this._keys = (e) => this.onKey(e);
+    document.addEventListener('keydown', this._keys);
   }
 
   setSpeed(s) {
@@ -102,6 +104,8 @@ export class Table {
   /** An applied game message: play its events, then show the new view. */
   playMessage(prev, events, view) {
     this.target = view;
+    // far behind (a hidden tab, a long catch-up): jump to the present instead of replaying it all
+    if (this.queue.pending > 60 || globalThis.document?.hidden) this.queue.skip();
     const tasks = [];
     let disp = null;
     tasks.push(async () => {
@@ -252,9 +256,7 @@ export class Table {
       return;
     }
     const pr = this.input.prompt();
-    const args = { ...(pr.args || {}) };
-    if (args.colour) args.colour = t(`colour.${args.colour}`);
-    if (args.kind) args.kind = t(`kind.${args.kind}`);
+    const args = this.promptArgs(pr.args);
     const who = this.seatOfColour(pend.colour);
     const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt' }, swatch(pend.colour), ' ',
       this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
@@ -279,6 +281,25 @@ export class Table {
       det.append(list);
       box.append(det);
     }
+  }
+
+  promptArgs(a) {
+    const args = { ...(a || {}) };
+    if (args.colour) args.colour = this.t(`colour.${args.colour}`);
+    if (args.kind) args.kind = this.t(`kind.${args.kind}`);
+    return args;
+  }
+
+  /** Keyboard: Escape clears the selection, R / Shift+R turn a tile, Enter places it or confirms a landing. */
+  onKey(e) {
+    if (!this.interactive() || !this.input.canAct) return;
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
+    let id = null;
+    if (e.key === 'Escape') id = 'clear';
+    else if (e.key === 'r' || e.key === 'R') id = e.shiftKey ? 'rotate:-1' : 'rotate:1';
+    else if (e.key === 'Enter') id = ids.has('place') ? 'place' : 'confirm';
+    if (id && (ids.has(id) || id === 'clear')) { e.preventDefault(); this.onPress(id); }
   }
 
   drawPlayers() {
@@ -366,6 +387,13 @@ export class Table {
   // ------------------------------------------------------------------ input
   onHit(hit) {
     if (!this.interactive()) return;
+    if (hit.hit === 'none') {
+      if (this.input.canAct) {
+        const pr = this.input.prompt();
+        this.flashStatus(`${this.t('err.not_here')} ${this.t(pr.key, this.promptArgs(pr.args))}`);
+      } else if (this.shown?.pending) this.flashStatus(this.t('err.not_your_turn'));
+      return;
+    }
     const r = this.input.click(hit);
     this.handleResult(r);
   }
@@ -402,7 +430,7 @@ export class Table {
     for (const it of items) this.addLog(it.ev ? { ...it, text: describeEvent(it.ev, this.t) || it.text } : it);
   }
 
-  destroy() { this.queue.clear(); this.board.clearOverlay(); }
+  destroy() { this.queue.clear(); this.board.clearOverlay(); document.removeEventListener('keydown', this._keys); }
 }
 
 function stat(label, value, key) {
