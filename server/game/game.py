@@ -159,6 +159,7 @@ class Game:
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
         self._free: set[Cell] | None = None
         self._free_sorted: list[Cell] | None = None
+        self._island_tiles: list[Placed] | None = None
         # R9 verdicts by arrangement: the path out found (escapes) or None (does not escape). Valid for
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
@@ -761,6 +762,7 @@ class Game:
         self._free_sorted = None
         self._escape_memo.clear()
         if t.island is not None:
+            self._island_tiles = None
             self._topology = None
         # Only the voyages that ended on this empty cell change.
         stale = [k for k, v in self._traces.items() if v[2] == cell]
@@ -769,6 +771,7 @@ class Game:
 
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
+        self._island_tiles = None
         self._free = None
         self._free_sorted = None
         self._escape_memo.clear()
@@ -814,7 +817,10 @@ class Game:
         self.phase = "place_tile"
 
     def _islands(self) -> list[Placed]:
-        return [t for t in self.tiles.values() if t.island is not None]
+        """The island tiles on the table (cached until an island is placed or removed)."""
+        if self._island_tiles is None:
+            self._island_tiles = [t for t in self.tiles.values() if t.island is not None]
+        return self._island_tiles
 
     # ------------------------------------------------------------------ chain reaction (R6, R9)
 
@@ -837,11 +843,11 @@ class Game:
 
     def _any_full(self) -> bool:
         """R6: some beach on the table is full."""
-        for t in self.tiles.values():
-            if t.island is not None:
-                for boats, beach in zip(t.beaches, t.island.beaches, strict=True):
-                    if len(boats) == beach.moorings:
-                        return True
+        for t in self._islands():
+            assert t.island is not None
+            for boats, beach in zip(t.beaches, t.island.beaches, strict=True):
+                if len(boats) == beach.moorings:
+                    return True
         return False
 
     def _chain_now(self) -> tuple[_Topology, Arrangement, list[int]]:
