@@ -130,3 +130,103 @@ def test_r6_player_commits_to_a_pier_before_drawing():
     events = play(game, {"type": "migrate", "island": "Tubuai", "beach": 0, "pier": 2})
     assert one(events, "tile_placed")["cell"] == [-1, 3]
     assert one(events, "tile_drawn")["left"]["islands"] + one(events, "tile_drawn")["left"]["oceans"] == left - 1
+
+
+def test_r2_r7_voyages_match_an_independent_tracer():
+    """R2/R7: over many random tables (ocean tiles in every rotation, islands, royal islands), each voyage's
+    steps — tiles drawn and their forced rotation, paths followed, danger checks, sinking, turn-back,
+    arrival — are exactly what a direct reading of the rules predicts."""
+    import random
+
+    from server.game.catalogue import OCEANS, TILES
+
+    offs = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
+    cells = sorted({(q, r) for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3} - {(0, 0)})
+    rng = random.Random(7)
+    checked = {"sunk": 0, "arrived": 0, "turned": 0, "drawn": 0}
+    for _ in range(300):
+        letters = [o.name for o in OCEANS]
+        rng.shuffle(letters)
+        chosen = rng.sample(cells, rng.randint(0, 12))
+        table = {}
+        for cell in chosen:
+            free_islands = [n for n in ("Samoa", "Hawaii", "Oahu", "Tahiti") if n not in
+                            {v[0] for v in table.values()}]
+            if rng.random() < 0.7 or not free_islands:
+                table[cell] = (letters.pop(), rng.randrange(6), None)
+            else:
+                table[cell] = (rng.choice(free_islands), rng.randrange(6), "green" if rng.random() < 0.7 else None)
+        d = rng.randrange(6)
+        pair = [rng.choice(["red", "blue", "green"]), rng.choice(["blue", "green"])]  # red has k = 1
+        beaches = [[] for _ in range(6)]
+        beaches[d] = pair
+        if "red" not in pair:
+            beaches[(d + 1) % 6] = ["red"]
+        rest = [n for n in TILES if n != "Tonga" and n not in {v[0] for v in table.values()}]
+        rng.shuffle(rest)
+        stack = rest[:10]
+        specs = [tonga(*beaches)] + [
+            {"tile": n, "cell": list(c), "rotation": rho, **({"royal": royal} if royal else {})}
+            for c, (n, rho, royal) in table.items()]
+        game = position(specs, colours=("red", "blue", "green"), stack=stack)
+        events = play(game, {"type": "expand", "island": "Tonga", "beaches": [d]})
+
+        # the oracle
+        table[(0, 0)] = ("Tonga", 0, None)
+        fleet = pair + ["red"]
+        colours = len(set(fleet))
+        expected = []
+        at, direction, drawn = (0, 0), d, list(stack)
+        while True:
+            nxt = (at[0] + offs[direction][0], at[1] + offs[direction][1])
+            if nxt not in table:
+                name = drawn.pop(0)
+                rho = (direction + 3) % 6
+                table[nxt] = (name, rho, None)
+                expected.append(("tile_placed", name, list(nxt), rho))
+            name, rho, royal = table[nxt]
+            tile = TILES[name]
+            if hasattr(tile, "beaches"):
+                if royal:
+                    expected.append(("turned_back", list(nxt)))
+                    expected.append(("fleet_arrived", "Tonga"))
+                else:
+                    expected.append(("fleet_arrived", name))
+                break
+            entry = (direction + 3) % 6
+            side = (entry - rho) % 6
+            for a, b, danger in tile.paths:
+                if side in (a, b):
+                    out = b if side == a else a
+                    break
+            exit_world = (out + rho) % 6
+            expected.append(("path_followed", list(nxt), entry, exit_world, danger))
+            if danger > colours:
+                expected.append(("sunk", list(nxt)))
+                break
+            at, direction = nxt, exit_world
+
+        actual = []
+        for e in events:
+            if e["type"] == "tile_placed":
+                actual.append(("tile_placed", e["tile"], e["cell"], e["rotation"]))
+            elif e["type"] == "path_followed":
+                actual.append(("path_followed", e["cell"], e["entry"], e["exit"], e["danger"]))
+                assert e["colours"] == colours
+            elif e["type"] == "crossing":
+                assert e["passed"] == (e["danger"] <= colours)
+            elif e["type"] == "sunk":
+                actual.append(("sunk", e["cell"]))
+                break
+            elif e["type"] == "turned_back":
+                actual.append(("turned_back", e["cell"]))
+            elif e["type"] == "fleet_arrived":
+                actual.append(("fleet_arrived", e["island"]))
+                break
+        assert actual == expected, (specs, d, stack)
+        kinds = {x[0] for x in expected}
+        checked["sunk"] += "sunk" in kinds
+        checked["turned"] += "turned_back" in kinds
+        checked["arrived"] += "fleet_arrived" in kinds
+        checked["drawn"] += "tile_placed" in kinds
+    assert min(checked.values()) >= 10, checked
