@@ -117,7 +117,8 @@ class App {
       const old = this.room.table;
       this.room.table = null;
       this.room.chat = this.newChat(this.room.chat);
-      this.renderRoom();
+      this._adopting = true;
+      try { this.renderRoom(); } finally { this._adopting = false; }
       if (old && this.room.table) { this.room.table.adoptLog(old.log); old.destroy(); }
     }
   }
@@ -288,6 +289,7 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       r.table = new Table(this, holder);
+      if (!this._adopting) r.table.restoreLog(r.id);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.loadSnapshot(r.stream.view);
     } else {

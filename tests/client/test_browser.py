@@ -134,6 +134,7 @@ def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any],
     assert bob.evaluate("location.hash") == f"#/room/{room}"
     assert wait_same_board([alice, bob, carol]) == signature
     assert settled_version(bob) == v_before
+    assert bob.locator("[data-testid=log] li").count() > 5  # the game log survives the reload
 
     # Bob closes the tab and comes back to the site's address: he is taken back to his seat
     ctx = bob.context

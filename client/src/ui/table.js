@@ -98,7 +98,7 @@ export class Table {
     this.board.clearOverlay();
     this.target = view;
     this.queue.push(async () => { this.shown = view; this.recent = new Set(); this.refresh(); }).then(() => this.settled());
-    if (!this.log.length && view.phase !== 'setup') this.addLog({ text: this.t('phase.play', { turn: view.turn }) });
+    if (!this.log.length && view.phase === 'play') this.addLog({ text: this.t('phase.play', { turn: view.turn }) });
   }
 
   /** An applied game message: play its events, then show the new view. */
@@ -237,7 +237,7 @@ export class Table {
     const mine = this.myColours();
     const clock = this.app.room?.state?.settings?.clock;
     clear(this.statusEl).append(
-      clock && v.phase !== 'over' ? el('span', { class: 'tag', title: t('lobby.clock') }, `⏱ ${clock}s`) : null, ' ',
+      ...(clock && v.phase !== 'over' ? [el('span', { class: 'tag', title: t('lobby.clock') }, `⏱ ${clock}s`), ' '] : []),
       el('strong', { text: phase }), ' ',
       mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
         : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')));
@@ -371,6 +371,7 @@ export class Table {
 
   addLog({ text, colour, type, ev }) {
     this.log.push({ text, colour, type, ev });
+    this._saveLogSoon();
     const li = el('li', { class: type ? `ev-${type}` : '' }, colour ? swatch(colour) : null, colour ? ' ' : null, text);
     this.logEl.append(li);
     while (this.logEl.children.length > 400) this.logEl.removeChild(this.logEl.firstChild);
@@ -423,6 +424,24 @@ export class Table {
       this.input.reset(this.shown, this.myColours());
     }
     this.drawBoard(); this.drawDecision();
+  }
+
+  /** The log survives a reload or a closed tab: kept in localStorage for the last room only. */
+  _saveLogSoon() {
+    if (this._saveTimer) return;
+    this._saveTimer = setTimeout(() => {
+      this._saveTimer = null;
+      try {
+        localStorage.setItem('tongiaki.log', JSON.stringify({ room: this.app.room?.id, items: this.log.slice(-300).map(({ ev, text, colour, type }) => ({ ev, text, colour, type })) }));
+      } catch { /* full or private mode */ }
+    }, 300);
+  }
+
+  restoreLog(roomId) {
+    try {
+      const saved = JSON.parse(localStorage.getItem('tongiaki.log') || 'null');
+      if (saved && saved.room === roomId && Array.isArray(saved.items)) this.adoptLog(saved.items);
+    } catch { /* ignore */ }
   }
 
   /** Copy the log of another table (after a language switch), re-described in this language. */
