@@ -149,3 +149,69 @@ def test_r13_game_ends_when_one_kind_runs_out():
     assert last["left"]["islands" if last["kind"] == "island" else "oceans"] == 0
     assert all(d["left"]["islands"] > 0 and d["left"]["oceans"] > 0 for d in drawn[:-1])
     assert game.result() is not None
+
+
+def test_r13_scores_and_tie_breaks_match_a_direct_count_on_random_tables():
+    """R13: on random final tables, scores, islands, boats (royal = 1), ranking, winners and the deciding
+    criterion are exactly a direct count of the rules."""
+    import random
+
+    from server.game.catalogue import TILES
+
+    rng = random.Random(13)
+    names = ["Tubuai", "Nauru", "Rarotonga", "Tokelau", "Samoa", "Hawaii", "Oahu", "Tahiti"]
+    cells = [(0, 3), (3, 0), (-3, 0), (0, -3), (3, -3), (-3, 3), (2, 2), (-2, -2)]
+    players = ("red", "blue", "green")
+    decided = set()
+    for _ in range(150):
+        specs = [tonga([rng.choice(players)] if rng.random() < 0.5 else [])]
+        content = {"Tonga": specs[0]["beaches"]}
+        royal = {}
+        founded = {c: 0 for c in players}
+        for name, cell in zip(rng.sample(names, rng.randint(1, 5)), cells, strict=False):
+            owner = rng.choice(players)
+            if rng.random() < 0.2 and founded[owner] < 2:
+                founded[owner] += 1
+                royal[name] = owner
+                specs.append(island(name, cell, 0, royal=owner))
+            else:
+                beaches = [[rng.choice(players) for _ in range(rng.randint(0, min(2, b.moorings - 1)))]
+                           for b in TILES[name].beaches]
+                content[name] = beaches
+                specs.append(island(name, cell, 0, *beaches))
+        result = ended(specs, colours=(*players, "purple"))
+        points = {c: 0 for c in (*players, "purple")}
+        isl = dict(points)
+        boats = dict(points)
+        for name, beaches in content.items():
+            present = {c for b in beaches for c in b}
+            for c in present:
+                points[c] += TILES[name].value
+                isl[c] += 1
+            for b in beaches:
+                for c in b:
+                    boats[c] += 1
+        for name, owner in royal.items():
+            points[owner] += TILES[name].value
+            isl[owner] += 1
+            boats[owner] += 1
+        assert (result["scores"], result["islands"], result["boats"]) == (points, isl, boats)
+        rank = {c: (-points[c], -isl[c], boats[c]) for c in points}
+        best = min(rank.values())
+        assert set(result["winners"]) == {c for c in rank if rank[c] == best}
+        flat = [c for group in result["ranking"] for c in group]
+        assert sorted(flat) == sorted(points) and [rank[c] for c in flat] == sorted(rank[c] for c in flat)
+        for group in result["ranking"]:
+            assert len({rank[c] for c in group}) == 1
+        top = [c for c in points if points[c] == -best[0]]
+        if len(top) == 1:
+            expected = "score"
+        elif len([c for c in top if isl[c] == -best[1]]) == 1:
+            expected = "islands"
+        elif len(result["winners"]) == 1:
+            expected = "boats"
+        else:
+            expected = "shared"
+        assert result["decided_by"] == expected
+        decided.add(expected)
+    assert decided == {"score", "islands", "boats", "shared"}, decided
