@@ -97,3 +97,87 @@ def test_r5_full_beach_after_expansion_starts_migration():
     events = play(game, {"type": "land", "boats": [["blue", 0], ["red", 1], ["red", 2]]})
     assert types(events) == ["landed", "turn_passed"]
     assert of_type(events, "landed")[0]["island"] == "Samoa"
+
+
+def test_r4_r5_r10_r11_r12_turn_choices_match_the_rules_on_random_tables():
+    """R4/R5/R10/R11/R12: on random tables the engine offers exactly the turn choices the rules define:
+    expansions (n = min(k, beaches, supply), one per beach; take-back when the supply is empty), royal
+    islands, colonisation, and the special start when the player has no boat on the board."""
+    import random
+    from itertools import combinations as combos
+    from itertools import combinations_with_replacement as multisets
+
+    from server.game.catalogue import TILES
+
+    rng = random.Random(5)
+    names = ["Tubuai", "Nauru", "Rarotonga", "Samoa", "Hawaii", "Muroroa"]
+    cells = [(0, 3), (3, 0), (-3, 0), (0, -3), (3, -3)]
+    players = ("red", "blue", "green")
+    kinds = set()
+    for _ in range(300):
+        me = rng.choice(players)
+        specs, content, royal_owner = [], {}, {}
+        founded = {c: 0 for c in players}
+        for name, cell in [("Tonga", (0, 0)), *zip(rng.sample(names, rng.randint(0, 4)), cells, strict=False)]:
+            tile = TILES[name]
+            if name != "Tonga" and rng.random() < 0.2:
+                owner = rng.choice(players)
+                if founded[owner] < 2:
+                    founded[owner] += 1
+                    royal_owner[name] = owner
+                    specs.append({"tile": name, "cell": list(cell), "royal": owner})
+                    continue
+            beaches = [[rng.choice(players) if rng.random() < 0.6 else me
+                        for _ in range(rng.randint(0, b.moorings - 1))] if rng.random() < 0.6 else []
+                       for b in tile.beaches]
+            content[name] = beaches
+            specs.append({"tile": name, "cell": list(cell), "rotation": 0, "beaches": beaches})
+        on_board = sum(b.count(me) for bs in content.values() for b in bs)
+        if on_board > 15 - founded[me]:
+            continue
+        top = 15 - on_board - founded[me]
+        supply = rng.choice([top, top, 0, min(1, top), min(2, top)])
+        given_founded = {me: rng.choice([founded[me], min(2, founded[me] + 1)])}
+        game = position(specs, colours=players, active=me, supplies={me: supply}, royal_founded=given_founded)
+        expected = [{"type": "colonise"}]
+        mine = {n: bs for n, bs in content.items() if any(me in b for b in bs)}
+        if mine:
+            kind = "turn"
+            if supply > 0:
+                for n, bs in mine.items():
+                    k = sum(b.count(me) for b in bs)
+                    count = min(k, len(bs), supply)
+                    for chosen in combos(range(len(bs)), count):
+                        expected.append({"type": "expand", "island": n, "beaches": list(chosen)})
+            else:
+                for src, sbs in mine.items():
+                    for sb, boats in enumerate(sbs):
+                        if me not in boats:
+                            continue
+                        for n, bs in mine.items():
+                            for b in range(len(bs)):
+                                if (n, b) != (src, sb):
+                                    expected.append({"type": "expand", "island": n, "beaches": [b],
+                                                     "take_back": {"island": src, "beach": sb}})
+            if given_founded[me] < 2:
+                for n, bs in content.items():
+                    if n != "Tonga" and {c for b in bs for c in b} == {me}:
+                        expected.append({"type": "royal", "island": n})
+        else:
+            kind = "restart"
+            if supply > 0:
+                free = [3 - len(b) for b in content["Tonga"]]
+                want = min(2, supply, sum(free))
+                for pair in multisets(range(6), want):
+                    if all(pair.count(b) <= free[b] for b in pair):
+                        expected.append({"type": "restart", "tonga": list(pair)})
+                for n, bs in content.items():
+                    if n != "Tonga":
+                        for b, boats in enumerate(bs):
+                            if len(boats) < TILES[n].beaches[b].moorings:
+                                expected.append({"type": "restart", "island": n, "beach": b})
+        assert game.decision["kind"] == kind
+        key = lambda a: repr(sorted(a.items()))  # noqa: E731
+        assert sorted(game.legal_actions(), key=key) == sorted(expected, key=key), (specs, me, supply)
+        kinds.add((kind, supply > 0))
+    assert kinds >= {("turn", True), ("turn", False), ("restart", True)}, kinds
