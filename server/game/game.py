@@ -978,25 +978,35 @@ class Game:
             del self._escape_memo[arr]
 
     def _endless_islands(self, topo: _Topology, start: Arrangement) -> set[Cell]:
-        """The islands an endless chain runs on: where its full beaches sit and where its fleets land."""
-        cells: set[Cell] = set()
-        seen = {start}
+        """The islands an endless chain runs on (R9): those whose fleets sail and land in the part of the
+        chain it can never leave (its bottom strongly connected components). An island that only feeds
+        a fleet into the loop is not one of them."""
+        edges: dict[Arrangement, list[tuple[Arrangement, Cell, Cell]]] = {}
         todo = [start]
+        edges[start] = []
         while todo:
             arr = todo.pop()
             for i, boats in enumerate(arr):
                 if len(boats) != topo.moorings[i]:
                     continue
-                cells.add(topo.index[i][0])
+                cell = topo.index[i][0]
                 left = arr[:i] + ((),) + arr[i + 1 :]
                 for pier in topo.piers[i]:
-                    _danger, target = self._trace(topo.index[i][0], pier)
+                    target = self._trace(cell, pier)[1]
                     assert target is not None
-                    cells.add(target)
-                    for nxt in self._landing_results(topo, left, target, arr[i]):
-                        if nxt not in seen:
-                            seen.add(nxt)
+                    for nxt in self._landing_results(topo, left, target, boats):
+                        edges[arr].append((nxt, cell, target))
+                        if nxt not in edges:
+                            edges[nxt] = []
                             todo.append(nxt)
+        component = _components({a: [e[0] for e in out] for a, out in edges.items()})
+        leaves = {c for a, out in edges.items() for c in [component[a]] if all(component[e[0]] == c for e in out)}
+        cells: set[Cell] = set()
+        for arr, out in edges.items():
+            if component[arr] in leaves:
+                for nxt, departure, target in out:
+                    if component[nxt] == component[arr]:
+                        cells.update((departure, target))
         return cells
 
     def _endless(self, arr: Arrangement, events: list[Event]) -> None:
@@ -1018,7 +1028,9 @@ class Game:
             self.hand_reason = "redraw"
             self.phase = "draw_free"
         else:
-            self.phase = "end_turn"
+            self.chain_seen.clear()
+            self._forget_failures()
+            self.phase = "chain"  # beaches that only fed the loop may still be full
 
     def _topo(self) -> _Topology:
         if self._topology is None:
@@ -1472,6 +1484,51 @@ _FIELDS: dict[str, set[str]] = {
     "settle": {"beach"},
     "turn_tile": {"rotation"},
 }
+
+
+def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
+    """Strongly connected components (iterative Tarjan): node -> component number."""
+    index: dict[Any, int] = {}
+    low: dict[Any, int] = {}
+    component: dict[Any, int] = {}
+    stack: list[Any] = []
+    on_stack: set[Any] = set()
+    counter = 0
+    components = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph[child])))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component[member] = components
+                        if member == node:
+                            break
+                    components += 1
+    return component
 
 
 def _landing_key(placement: landing.Placement) -> Key:
