@@ -255,3 +255,28 @@ def test_contract_event_fields_match_the_documented_table():
         expected = EVENT_FIELDS[e["type"]] | ({"value"} if e["type"] == "tile_drawn" and e["kind"] == "island"
                                              else set())
         assert fields == expected, e
+
+
+def test_contract_returned_data_does_not_alias_engine_state():
+    """Contract ("plain data in, plain data out", apply "changes nothing" unless it succeeds): a caller that
+    edits what the engine returned (legal actions, views, events, the result) must not change the game."""
+    game = turn_game()
+    before = game.to_bytes()
+    legal = game.legal_actions()
+    snapshot = json.loads(json.dumps(legal))
+    legal[0]["beaches"].append(99)
+    legal[1]["island"] = "Atlantis"
+    game.view()["legal"][2]["beaches"].clear()
+    assert game.legal_actions() == snapshot
+    assert game.to_bytes() == before
+
+    game = position([tonga(["red"], ["blue"])], stack=["a", "Samoa"], stack_exact=True)
+    play(game, {"type": "colonise"})
+    events = play(game, {"type": "place_tile", "cell": [0, 1], "rotation": 0})
+    final = game.to_bytes()
+    expected = json.loads(json.dumps(game.result()))
+    events[-1]["result"]["scores"]["red"] = 999
+    game.result()["winners"].append("nobody")
+    game.view()["result"]["ranking"].clear()
+    assert game.result() == expected
+    assert game.to_bytes() == final
