@@ -352,3 +352,33 @@ def test_r9_engine_matches_an_independent_oracle_around_a_looped_island():
             compared += 1
             landings += check_landings(game, view)
     assert compared > 100 and endless_seen > 5 and landings > 20, (compared, endless_seen, landings)
+
+
+def test_r9_every_turn_ends_whatever_the_player_chooses_around_a_loop():
+    """R9: every turn ends in finitely many steps whatever the players choose, even where voyages loop."""
+    import random
+
+    rng = random.Random(99)
+    ended_turns = 0
+    for _ in range(150):
+        def boats(n):
+            return [rng.choice(["red", "blue", "green"]) for _ in range(n)]
+
+        tiles = [tonga(["red"], cell=(-3, 0)), loop_island(boats(rng.randint(0, 3)), boats(rng.randint(0, 3))),
+                 *RING, island("Rarotonga", (4, -1), 3, boats(rng.randint(0, 3)), boats(rng.randint(0, 4)))]
+        game = position(tiles, colours=("red", "blue", "green"), stack=["a", "Samoa", "b", "Hawaii"])
+        turn = game.view()["turn"]
+        for _step in range(200):
+            if game.to_move is None or (game.view()["turn"] != turn):
+                break
+            if game.decision["kind"] in ("turn", "restart"):
+                if _step:
+                    break
+                actions = [a for a in game.legal_actions() if a["type"] == "expand"] or game.legal_actions()
+            else:
+                actions = game.legal_actions()
+            game.apply(rng.choice(actions))
+        else:
+            raise AssertionError(f"turn did not end: {tiles}")
+        ended_turns += 1
+    assert ended_turns == 150
