@@ -185,6 +185,7 @@ def test_r9_endless_chain_removes_only_the_looping_island_not_the_one_feeding_it
     assert [e["island"] for e in of_type(events, "island_removed")] == ["Tubuai"]
     assert beaches_of(game, "Tonga")[1:4] == [["blue"], ["red"], ["red"]]
     assert game.to_move == "blue", "red keeps boats on Tonga: no redraw, the turn ends"
+    assert len(beaches_of(game, "Tonga")[0]) < 3, "R4: the turn ends only when no beach is full"
 
 
 # ---------------------------------------------------------------- an independent R9 oracle
