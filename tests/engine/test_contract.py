@@ -240,7 +240,8 @@ def test_contract_event_fields_match_the_documented_table():
     seen += g.apply(g.legal_actions()[0])
     g = position([tonga(*[["red", "red"]] * 6), island("Tubuai", (3, 0), 0, ["red", "red"], ["red"]),
                   island("Hiva Oa", (0, 3), 0, ["blue"])], stack=["Samoa"])
-    seen += g.apply({"type": "expand", "island": "Tubuai", "beaches": [1], "take_back": {"island": "Tonga", "beach": 0}})
+    seen += g.apply({"type": "expand", "island": "Tubuai", "beaches": [1],
+                     "take_back": {"island": "Tonga", "beach": 0}})
     seen += g.apply({"type": "royal", "island": "Hiva Oa"})
     g = position([tonga(["blue"]), loop_island(["red", "blue"], ["blue", "blue"]), *RING], stack=["a", "Samoa"])
     seen += g.apply({"type": "expand", "island": "Tubuai", "beaches": [0]})          # endless chain

@@ -68,7 +68,8 @@ def test_r5_take_back_with_15_on_the_board():
     sources = {(a["take_back"]["island"], a["take_back"]["beach"]) for a in listed}
     assert sources == {("Tonga", b) for b in range(6)} | {("Tubuai", 0), ("Tubuai", 1)}
     # never back onto the beach it came from; never onto an island without the player's boats
-    assert not [a for a in listed if (a["island"], a["beaches"][0]) == (a["take_back"]["island"], a["take_back"]["beach"])]
+    assert not [a for a in listed
+                if (a["island"], a["beaches"][0]) == (a["take_back"]["island"], a["take_back"]["beach"])]
     assert {a["island"] for a in listed} == {"Tonga", "Tubuai"}
     assert len(listed) == 8 * 7
     rejected(game, {"type": "expand", "island": "Tonga", "beaches": [0]}, "illegal_choice")

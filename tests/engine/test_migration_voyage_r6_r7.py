@@ -195,10 +195,8 @@ def test_r2_r7_voyages_match_an_independent_tracer():
                 break
             entry = (direction + 3) % 6
             side = (entry - rho) % 6
-            for a, b, danger in tile.paths:
-                if side in (a, b):
-                    out = b if side == a else a
-                    break
+            a, b, danger = next(path for path in tile.paths if side in path[:2])
+            out = b if side == a else a
             exit_world = (out + rho) % 6
             expected.append(("path_followed", list(nxt), entry, exit_world, danger))
             if danger > colours:
