@@ -109,7 +109,7 @@ export function islandTile(t, size = SIZE, ui = {}) {
 
   const kids = [hexPoly(c, size * 0.985, { class: 'hex lagoon' })];
   // the island's land: a rounded blob inside the lagoon
-  kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.6) }));
+  kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.47) }));
   kids.push(h('circle', { class: 'land', cx: c.x, cy: c.y, r: round(size * 0.4) }));
 
   (t.beaches || []).forEach((b, i) => {
@@ -151,7 +151,7 @@ export function islandTile(t, size = SIZE, ui = {}) {
     }
     const pts = mooringPoints(c, b, size);
     const arcR = size * 0.5;
-    const span = (b.moorings - 1) * 19 / 2 + 9;
+    const span = (b.moorings - 1) * 19 / 2 + 7;
     const s0 = polar(c, a - span, arcR), s1 = polar(c, a + span, arcR);
     parts.push(h('path', {
       class: 'beach-arc',
