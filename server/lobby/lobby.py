@@ -18,7 +18,7 @@ from server.lobby import patch
 from server.lobby.errors import Rejected
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
-from server.lobby.store import Store, pack
+from server.lobby.store import Store, pack, unpack
 from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -239,13 +239,16 @@ class Lobby:
 
     async def act(self, person: Person, room_id: Any, v: Any, action: Any, arrived: float) -> int:
         """A person's action for their seat at version v; returns the new version."""
-        room = await self._room(room_id)
+        if not isinstance(room_id, str) or len(room_id) > 64:
+            raise Rejected("malformed", "room must be a room id string")
+        room, record = await self.store.room_and_game(room_id)   # one round trip
+        if room is None:
+            raise Rejected("no_room", f"no room {room_id!r}")
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
         if not mine:
             raise Rejected("not_seated", "spectators can only watch and chat")
-        record = await self.store.game(room.id)
         if record is None or record["to_move"] is None:
             raise Rejected("not_playing", "the game is over")
         if v != record["v"]:
@@ -258,7 +261,7 @@ class Lobby:
         from server.game import Game, IllegalAction
 
         game = Game.from_bytes(record["state"])
-        before = game.view()
+        before = unpack(record["view"]) if record.get("view") else game.view()  # as stored: cheaper
         colour = game.to_move
         try:
             events = game.apply(action, colour=colour)
@@ -268,8 +271,9 @@ class Lobby:
         v = record["v"] + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
         logged = {"v": v, "colour": colour, "action": action, "by": by}
+        check = self._next_check(room, game.to_move, time.time()) if game.to_move else None
         if not await self.store.commit(room.id, record["v"], game.to_bytes(), after, game.to_move, message,
-                                       logged, self.timings.patch_log):
+                                       logged, self.timings.patch_log, check):
             raise Rejected("stale_version", "another action was applied first")
         await self.outbox.game_message(room.id, message)
         await self.store.mark_sent(room.id, v)
@@ -286,9 +290,6 @@ class Lobby:
             room = await self._update(room.id, finish)
             await self.store.unschedule(room.id)
             await self.publish(room)
-        else:
-            await self.store.schedule(room.id, self._next_check(room, game.to_move, time.time()),
-                                      earlier_only=True)
         return v
 
     def _next_check(self, room: Room, to_move: str, at: float) -> float:

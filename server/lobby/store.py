@@ -41,6 +41,7 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
+if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
 """
 
@@ -51,6 +52,9 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return due
 """
+
+
+GAME_FIELDS = ("v", "state", "view", "to_move", "at")
 
 
 def pack(value: Any) -> bytes:
@@ -188,11 +192,23 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------
     async def game(self, room_id: str) -> dict[str, Any] | None:
-        """The stored game: `v`, `state` (bytes), `to_move`, `at` (None when not started)."""
-        raw = await self.redis.hmget(self.key("game", room_id), "v", "state", "to_move", "at")
+        """The stored game: `v`, `state` (bytes), `view` (msgpack), `to_move`, `at` (None: not started)."""
+        return self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
+
+    async def room_and_game(self, room_id: str) -> tuple[Room | None, dict[str, Any] | None]:
+        """The room and its game in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(self.key("room", room_id))
+            pipe.hmget(self.key("game", room_id), *GAME_FIELDS)
+            raw_room, raw_game = await pipe.execute()
+        return (Room.from_store(unpack(raw_room)) if raw_room else None), self._record(raw_game)
+
+    @staticmethod
+    def _record(raw: list[Any]) -> dict[str, Any] | None:
         if raw[0] is None:
             return None
-        return {"v": int(raw[0]), "state": raw[1], "to_move": raw[2].decode() or None, "at": float(raw[3])}
+        return {"v": int(raw[0]), "state": raw[1], "view": raw[2], "to_move": raw[3].decode() or None,
+                "at": float(raw[4])}
 
     async def game_head(self, room_id: str) -> tuple[int, str | None, float] | None:
         """Version, pending colour and time of the last action, without the state."""
@@ -208,11 +224,14 @@ class Store:
         return {"v": int(raw[0]), "view": unpack(raw[1])}
 
     async def commit(self, room_id: str, v: int, state: bytes, view: dict[str, Any], to_move: str | None,
-                     message: dict[str, Any], action: dict[str, Any], cap: int) -> bool:
-        """Stores version v+1 if the stored version is still v. True when it did."""
+                     message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None) -> bool:
+        """Stores version v+1 if the stored version is still v (and brings the room's timer forward to
+        `check`). True when it did."""
         ok, _ = await self._commit(
-            keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id)],
-            args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap])
+            keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
+                  self.key("timers")],
+            args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap,
+                  "" if check is None else check, room_id])
         return bool(ok)
 
     async def mark_sent(self, room_id: str, v: int) -> None:

@@ -1,0 +1,149 @@
+// Load generator for bench/load.py: N rooms of 4 socket.io clients (the browser's socket.io-client and
+// msgpack parser) playing random legal actions, one action per room every 1/rate seconds, plus S
+// spectators per room. Prints one JSON line of figures on stdout when done.
+import { createRequire } from "node:module";
+import { performance } from "node:perf_hooks";
+
+const require = createRequire(new URL("../client/package.json", import.meta.url));
+const { io } = require("socket.io-client");
+const parser = require("socket.io-msgpack-parser");
+const notepack = require("notepack.io");
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
+const url = args.url;
+const rooms = Number(args.rooms ?? 200);
+const spectators = Number(args.spectators ?? 2);
+const rate = Number(args.rate ?? 1);
+const duration = Number(args.duration ?? 30) * 1000;
+const warmup = Number(args.warmup ?? 5) * 1000;
+
+function applyPatch(view, patch) {
+  for (const [op, path, arg] of patch) {
+    if (path.length === 0) { if (op === "set") view = arg; continue; }
+    let node = view;
+    for (const step of path.slice(0, -1)) node = node[step];
+    const last = path[path.length - 1];
+    if (op === "set") node[last] = arg;
+    else if (op === "del") delete node[last];
+    else if (op === "trunc") node[last].length = arg;
+  }
+  return view;
+}
+
+const stats = { messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
+                measuring: false, gaps: 0, errors: {} };
+
+function connect(name) {
+  return new Promise((resolve, reject) => {
+    const socket = io(url, { transports: ["websocket"], parser, forceNew: true, reconnection: false,
+                             auth: { protocol: 1, name } });
+    socket.once("session", () => resolve(socket));
+    socket.once("connect_error", reject);
+  });
+}
+
+async function call(socket, event, data) {
+  const answer = await socket.timeout(20000).emitWithAck(event, data);
+  if (!answer.ok) throw new Error(`${event}: ${answer.error.code} ${answer.error.message}`);
+  return answer;
+}
+
+class Seat {
+  constructor(socket, room, measure) {
+    this.socket = socket; this.room = room; this.v = -1; this.view = null; this.measure = measure;
+    this.sent = new Map();   // version expected -> send time
+    socket.on("game", (m) => this.onGame(m));
+  }
+  onGame(m) {
+    if (stats.measuring) stats.messages += 1;
+    if (m.v <= this.v) return;
+    if (m.v !== this.v + 1 && this.v >= 0) { stats.gaps += 1; return this.catchUp(); }
+    this.view = applyPatch(this.view, m.patch);
+    this.v = m.v;
+    const t0 = this.sent.get(m.v);
+    if (t0 !== undefined) {
+      this.sent.delete(m.v);
+      if (stats.measuring) stats.latencies.push(performance.now() - t0);
+    }
+    if (this.measure && stats.measuring && m.v > 0) {
+      stats.patchBytes.push(notepack.encode(m.patch).length);
+      stats.viewBytes.push(notepack.encode(this.view).length);
+    }
+  }
+  async catchUp() {
+    const answer = await call(this.socket, "since", { room: this.room, v: Math.max(this.v, 0) });
+    if (answer.snapshot) { this.view = answer.snapshot.view; this.v = answer.snapshot.v; }
+    else for (const m of answer.messages) { if (m.v === this.v + 1) { this.view = applyPatch(this.view, m.patch); this.v = m.v; } }
+  }
+}
+
+async function table(i) {
+  const players = [];
+  for (let s = 0; s < 4; s++) players.push(await connect(`R${i}P${s}`));
+  const watchers = [];
+  for (let s = 0; s < spectators; s++) watchers.push(await connect(`R${i}S${s}`));
+  const created = await call(players[0], "room_create", { name: `bench ${i}`, seats: 4, bot_pace: 0, grace: 600 });
+  const room = created.room.id;
+  const seats = [];
+  for (const [s, socket] of players.entries()) {
+    const seat = new Seat(socket, room, s === 0);
+    seat.index = s; seat.person = null;
+    seats.push(seat);
+    if (s > 0) { await call(socket, "room_join", { room }); await call(socket, "sit", { room, seat: s }); }
+  }
+  for (const socket of watchers) { new Seat(socket, room, false); await call(socket, "room_join", { room }); }
+  return { room, players, watchers, seats };
+}
+
+async function drive(t, stopAt) {
+  // one action per 1/rate seconds, by whichever client holds the pending colour
+  const colours = ["red", "blue", "green", "yellow"];
+  let next = performance.now() + Math.random() * 1000 / rate;
+  while (performance.now() < stopAt) {
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+    next += 1000 / rate;
+    const seat = t.seats[0];
+    if (!seat.view || !seat.view.pending) continue;          // game over
+    const actor = t.seats[colours.indexOf(seat.view.pending.colour)];
+    if (!actor.view || actor.v !== seat.v) continue;
+    const legal = actor.view.legal;
+    const action = legal[Math.floor(Math.random() * legal.length)];
+    actor.sent.set(actor.v + 1, performance.now());
+    try {
+      const answer = await actor.socket.timeout(20000).emitWithAck("act", { room: t.room, v: actor.v, action });
+      if (answer.ok) { if (stats.measuring) stats.actions += 1; }
+      else { stats.rejected += 1; stats.errors[answer.error.code] = (stats.errors[answer.error.code] ?? 0) + 1; }
+    } catch (e) { stats.rejected += 1; stats.errors.timeout = (stats.errors.timeout ?? 0) + 1; }
+  }
+}
+
+function percentile(xs, p) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+const t0 = performance.now();
+const tables = [];
+const batch = 10;
+for (let i = 0; i < rooms; i += batch) {
+  tables.push(...await Promise.all(Array.from({ length: Math.min(batch, rooms - i) }, (_, k) => table(i + k))));
+}
+const setup = (performance.now() - t0) / 1000;
+for (const t of tables) await call(t.players[0], "room_start", { room: t.room });
+process.stderr.write(`set up ${rooms} rooms, ${rooms * (4 + spectators)} sockets in ${setup.toFixed(1)} s\n`);
+const stopAt = performance.now() + warmup + duration;
+setTimeout(() => { stats.measuring = true; console.log("MEASURE_START"); }, warmup);
+const started = performance.now();
+await Promise.all(tables.map((t) => drive(t, stopAt)));
+const seconds = (performance.now() - started - warmup) / 1000;
+const out = {
+  rooms, spectators, sockets: rooms * (4 + spectators), seconds,
+  actions_per_s: stats.actions / seconds, messages_per_s: stats.messages / seconds,
+  latency_ms_p50: percentile(stats.latencies, 0.5), latency_ms_p99: percentile(stats.latencies, 0.99),
+  latency_samples: stats.latencies.length, rejected: stats.rejected, errors: stats.errors, gaps: stats.gaps,
+  patch_bytes_median: percentile(stats.patchBytes, 0.5), view_bytes_median: percentile(stats.viewBytes, 0.5),
+};
+console.log("RESULT " + JSON.stringify(out));
+for (const t of tables) for (const s of [...t.players, ...t.watchers]) s.close();
+process.exit(0);

