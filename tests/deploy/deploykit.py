@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import os
 import random
 import re
@@ -260,10 +259,9 @@ class NginxProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def args(self) -> list[str]:
-        # `user` matters only when started as root (workers must read the static root); otherwise nginx
-        # ignores it with a warning
-        globals_ = (f"daemon off; pid {self.dir}/nginx.pid; error_log {self.dir}/error.log info; "
-                    f"user {getpass.getuser()};")
+        globals_ = f"daemon off; pid {self.dir}/nginx.pid; error_log {self.dir}/error.log info;"
+        if os.geteuid() == 0:
+            globals_ += " user root;"  # workers would run as nobody, who cannot read a private tmp dir
         return [self.binary, "-p", str(self.dir), "-c", str(self.conf), "-g", globals_]
 
     def check(self) -> subprocess.CompletedProcess[str]:
