@@ -99,3 +99,18 @@ def test_r14_without_free_follow_up_every_tile_is_forced():
     events = play(game, {"type": "expand", "island": "Tonga", "beaches": [0]})
     assert [(p["tile"], p["rotation"], p["how"]) for p in events if p["type"] == "tile_placed"][:2] == [
         ("p", 3, "forced"), ("j", 5, "forced")]
+
+
+def test_r14_free_follow_up_each_voyage_starts_with_a_forced_tile():
+    """R14: "only the first tile of a voyage" is forced — the next voyage of the same chain starts forced again."""
+    game = position([tonga(["red", "red", "blue"], [], [], ["blue", "blue", "red"])],
+                    variants={"free_follow_up": True}, stack=["p", "Samoa", "Hawaii"])
+    events = play(game, {"type": "migrate", "island": "Tonga", "beach": 3, "pier": 3})
+    placed = one(events, "tile_placed")
+    assert (placed["tile"], placed["cell"], placed["rotation"], placed["how"]) == ("p", [0, -1], 0, "forced")
+    assert game.decision == {"colour": "red", "kind": "turn_tile", "tile": "Samoa", "cell": [1, -1]}
+    events = play(game, {"type": "turn_tile", "rotation": 4})
+    assert events[0]["how"] == "turned" and game.decision["kind"] == "land"
+    events = play(game, {"type": "land", "boats": [["blue", 0], ["blue", 1], ["red", 2]]})
+    placed = one(events, "tile_placed")
+    assert (placed["tile"], placed["cell"], placed["rotation"], placed["how"]) == ("Hawaii", [0, 1], 3, "forced")
