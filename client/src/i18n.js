@@ -6,6 +6,7 @@ export const RTL = new Set(['he']);
 export const LANG_NAMES = { en: 'English', fr: 'Français', nl: 'Nederlands', de: 'Deutsch', he: 'עברית' };
 
 const en = {
+  'stack.in_hand': 'In hand: {tile}', 'status.clock': 'clock {s}s',
   'tile.ocean': 'ocean tile {id}',
   'app.title': 'Tongiaki Online',
   'nav.lobby': 'Lobby', 'nav.language': 'Language',
@@ -93,6 +94,7 @@ const en = {
 };
 
 const fr = {
+  'stack.in_hand': 'En main : {tile}', 'status.clock': 'pendule {s} s',
   'tile.ocean': 'tuile océan {id}',
   'nav.lobby': 'Salon', 'nav.language': 'Langue',
   'conn.online': 'en ligne', 'conn.offline': 'hors ligne — reconnexion…', 'conn.connecting': 'connexion…',
@@ -179,6 +181,7 @@ const fr = {
 };
 
 const nl = {
+  'stack.in_hand': 'In de hand: {tile}', 'status.clock': 'klok {s}s',
   'tile.ocean': 'oceaantegel {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Taal',
   'conn.online': 'online', 'conn.offline': 'offline — opnieuw verbinden…', 'conn.connecting': 'verbinden…',
@@ -265,6 +268,7 @@ const nl = {
 };
 
 const de = {
+  'stack.in_hand': 'In der Hand: {tile}', 'status.clock': 'Zugzeit {s} s',
   'tile.ocean': 'Ozeanplättchen {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Sprache',
   'conn.online': 'online', 'conn.offline': 'offline — verbinde neu…', 'conn.connecting': 'verbinde…',
@@ -351,6 +355,7 @@ const de = {
 };
 
 const he = {
+  'stack.in_hand': 'ביד: {tile}', 'status.clock': 'שעון {s} שנ׳',
   'tile.ocean': 'אריח אוקיינוס {id}',
   'app.title': 'טונגיאקי אונליין',
   'nav.lobby': 'לובי', 'nav.language': 'שפה',

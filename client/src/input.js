@@ -151,7 +151,7 @@ export class DecisionInput {
         ui.beaches.add(bk);
         if (!this.sel.beach || this.sel.beach === bk) ui.piers.add(`${bk}|${a.pier}`);
       }
-      if (this.sel.beach) ui.selectedBeaches.set(this.sel.beach, '⚓');
+      if (this.sel.beach) ui.selectedBeaches.set(this.sel.beach, '•');
     }
     if (k === 'land') {
       const island = this._landIsland();

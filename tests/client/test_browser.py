@@ -291,3 +291,76 @@ def test_private_table_with_both_variants_played_to_the_end(browser: Any, contex
     assert page.locator("[data-testid=result] .teams").count() == 1
     assert page.errors == []
     page.screenshot(path=str(artifacts / "14-two-colours-final.png"))
+
+
+def _wait_my_decision(page: Any, timeout: float = 30.0) -> str:
+    page.wait_for_function("document.querySelector('[data-testid=board]')?.dataset.interactive === 'yes'"
+                           " || !document.querySelector('[data-testid=result]')?.hidden", timeout=timeout * 1000)
+    return str(page.get_attribute("[data-testid=decision]", "data-kind"))
+
+
+def test_colonise_royal_island_and_restart_by_clicking(browser: Any, contexts: list[Any], base_url: str,
+                                                       artifacts: Path) -> None:
+    """The decisions a random clicker never meets: new colonisation (R11: place drawn tiles, turn them,
+    settle), a royal island (R10), then the special start with no boat on the board (R12)."""
+    page = open_page(browser, contexts)
+    create_table(page, base_url, name="Moana", seats=2)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    while _wait_my_decision(page) == "setup":
+        step(page)
+        page.wait_for_timeout(50)
+    assert _wait_my_decision(page) == "turn"
+
+    # R11: new colonisation — every drawn tile is placed on a chosen free space, turned, then settled on
+    page.click("button[data-action=colonise]")
+    placed = 0
+    while (kind := _wait_my_decision(page)) == "place_tile":
+        page.locator("[data-testid=board] [data-hit=cell]").first.click()
+        page.wait_for_selector("[data-testid=board] [data-hit=preview]")
+        rotate = page.locator("button[data-action='rotate:1']:not([disabled])")
+        if rotate.count():
+            before = page.locator("[data-testid=board] .preview [data-tile]").get_attribute("data-tile")
+            rotate.click()
+            assert page.locator("[data-testid=board] .preview [data-tile]").get_attribute("data-tile") == before
+        if placed == 0:
+            page.screenshot(path=str(artifacts / "15-colonise-place-tile.png"))
+        page.click("button[data-action=place]")
+        placed += 1
+        page.wait_for_function("document.querySelector('[data-testid=board]').dataset.interactive !== 'yes'"
+                               " || document.querySelector('[data-testid=decision]').dataset.kind !== 'place_tile'"
+                               " || !document.querySelector('[data-testid=board] [data-hit=preview]')")
+    assert kind == "settle", kind
+    assert placed >= 1
+    colony = page.locator("[data-testid=board] [data-hit=beach]").first.get_attribute("data-island")
+    page.locator("[data-testid=board] [data-hit=beach] .mooring").first.click()
+    page.wait_for_function("[...document.querySelectorAll('[data-testid=log] li')]"
+                           ".some(l => l.textContent.includes('new colonisation'))")
+
+    # R10: next turn, found a royal island on the colony (if the bot has not landed there meanwhile)
+    assert _wait_my_decision(page) == "turn"
+    if page.locator("button[data-action='mode:royal']").count():
+        page.click("button[data-action='mode:royal']")
+        island = page.locator(f"[data-testid=board] [data-hit=island][data-island='{colony}']")
+        if island.count():
+            island.click()
+            page.wait_for_function("[...document.querySelectorAll('[data-testid=log] li')]"
+                                   ".some(l => l.textContent.includes('royal island'))")
+            page.wait_for_selector(f"[data-testid=board] [data-tile='{colony}'] .royal-boat")
+            page.screenshot(path=str(artifacts / "16-royal-island.png"))
+            # R12: no boat left on the board (the royal boat does not count): the special start
+            kind = _wait_my_decision(page)
+            if kind == "restart":
+                page.screenshot(path=str(artifacts / "17-restart.png"))
+                tonga = page.locator("[data-testid=board] [data-hit=beach][data-island='Tonga'] .mooring")
+                if tonga.count():
+                    tonga.first.click()
+                    if page.get_attribute("[data-testid=decision]", "data-kind") == "restart" and \
+                            page.locator("[data-testid=board] .beach.selected").count():
+                        page.locator("[data-testid=board] [data-hit=beach][data-island='Tonga'] .mooring").first.click()
+                else:
+                    page.locator("[data-testid=board] [data-hit=beach] .mooring").first.click()
+                page.wait_for_function(
+                    "document.querySelector('[data-testid=decision]').dataset.kind !== 'restart'"
+                    " || document.querySelector('[data-testid=board]').dataset.interactive !== 'yes'")
+    assert page.errors == []

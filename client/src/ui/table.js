@@ -171,7 +171,7 @@ export class Table {
         return;
       }
       case 'turned_back': {
-        await b.flash(ctx, ev.cell, 'royal', '♛', 400);
+        await b.flash(ctx, ev.cell, 'royal', '↩', 400);
         await b.moveFleetTo(ctx, b.cellPoint(ev.to), 700);
         return;
       }
@@ -237,7 +237,7 @@ export class Table {
     const mine = this.myColours();
     const clock = this.app.room?.state?.settings?.clock;
     clear(this.statusEl).append(
-      ...(clock && v.phase !== 'over' ? [el('span', { class: 'tag', title: t('lobby.clock') }, `⏱ ${clock}s`), ' '] : []),
+      ...(clock && v.phase !== 'over' ? [el('span', { class: 'tag', title: t('lobby.clock') }, t('status.clock', { s: clock })), ' '] : []),
       el('strong', { text: phase }), ' ',
       mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
         : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')));
@@ -337,7 +337,7 @@ export class Table {
       el('div', { class: 'chips' }, Object.entries(map || {}).sort().map(([k, n]) => el('span', { class: `chip ${n ? '' : 'zero'}` }, el('b', { text: label(k) }), ` ×${n}`))));
     box.append(row(t('stack.values'), s.island_values, (k) => k));
     box.append(row(t('stack.dangers'), s.ocean_dangers, (k) => (k === '0' ? t('stack.no_number') : k)));
-    if (this.shown.in_hand) box.append(el('div', { class: 'in-hand', text: `✋ ${this.shown.in_hand}` }));
+    if (this.shown.in_hand) box.append(el('div', { class: 'in-hand', 'data-testid': 'in-hand', text: t('stack.in_hand', { tile: this.shown.in_hand }) }));
   }
 
   drawResult() {
