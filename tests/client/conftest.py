@@ -82,6 +82,20 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait(5)
         log.close()
+        if os.environ.get("REDIS_URL"):
+            _delete_prefix(os.environ["REDIS_URL"], env["TONGIAKI_PREFIX"])
+
+
+def _delete_prefix(url: str, prefix: str) -> None:
+    """Leaves a shared Redis as it was found: every key of this run's namespace goes."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        for key in client.scan_iter(match=f"{prefix}:*", count=500):
+            client.delete(key)
+    finally:
+        client.close()
 
 
 @pytest.fixture(scope="session")
