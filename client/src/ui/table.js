@@ -240,7 +240,8 @@ export class Table {
       ...(clock && v.phase !== 'over' ? [el('span', { class: 'tag', title: t('lobby.clock') }, t('status.clock', { s: clock })), ' '] : []),
       el('strong', { text: phase }), ' ',
       mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
-        : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')));
+        : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')),
+      ...(this.app.room?.state?.spectators ? [' · ', el('span', { class: 'muted', 'data-testid': 'spectators', text: t('lobby.spectators', { n: this.app.room.state.spectators }) })] : []));
   }
 
   drawDecision() {
