@@ -7,6 +7,7 @@ leaves through a view, an event or an error reveals its order (R15).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from itertools import chain, combinations, combinations_with_replacement
@@ -153,7 +154,7 @@ class Game:
         self.log: list[Action] = []
         # Caches, never serialised: legal actions and per-decision results (cleared by every action),
         # the island topology, voyage traces and free cells (cleared where the table changes).
-        self._legal: list[Action] | None = None
+        self._legal: list[Key] | None = None  # keys: callers get fresh dicts, never the engine's own
         self._memo: dict[str, Any] = {}
         self._topology: _Topology | None = None
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
@@ -276,10 +277,10 @@ class Game:
             return []
         if self._legal is None:
             if self.phase in _FILTERED:
-                self._legal = [_action(k) for k in self._candidates() if self._allowed(k)]
+                self._legal = [k for k in self._candidates() if self._allowed(k)]
             else:  # candidates are legal by construction
-                self._legal = [_action(k) for k in self._candidates()]
-        return list(self._legal)
+                self._legal = list(self._candidates())
+        return [_action(k) for k in self._legal]
 
     def sample_action(self, rng: random.Random) -> Action:
         """A legal action drawn uniformly at random without listing them all (for bots and playouts):
@@ -287,7 +288,7 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
-            return self._legal[rng.randrange(len(self._legal))]
+            return _action(self._legal[rng.randrange(len(self._legal))])
         if self.phase == "land":
             return self._sample_landing(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
@@ -307,7 +308,7 @@ class Game:
 
     def result(self) -> dict[str, Any] | None:
         """The final scores and ranking (R13), or None while the game runs."""
-        return self.final
+        return copy.deepcopy(self.final)
 
     # ------------------------------------------------------------------ applying actions
 
@@ -1335,7 +1336,7 @@ class Game:
         self.phase = "over"
         self.fleet = None
         self._legal = []
-        events.append({"type": "game_over", "result": self.final})
+        events.append({"type": "game_over", "result": copy.deepcopy(self.final)})
 
     # ------------------------------------------------------------------ views (R15)
 
