@@ -386,6 +386,7 @@ class Player:
             return None
         if not answer.get("ok"):
             self.rejected[answer["error"]["code"]] += 1
+            await self._changed()
         return answer
 
     async def ok(self, event: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -207,9 +207,13 @@ async def play_through_failures(t: Topology, person: Callable[..., Player], boar
         await reach(lambda: v() >= 28, "v >= 28")
         before = await t.store(lambda st: st.actions(room))
         v_crash = len(before)              # type: ignore[arg-type]
+        failed_before = sum(p.rejected["internal"] for p in everyone)
         t.redis.kill()
         for s in t.servers:
             await until(lambda s=s: _health_is(s, 503), 15, f"{s.name} /healthz to say 503 while Redis is away")
+        # Redis stays away until the clients have felt it: a request answered `internal` (nothing changed)
+        await reach(lambda: sum(p.rejected["internal"] for p in everyone) > failed_before,
+                    "a request to fail cleanly while Redis is away", timeout=15)
         t.redis.start()
         await t.redis.ready()
         for s in t.servers:
