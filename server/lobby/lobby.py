@@ -394,8 +394,9 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
-        for room_id in await self.store.all_rooms():
-            if await self.store.room(room_id) is None and await self.store.forget(room_id):
+        ids = await self.store.all_rooms()
+        for room_id, room in zip(ids, await self.store.rooms(ids), strict=True):
+            if room is None and await self.store.forget(room_id):
                 await self.outbox.lobby_changed({"op": "remove", "room": room_id})
 
     async def run_timers(self, stop: asyncio.Event) -> None:

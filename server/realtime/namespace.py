@@ -124,6 +124,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         if conn is None:
             return
         self.metrics.sockets -= 1
+        if self.closing:
+            # the whole process is going: its presence records die with its heartbeat, no need to
+            # unwatch socket by socket (the other processes see the seats disconnected)
+            return
         for room_id in conn.rooms:
             try:
                 await self.lobby.leave(conn.person, room_id, sid, explicit=False)
