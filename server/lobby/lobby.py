@@ -408,7 +408,7 @@ class Lobby:
                 if now - last_beat >= min(1.0, self.timings.presence_ttl / 3):
                     await self.store.heartbeat(self.proc)
                     last_beat = now
-                if now - last_sweep >= 5.0:
+                if now - last_sweep >= min(5.0, self.timings.finished_ttl):
                     await self.sweep()
                     last_sweep = now
                 due = await self.store.claim_due(now, lease=2.0)

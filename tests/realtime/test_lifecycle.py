@@ -1,0 +1,52 @@
+"""The room lifecycle beyond a game: finished rooms expire from the lobby; rooms survive a restart of a
+server with its embedded Redis."""
+
+from __future__ import annotations
+
+import random
+
+from tablekit import InProcessServer, people, table
+
+from server.config import Config
+
+
+async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients):
+    server = await InProcessServer(config.with_(finished_ttl=1.0)).start()
+    try:
+        watcher, = await people(server.url, clients, "Watcher")
+        await watcher.ok("lobby_watch")
+        room, (a,) = await table(server.url, humans=1, bots=1)
+        clients.append(a)
+        await a.play(room, random.Random(1))
+        await a.wait(lambda: a.rooms[room]["status"] == "finished")
+        await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
+        assert (await watcher.call("room_join", {"room": room}))["error"]["code"] == "no_room"
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_rooms_survive_a_restart_with_the_embedded_redis(tmp_path, clients):
+    config = Config(host="127.0.0.1", port=0, redis_url=None, data_dir=tmp_path / "data", prefix="restart",
+                    client_dir=tmp_path / "dist")
+    first = await InProcessServer(config).start()
+    try:
+        host, = await people(first.url, clients, "Host")
+        room = (await host.ok("room_create", {"name": "still here tomorrow"}))["room"]["id"]
+        token = host.session["token"]
+        await host.close()
+    finally:
+        await first.stop()
+    assert (tmp_path / "data" / "tongiaki.rdb").exists() or any((tmp_path / "data").iterdir())
+    second = await InProcessServer(config).start()
+    try:
+        again, = await people(second.url, clients, "Host")
+        assert [r["id"] for r in (await again.ok("lobby_watch"))["rooms"]] == [room]
+        back = await type(again)("Host").connect(second.url, token=token)
+        clients.append(back)
+        assert back.session["resumed"] and back.session["seats"] == [{"room": room, "seat": 0}]
+    finally:
+        for c in clients:
+            await c.close()
+        await second.stop()
