@@ -40,7 +40,7 @@ DECISIONS = ("setup", "turn", "restart", "migrate", "land", "place_tile", "settl
 class Placed:
     """A tile on the table: which tile, where, how turned, and for islands the boats on its beaches."""
 
-    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal", "_sorted")
+    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal", "moorings", "_sorted")
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
         tile = TILES[name]
@@ -52,10 +52,12 @@ class Placed:
         if isinstance(tile, Island):
             self.island: Island | None = tile
             self.piers = [[world_side(s, rotation) for s in b.piers] for b in tile.beaches]
+            self.moorings: tuple[int, ...] = tuple(b.moorings for b in tile.beaches)
             self.beaches: list[list[str]] = [[] for _ in tile.beaches]
             self.exits: list[tuple[int, int]] = []
         else:
             self.island = None
+            self.moorings = ()
             self.piers = []
             self.beaches = []
             # exits[entry world direction] = (exit world direction, danger)
@@ -68,8 +70,7 @@ class Placed:
 
     def full(self, beach: int) -> bool:
         """R6: every mooring of the beach holds a boat."""
-        assert self.island is not None
-        return len(self.beaches[beach]) == self.island.beaches[beach].moorings
+        return len(self.beaches[beach]) == self.moorings[beach]
 
     def sorted_beaches(self) -> tuple[tuple[str, ...], ...]:
         """The colours on each beach, sorted: this island's part of an arrangement (R9). Cached; every
@@ -83,8 +84,7 @@ class Placed:
 
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach."""
-        assert self.island is not None
-        return tuple(b.moorings - len(boats) for b, boats in zip(self.island.beaches, self.beaches, strict=True))
+        return tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905 - same length
 
 
 class _Topology:
@@ -155,6 +155,7 @@ class Game:
         # Caches, never serialised: legal actions and per-decision results (cleared by every action),
         # the island topology, voyage traces and free cells (cleared where the table changes).
         self._legal: list[Key] | None = None  # keys: callers get fresh dicts, never the engine's own
+        self._issued: Key | None = None  # the last key sample_action checked in this state
         self._memo: dict[str, Any] = {}
         self._topology: _Topology | None = None
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
@@ -288,19 +289,23 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
-            return _action(self._legal[rng.randrange(len(self._legal))])
+            self._issued = self._legal[rng.randrange(len(self._legal))]
+            return _action(self._issued)
         if self.phase == "land":
             return self._sample_landing(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
-            return {"type": "place_tile", "cell": [cell[0], cell[1]], "rotation": rng.randrange(SIDES)}
+            self._issued = ("place_tile", cell[0], cell[1], rng.randrange(SIDES))
+            return _action(self._issued)
         keys = list(self._candidates())
         if self.phase not in _FILTERED:
-            return _action(keys[rng.randrange(len(keys))])
+            self._issued = keys[rng.randrange(len(keys))]
+            return _action(self._issued)
         while keys:
             i = rng.randrange(len(keys))
             if self._allowed(keys[i]):
+                self._issued = keys[i]
                 return _action(keys[i])
             keys[i] = keys[-1]
             keys.pop()
@@ -331,7 +336,7 @@ class Game:
                 f"{_show(action)} does not answer the pending {self.phase} decision of {self.colours[self.active]}",
                 action,
             )
-        if not self._allowed(key):
+        if key != self._issued and not (self._legal is not None and key in self._legal) and not self._allowed(key):
             raise IllegalAction(
                 "illegal_choice",
                 f"{_show(action)} is not a legal action for {self.colours[self.active]} ({self.phase})",
@@ -389,7 +394,8 @@ class Game:
                 options.pop()
         else:
             i = rng.randrange(len(options))
-        return _action(_landing_key(options[i]))
+        self._issued = _landing_key(options[i])
+        return _action(self._issued)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -584,6 +590,7 @@ class Game:
 
     def _do(self, action: Action, events: list[Event], auto: bool = False) -> None:
         self._legal = None
+        self._issued = None
         self._memo.clear()
         kind = action["type"]
         colour = self.colours[self.active]
@@ -845,9 +852,8 @@ class Game:
     def _any_full(self) -> bool:
         """R6: some beach on the table is full."""
         for t in self._islands():
-            assert t.island is not None
-            for boats, beach in zip(t.beaches, t.island.beaches, strict=True):
-                if len(boats) == beach.moorings:
+            for boats, moorings in zip(t.beaches, t.moorings):  # noqa: B905 - same length
+                if len(boats) == moorings:
                     return True
         return False
 
