@@ -98,8 +98,10 @@ def _delete_prefix(url: str, prefix: str) -> None:
         client.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium for one test module. Not session-wide: Playwright's sync API keeps its own event loop on
+    this thread while it runs, which must be gone before the asyncio tests of other folders start."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
