@@ -58,15 +58,17 @@ async def server_latency(url: str) -> dict[str, object]:
 
     async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
         text = await r.text()
-    buckets = []
-    for line in text.splitlines():
-        if line.startswith("tongiaki_action_latency_seconds_bucket"):
-            bound = line.split('le="')[1].split('"')[0]
-            buckets.append((float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1])))
-    total = buckets[-1][1] if buckets else 0
     out: dict[str, object] = {}
-    for name, q in (("server_ms_p50", 0.5), ("server_ms_p99", 0.99)):
-        out[name] = next((1000 * b for b, n in buckets if total and n >= q * total), None)
+    for metric, prefix in (("tongiaki_action_latency_seconds_bucket", "server_ms"),
+                           ("tongiaki_loop_lag_seconds_bucket", "loop_lag_ms")):
+        buckets = []
+        for line in text.splitlines():
+            if line.startswith(metric):
+                bound = line.split('le="')[1].split('"')[0]
+                buckets.append((float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1])))
+        total = buckets[-1][1] if buckets else 0
+        for q in (50, 99):
+            out[f"{prefix}_p{q}"] = next((1000 * b for b, n in buckets if total and n >= q / 100 * total), None)
     return out
 
 
@@ -153,6 +155,8 @@ def report(r: dict[str, object]) -> None:
           f"({r.get('latency_samples')} samples)")
     print(f"server-side p50/p99  ≤ {f('server_ms_p50', '{:g}')} ms / ≤ {f('server_ms_p99', '{:g}')} ms "
           "(histogram buckets, arrival → broadcast)")
+    print(f"event-loop lag p50/p99 ≤ {f('loop_lag_ms_p50', '{:g}')} ms / ≤ {f('loop_lag_ms_p99', '{:g}')} ms "
+          "(whole run)")
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server + embedded Redis)")
     print(f"server memory        {f('server_rss_mb')} MB resident")
     pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")

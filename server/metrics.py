@@ -17,6 +17,8 @@ class Metrics:
         self.latency_sum = 0.0
         self.latency_n = 0
         self.messages = 0                      # game messages broadcast
+        self.lag_counts = [0] * (len(LATENCY_BUCKETS) + 1)  # event-loop lag of the timer loop's sleeps
+        self.lag_n = 0
 
     def accepted(self, seconds: float) -> None:
         """An action applied and broadcast, `seconds` after it arrived."""
@@ -28,6 +30,15 @@ class Metrics:
                 self.latency_counts[i] += 1
                 return
         self.latency_counts[-1] += 1
+
+    def lag(self, seconds: float) -> None:
+        """How much later than asked the timer loop woke up: the event loop (or the CPU) was busy."""
+        self.lag_n += 1
+        for i, bound in enumerate(LATENCY_BUCKETS):
+            if seconds <= bound:
+                self.lag_counts[i] += 1
+                return
+        self.lag_counts[-1] += 1
 
     def rejected(self, code: str) -> None:
         self.actions[code] += 1
@@ -60,4 +71,12 @@ class Metrics:
         lines.append(f'tongiaki_action_latency_seconds_bucket{{le="+Inf"}} {self.latency_n}')
         lines.append(f"tongiaki_action_latency_seconds_sum {self.latency_sum:.6f}")
         lines.append(f"tongiaki_action_latency_seconds_count {self.latency_n}")
+        lines += ["# HELP tongiaki_loop_lag_seconds How late the timer loop woke up (event loop or CPU busy).",
+                  "# TYPE tongiaki_loop_lag_seconds histogram"]
+        total = 0
+        for bound, n in zip(LATENCY_BUCKETS, self.lag_counts, strict=False):
+            total += n
+            lines.append(f'tongiaki_loop_lag_seconds_bucket{{le="{bound}"}} {total}')
+        lines.append(f'tongiaki_loop_lag_seconds_bucket{{le="+Inf"}} {self.lag_n}')
+        lines.append(f"tongiaki_loop_lag_seconds_count {self.lag_n}")
         return "\n".join(lines) + "\n"

@@ -416,8 +416,10 @@ class Lobby:
                     await asyncio.gather(*(self._guarded(self.advance(r)) for r in due))
             except Exception:  # Redis hiccup or a bug in one room: keep the loop alive
                 log.exception("timer loop")
+            slept = time.monotonic()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.timings.tick)
+            self.metrics.lag(max(0.0, time.monotonic() - slept - self.timings.tick))
 
     async def _guarded(self, work: Any) -> None:
         task = asyncio.current_task()
