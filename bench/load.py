@@ -166,6 +166,33 @@ def report(r: dict[str, object]) -> None:
           f"server errors logged {r.get('server_errors')}")
 
 
+def whole_games(games: int = 5) -> None:
+    """Patch against full view over whole random games (the live run only sees their first minutes)."""
+    import statistics
+
+    import msgpack
+
+    from server.game import Game
+    from server.game.bots import RandomBot
+    from server.lobby.patch import diff
+
+    patches, views, legal = [], [], []
+    for seed in range(games):
+        game, bot = Game.new(["red", "blue", "green", "yellow"], seed=seed), RandomBot(seed)
+        before = game.view()
+        while game.to_move is not None:
+            game.apply(bot.choose(game), colour=game.to_move)
+            after = game.view()
+            ops = diff(before, after)
+            patches.append(len(msgpack.packb(ops)))
+            views.append(len(msgpack.packb(after)))
+            legal.append(sum(len(msgpack.packb(op)) for op in ops if op[1][:1] == ["legal"]))
+            before = after
+    p, v = statistics.median(patches), statistics.median(views)
+    print(f"whole games ({games}, {len(patches)} actions): median patch {p:.0f} B, median full view {v:.0f} B "
+          f"(1/{v / p:.1f}); the `legal` list is {100 * sum(legal) / sum(patches):.0f}% of all patch bytes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
@@ -179,6 +206,7 @@ def main() -> None:
     args = parser.parse_args()
     if not (ROOT / "client" / "node_modules" / "socket.io-client").is_dir():
         raise SystemExit("client/node_modules is missing: run ./scripts/bootstrap.sh first")
+    whole_games()
     modes = [False, True] if args.compare_deflate else [args.deflate]
     for deflate in modes:
         report(asyncio.run(run(args, deflate)))
