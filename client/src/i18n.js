@@ -6,6 +6,7 @@ export const RTL = new Set(['he']);
 export const LANG_NAMES = { en: 'English', fr: 'Français', nl: 'Nederlands', de: 'Deutsch', he: 'עברית' };
 
 const en = {
+  'misc.copied': 'Link copied.',
   'stack.in_hand': 'In hand: {tile}', 'status.clock': 'clock {s}s',
   'tile.ocean': 'ocean tile {id}',
   'app.title': 'Tongiaki Online',
@@ -94,6 +95,7 @@ const en = {
 };
 
 const fr = {
+  'misc.copied': 'Lien copié.',
   'stack.in_hand': 'En main : {tile}', 'status.clock': 'pendule {s} s',
   'tile.ocean': 'tuile océan {id}',
   'nav.lobby': 'Salon', 'nav.language': 'Langue',
@@ -181,6 +183,7 @@ const fr = {
 };
 
 const nl = {
+  'misc.copied': 'Link gekopieerd.',
   'stack.in_hand': 'In de hand: {tile}', 'status.clock': 'klok {s}s',
   'tile.ocean': 'oceaantegel {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Taal',
@@ -268,6 +271,7 @@ const nl = {
 };
 
 const de = {
+  'misc.copied': 'Link kopiert.',
   'stack.in_hand': 'In der Hand: {tile}', 'status.clock': 'Zugzeit {s} s',
   'tile.ocean': 'Ozeanplättchen {id}',
   'nav.lobby': 'Lobby', 'nav.language': 'Sprache',
@@ -355,6 +359,7 @@ const de = {
 };
 
 const he = {
+  'misc.copied': 'הקישור הועתק.',
   'stack.in_hand': 'ביד: {tile}', 'status.clock': 'שעון {s} שנ׳',
   'tile.ocean': 'אריח אוקיינוס {id}',
   'app.title': 'טונגיאקי אונליין',

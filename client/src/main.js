@@ -164,6 +164,8 @@ class App {
   }
 
   async joinCode(code) {
+    if (this.room) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
     const res = await this.net.request('room_join', { code });
     if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return; }
     this.setupRoom(res.room.id, res);

@@ -280,6 +280,13 @@ def test_private_table_with_both_variants_played_to_the_end(browser: Any, contex
     assert guest.url.endswith(f"#/room/{room}")
     guest.click("[data-testid=leave]")
     guest.wait_for_selector("[data-testid=create-form]")
+    # the invite link works too
+    assert page.locator("[data-testid=invite-link]").get_attribute("href") == f"#/code/{code}"
+    guest.goto(f"{base_url}/{FAST}#/code/{code}")
+    guest.wait_for_selector("[data-testid=seat-list]")
+    assert guest.url.endswith(f"#/room/{room}")
+    guest.click("[data-testid=leave]")
+    guest.wait_for_selector("[data-testid=create-form]")
 
     page.click("[data-testid=start-bots]")
     page.wait_for_selector("[data-testid=board]")

@@ -49,7 +49,9 @@ export function renderWaiting(app, root, chatSlot) {
   root.append(el('div', { class: 'waiting' },
     el('section', { class: 'panel' }, el('h2', { text: t('room.seats') }), seats, ctrl),
     el('section', { class: 'panel' }, el('h3', { text: t('room.settings') }), settings,
-      room.code ? el('p', { class: 'code', 'data-testid': 'room-code', text: t('room.code', { code: room.code }) }) : null),
+      room.code ? el('p', { class: 'code', 'data-testid': 'room-code', text: t('room.code', { code: room.code }) }) : null,
+      room.code ? el('p', {}, el('a', { href: `#/code/${encodeURIComponent(room.code)}`, 'data-testid': 'invite-link',
+        onclick: (e) => { e.preventDefault(); navigator.clipboard?.writeText(`${location.origin}${location.pathname}#/code/${room.code}`).catch(() => {}); app.toast(t('misc.copied')); } }, t('misc.copy_link'))) : null),
     el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), chatSlot)));
 }
 
