@@ -45,6 +45,8 @@ export class BoardView {
       this.box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
       this.fixedBox = true;
       this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
+      // phones size the board to its shape (see app.css), so a wide board leaves room for the panels
+      this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
     }
   }
 

@@ -13,7 +13,7 @@ export function describeEvent(ev, t) {
     case 'tile_drawn': return t('ev.tile_drawn', { tile: tileLabel(ev, t) });
     case 'tile_placed': return t('ev.tile_placed', { tile: tileLabel(ev, t) });
     case 'path_followed': return null; // shown on the board, too fine-grained for the log
-    case 'crossing': return t(ev.passed ? 'ev.crossing_pass' : 'ev.crossing_fail', { danger: ev.danger, colours: ev.colours });
+    case 'crossing': if (!ev.danger && ev.passed) return null; return t(ev.passed ? 'ev.crossing_pass' : 'ev.crossing_fail', { danger: ev.danger, colours: ev.colours });
     case 'sunk': return t('ev.sunk', { n: (ev.boats || []).length });
     case 'turned_back': return t('ev.turned_back', { island: ev.island });
     case 'fleet_arrived': return t('ev.fleet_arrived', { island: ev.island });

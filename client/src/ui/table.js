@@ -132,7 +132,8 @@ export class Table {
   async playEvent(ctx, ev, getDisp, setDisp) {
     const b = this.board;
     const text = describeEvent(ev, this.t);
-    if (text) this.addLog({ text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type: ev.type, ev });
+    const type = ev.type === 'crossing' ? (ev.passed ? 'crossing_pass' : 'crossing_fail') : ev.type;
+    if (text) this.addLog({ text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev });
     const show = (d) => { setDisp(d); this.shown = d; this.drawBoard(); };
     switch (ev.type) {
       case 'fleet_departed': {
@@ -371,6 +372,7 @@ export class Table {
   }
 
   addLog({ text, colour, type, ev }) {
+    text = text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
     this.log.push({ text, colour, type, ev });
     this._saveLogSoon();
     const li = el('li', { class: type ? `ev-${type}` : '' }, colour ? swatch(colour) : null, colour ? ' ' : null, text);
