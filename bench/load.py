@@ -113,13 +113,18 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             if line == "MEASURE_START":
                 procs = [main, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0])
+                generator = psutil.Process(node.pid)
+                gen_start = usage([generator])[0]
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
                 result.update(await server_latency(url))
                 procs = [main, *main.children(recursive=True)]
                 cpu, peak = usage(procs)
                 if start is not None:
-                    result["server_cpu_percent"] = 100 * (cpu - start[1]) / (time.monotonic() - start[0])
+                    elapsed = time.monotonic() - start[0]
+                    result["server_cpu_percent"] = 100 * (cpu - start[1]) / elapsed
+                    result["generator_cpu_percent"] = 100 * (usage([generator])[0] - gen_start) / elapsed
+                    result["machine_load"] = os.getloadavg()[0]
                 result["server_rss_mb"] = peak / 2**20
         await node.wait()
         result["deflate"] = deflate
@@ -159,6 +164,8 @@ def report(r: dict[str, object]) -> None:
           "(whole run)")
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server + embedded Redis)")
     print(f"server memory        {f('server_rss_mb')} MB resident")
+    print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; machine load average "
+          f"{f('machine_load', '{:.1f}')} on {os.cpu_count()} cores")
     pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")
     ratio = f" (1/{vb / pb:.0f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
     print(f"patch / full view    {pb} B / {vb} B median{ratio}")

@@ -162,3 +162,15 @@ async def test_concurrent_conflicting_actions_exactly_one_wins(server, clients, 
             assert next(x for x in answers if not x["ok"])["error"]["code"] == "stale_version"
     actions = await store.actions(room)
     assert [x["v"] for x in actions] == list(range(1, len(actions) + 1))
+
+
+async def test_two_colours_each_r14_over_sockets(server, clients, store):
+    room, (a,) = await table(server.url, humans=1, seats=2, bots=1, variants={"two_colours": True})
+    clients.append(a)
+    assert a.my_colours(room) == {"red", "green"}
+    assert a.view(room)["colours"] == ["red", "blue", "green", "yellow"]
+    await a.play(room, random.Random(3))
+    actions = await store.actions(room)
+    assert {x["colour"] for x in actions if x["by"] == a.session["person"]} == {"red", "green"}
+    assert {x["colour"] for x in actions if x["by"] == "bot"} == {"blue", "yellow"}
+    assert a.view(room)["result"]["teams"]

@@ -82,3 +82,12 @@ async def test_no_message_reveals_the_stack_order_or_the_seed(server, clients, s
             if state.stack:
                 assert state.imagine(i + 1).view() == state.view()
     assert total > 500
+    # session tokens go to their owner in `session` and nowhere else
+    tokens = {c.session["token"].encode() for c in clients}
+    for c in clients:
+        for event, payload in c.received:
+            wire = packed(payload)
+            if event == "session":
+                assert payload["token"] == c.session["token"]
+            else:
+                assert not any(t in wire for t in tokens), (event, "a session token")
