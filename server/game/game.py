@@ -1304,40 +1304,30 @@ class Game:
     def _finish(self, events: list[Event]) -> None:
         s = self.scores()
         points, islands, boats = s["points"], s["islands"], s["boats"]
-
-        def rank_key(c: str) -> tuple[int, int, int]:
-            return (-points[c], -islands[c], boats[c])
-
-        order = sorted(self.colours, key=lambda c: (rank_key(c), self.colours.index(c)))
-        ranking: list[list[str]] = []
-        for c in order:
-            if ranking and rank_key(ranking[-1][0]) == rank_key(c):
-                ranking[-1].append(c)
-            else:
-                ranking.append([c])
-        best = order[0]
-        top = [c for c in self.colours if points[c] == points[best]]
-        if len(top) == 1:
-            decided = "score"
-        else:
-            top = [c for c in top if islands[c] == islands[best]]
-            if len(top) == 1:
-                decided = "islands"
-            else:
-                top = [c for c in top if boats[c] == boats[best]]
-                decided = "boats" if len(top) == 1 else "shared"
-        teams = None
+        ranking, decided = _rank(self.colours, points, islands, boats)
+        winners = ranking[0]
+        teams = team_ranking = None
         if self.variants["two_colours"]:
+            # R14: each person plays two colours (A1, B1, A2, B2); a person's totals decide who wins, with
+            # the same tie-breaks (R13) on the summed islands and boats.
             a1, b1, a2, b2 = self.colours
-            teams = {f"{a1}+{a2}": points[a1] + points[a2], f"{b1}+{b2}": points[b1] + points[b2]}
+            people = {f"{a1}+{a2}": (a1, a2), f"{b1}+{b2}": (b1, b2)}
+
+            def total(of: dict[str, int]) -> dict[str, int]:
+                return {name: of[x] + of[y] for name, (x, y) in people.items()}
+
+            teams = total(points)
+            team_ranking, decided = _rank(list(people), teams, total(islands), total(boats))
+            winners = [c for name in team_ranking[0] for c in people[name]]
         self.final = {
             "scores": points,
             "islands": islands,
             "boats": boats,
             "ranking": ranking,
-            "winners": ranking[0],
+            "winners": winners,
             "decided_by": decided,
             "teams": teams,
+            "team_ranking": team_ranking,
         }
         self.phase = "over"
         self.fleet = None
@@ -1491,6 +1481,33 @@ _FIELDS: dict[str, set[str]] = {
     "settle": {"beach"},
     "turn_tile": {"rotation"},
 }
+
+
+def _rank(
+    entrants: list[str], points: dict[str, int], islands: dict[str, int], boats: dict[str, int]
+) -> tuple[list[list[str]], str]:
+    """R13 ranking: most points, then most islands present on, then fewest boats on the board; groups of
+    equal rank, best first, and which criterion separated the winner (or "shared")."""
+
+    def key(c: str) -> tuple[int, int, int]:
+        return (-points[c], -islands[c], boats[c])
+
+    order = sorted(entrants, key=lambda c: (key(c), entrants.index(c)))
+    ranking: list[list[str]] = []
+    for c in order:
+        if ranking and key(ranking[-1][0]) == key(c):
+            ranking[-1].append(c)
+        else:
+            ranking.append([c])
+    best = order[0]
+    top = [c for c in entrants if points[c] == points[best]]
+    if len(top) == 1:
+        return ranking, "score"
+    top = [c for c in top if islands[c] == islands[best]]
+    if len(top) == 1:
+        return ranking, "islands"
+    top = [c for c in top if boats[c] == boats[best]]
+    return ranking, "boats" if len(top) == 1 else "shared"
 
 
 def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
