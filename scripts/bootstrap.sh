@@ -15,6 +15,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
+apt_install() {  # Debian packages, for a machine that lacks them
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "$@" >/dev/null
+}
+
+if ! command -v npm >/dev/null 2>&1; then
+  apt_install nodejs npm
+fi
+
 if [ -f client/package.json ]; then
   if [ ! -d client/node_modules ] || [ client/package.json -nt client/node_modules ]; then
     (cd client && if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --silent; else npm install --no-audit --no-fund --silent; fi)
@@ -22,11 +31,10 @@ if [ -f client/package.json ]; then
   (cd client && npm run --silent build)
 fi
 
+# Tests only: Chromium for the browser tests, nginx for the deployment topology test.
 if [ "$want_browser" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  apt_install chromium
 fi
-if [ "$want_browser" = "--browser" ] && ! command -v nginx >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null || apt-get install -y -qq nginx >/dev/null
+if [ "$want_browser" = "--browser" ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  apt_install nginx-light || apt_install nginx
 fi
