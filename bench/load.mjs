@@ -10,7 +10,9 @@ const parser = require("socket.io-msgpack-parser");
 const notepack = require("notepack.io");
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
-const url = args.url;
+// several server processes: sockets are spread over them round-robin, as a proxy without sticky rooms would
+const urls = args.url.split(",");
+let nextUrl = 0;
 const rooms = Number(args.rooms ?? 200);
 const spectators = Number(args.spectators ?? 2);
 const rate = Number(args.rate ?? 1);
@@ -35,6 +37,7 @@ const stats = { messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], p
 
 function connect(name) {
   return new Promise((resolve, reject) => {
+    const url = urls[nextUrl++ % urls.length];
     const socket = io(url, { transports: ["websocket"], parser, forceNew: true, reconnection: false,
                              auth: { protocol: 1, name } });
     socket.once("session", () => resolve(socket));
@@ -133,16 +136,19 @@ const setup = (performance.now() - t0) / 1000;
 for (const t of tables) await call(t.players[0], "room_start", { room: t.room });
 process.stderr.write(`set up ${rooms} rooms, ${rooms * (4 + spectators)} sockets in ${setup.toFixed(1)} s\n`);
 const stopAt = performance.now() + warmup + duration;
-setTimeout(() => { stats.measuring = true; console.log("MEASURE_START"); }, warmup);
+let cpuStart = null;
+setTimeout(() => { stats.measuring = true; cpuStart = process.cpuUsage(); console.log("MEASURE_START"); }, warmup);
 const started = performance.now();
 await Promise.all(tables.map((t) => drive(t, stopAt)));
 const seconds = (performance.now() - started - warmup) / 1000;
+const cpu = process.cpuUsage(cpuStart);
 const out = {
   rooms, spectators, sockets: rooms * (4 + spectators), seconds,
   actions_per_s: stats.actions / seconds, messages_per_s: stats.messages / seconds,
   latency_ms_p50: percentile(stats.latencies, 0.5), latency_ms_p99: percentile(stats.latencies, 0.99),
   latency_samples: stats.latencies.length, rejected: stats.rejected, errors: stats.errors, gaps: stats.gaps,
   patch_bytes_median: percentile(stats.patchBytes, 0.5), view_bytes_median: percentile(stats.viewBytes, 0.5),
+  generator_cpu_percent: (100 * (cpu.user + cpu.system)) / 1e6 / seconds,
 };
 console.log("RESULT " + JSON.stringify(out));
 for (const t of tables) for (const s of [...t.players, ...t.watchers]) s.close();

