@@ -310,7 +310,7 @@ class Lobby:
         head = await self.store.game_head(room_id)
         if head is None:
             return {"v": None}
-        if since is not None:
+        if since is not None and since <= head[0]:   # a client "ahead" of the server gets a snapshot
             messages = await self.store.messages_since(room_id, since)
             if messages is not None:
                 return {"v": messages[-1]["v"] if messages else since, "messages": messages}

@@ -87,11 +87,16 @@ async def test_a_client_far_behind_catches_up_by_snapshot(config, clients):
         clients.append(watcher)
         await watcher.join(room)
         await a.play(room, random.Random(1), stop_at=12)
+        await a.wait(lambda: a.my_turn(room))   # the bots wait for a now: the version stands still
         await watcher.wait(lambda: watcher.v(room) == a.v(room))
         answer = await watcher.ok("since", {"room": room, "v": 2})
         assert "snapshot" in answer and answer["snapshot"]["v"] == a.v(room)
         recent = await watcher.ok("since", {"room": room, "v": a.v(room) - 1})
         assert [m["v"] for m in recent["messages"]] == [a.v(room)]
+        current = await watcher.ok("since", {"room": room, "v": a.v(room)})
+        assert current["messages"] == [] and current["v"] == a.v(room)
+        ahead = await watcher.ok("since", {"room": room, "v": a.v(room) + 50})
+        assert ahead["snapshot"]["v"] == a.v(room)
         # the watcher missed messages: the next live one shows the gap, `since` answers with a snapshot
         watcher.views[room] = (2, None)
         await a.play(room, random.Random(2), stop_at=a.v(room) + 1)
