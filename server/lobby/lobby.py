@@ -73,13 +73,9 @@ class Lobby:
     # -- reading -----------------------------------------------------------------------------------
     async def listing(self) -> list[dict[str, Any]]:
         """Open rooms and live games for the lobby list, newest first."""
-        ids = await self.store.listed()
-        summaries = []
-        for room in await self.store.rooms(ids):
-            if room is not None:
-                present = await self._present(room.id)
-                summaries.append(room.summary(self._spectators(room, present)))
-        return summaries
+        rooms = [r for r in await self.store.rooms(await self.store.listed()) if r is not None]
+        present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
+        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)]
 
     async def rooms_by_status(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -278,6 +278,25 @@ class Store:
     async def unwatch(self, room_id: str, proc: str, sid: str) -> None:
         await self.redis.hdel(self.key("watch", room_id), f"{proc}|{sid}")
 
+    async def watchers_many(self, room_ids: list[str], alive_after: float) -> list[dict[str, int]]:
+        """`watchers` of many rooms in one round trip (dead processes' sockets are skipped, not removed)."""
+        if not room_ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
+            for room_id in room_ids:
+                pipe.hgetall(self.key("watch", room_id))
+            live_raw, *all_fields = await pipe.execute()
+        live = {m.decode() for m in live_raw}
+        out = []
+        for fields in all_fields:
+            counts: dict[str, int] = {}
+            for field, person in fields.items():
+                if field.decode().split("|", 1)[0] in live:
+                    counts[person.decode()] = counts.get(person.decode(), 0) + 1
+            out.append(counts)
+        return out
+
     async def watchers(self, room_id: str, alive_after: float) -> dict[str, int]:
         """Person → number of live sockets in the room (sockets of dead processes are dropped)."""
         fields = await self.redis.hgetall(self.key("watch", room_id))
