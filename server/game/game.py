@@ -11,6 +11,7 @@ import copy
 import random
 from collections.abc import Iterator
 from itertools import chain, combinations, combinations_with_replacement
+from math import comb
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -293,6 +294,8 @@ class Game:
             return _action(self._issued)
         if self.phase == "land":
             return self._sample_landing(rng)
+        if self.phase == "turn" and self.supply[self.colours[self.active]] > 0:
+            return self._sample_turn(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
@@ -396,6 +399,37 @@ class Game:
             i = rng.randrange(len(options))
         self._issued = _landing_key(options[i])
         return _action(self._issued)
+
+    def _sample_turn(self, rng: random.Random) -> Action:
+        """Uniform over the turn's actions (R5 expansions, R10 royal islands, R11) by counting the
+        expansions of each island and unranking the chosen one, instead of listing them all."""
+        colour = self.colours[self.active]
+        supply = self.supply[colour]
+        expansions = []
+        royals = []
+        may_found = self.royal_founded[colour] < MAX_ROYAL
+        for t in self._islands():
+            if t.royal is not None:
+                continue
+            k = sum(b.count(colour) for b in t.beaches)
+            if k:
+                open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
+                n = min(k, len(t.moorings), supply, len(open_beaches))
+                expansions.append((comb(len(open_beaches), n), t.name, open_beaches, n))
+                if may_found and t.name != TONGA and k == sum(len(b) for b in t.beaches):
+                    royals.append(t.name)
+        r = rng.randrange(sum(e[0] for e in expansions) + len(royals) + 1)
+        key: Key = ("colonise",)
+        for count, name, open_beaches, n in expansions:
+            if r < count:
+                key = ("expand", name, _unrank_combination(open_beaches, n, r), None)
+                break
+            r -= count
+        else:
+            if r < len(royals):
+                key = ("royal", royals[r])
+        self._issued = key
+        return _action(key)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -1553,6 +1587,21 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
+    """The `rank`-th n-combination of `items` in lexicographic order (as itertools.combinations)."""
+    chosen = []
+    start = 0
+    for left in range(n, 0, -1):
+        for i in range(start, len(items)):
+            count = comb(len(items) - i - 1, left - 1)
+            if rank < count:
+                chosen.append(items[i])
+                start = i + 1
+                break
+            rank -= count
+    return tuple(chosen)
 
 
 def _landing_key(placement: landing.Placement) -> Key:

@@ -186,3 +186,40 @@ def test_thousands_of_random_games_hold_the_invariants() -> None:
         assert game.result() is not None
         games += 1
     assert games == 1000
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAME_SETUPS)
+def test_sampled_actions_are_always_listed(setup: tuple[int, bool, bool, int]) -> None:
+    """`sample_action` (which never lists) only ever returns an action `legal_actions` lists."""
+    game = new_game(*setup)
+    rng = random.Random(setup[3])
+    while game.to_move is not None:
+        fresh = Game.from_bytes(game.to_bytes())  # nothing cached: the sampler takes its own path
+        sampled = fresh.sample_action(random.Random(rng.random()))
+        assert sampled in game.legal_actions(), (sampled, game.decision)
+        game.apply(sampled)
+
+
+def test_sampling_is_uniform_over_the_legal_actions() -> None:
+    """Every legal action of a turn is drawn, each about equally often (R5 expansions, R10, R11)."""
+    game = Game.from_position(
+        {
+            "colours": ["red", "blue"],
+            "active": "red",
+            "tiles": [
+                {"tile": "Tonga", "cell": [0, 0], "beaches": [["red", "red"], ["blue"], [], [], [], []]},
+                {"tile": "c", "cell": [0, 1], "rotation": 3},
+                {"tile": "Hawaii", "cell": [0, 2], "rotation": 3, "beaches": [["red"], [], []]},
+            ],
+        }
+    )
+    legal = [json.dumps(a, sort_keys=True) for a in game.legal_actions()]
+    assert len(legal) == 15 + 3 + 1 + 1  # C(6,2) on Tonga, 3 on Hawaii, royal Hawaii, colonise
+    counts = dict.fromkeys(legal, 0)
+    rng = random.Random(7)
+    draws = 200 * len(legal)
+    for _ in range(draws):
+        counts[json.dumps(Game.from_bytes(game.to_bytes()).sample_action(rng), sort_keys=True)] += 1
+    assert set(counts) == set(legal)
+    assert all(120 <= n <= 280 for n in counts.values()), counts
