@@ -178,4 +178,4 @@ async def test_two_colours_each_r14_over_sockets(server, clients, store):
     actions = await store.actions(room)
     assert {x["colour"] for x in actions if x["by"] == a.session["person"]} == {"red", "green"}
     assert {x["colour"] for x in actions if x["by"] == "bot"} == {"blue", "yellow"}
-    assert a.view(room)["result"]["teams"]
+    assert a.view(room)["phase"] == "over" and a.view(room)["result"]
