@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 
 import pytest
 from tablekit import Client, ServerProcess, packed
@@ -101,3 +102,22 @@ async def test_a_process_killed_mid_game_and_the_game_goes_on(two_servers, clien
     for c in back + [on_survivor[0], watcher]:
         await c.wait(lambda c=c: c.v(room) == final["v"])
         assert c.view(room) == final["view"]
+
+
+async def test_a_process_stopped_gracefully_exits_and_its_players_show_disconnected(two_servers, clients):
+    leaving, staying = two_servers
+    player = await Client("P").connect(leaving.url, name="P")
+    watcher = await Client("W").connect(staying.url)
+    clients.extend([player, watcher])
+    room = (await player.ok("room_create", {"name": "graceful", "seats": 2, "bot_pace": 0}))["room"]["id"]
+    await player.ok("bot_add", {"room": room, "seat": 1})
+    await watcher.join(room)
+    await player.ok("room_start", {"room": room})
+    await watcher.wait(lambda: watcher.rooms[room]["status"] == "playing"
+                       and watcher.rooms[room]["seats"][0]["connected"])
+    started = time.monotonic()
+    leaving.proc.terminate()                       # SIGTERM: graceful shutdown
+    await asyncio.to_thread(leaving.proc.wait, 15)
+    assert time.monotonic() - started < 10
+    await player.sio.wait()                        # its socket was closed by the server
+    await watcher.wait(lambda: not watcher.rooms[room]["seats"][0]["connected"], timeout=10)
