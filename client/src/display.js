@@ -1,7 +1,6 @@
 // What the board shows while the events of one message are being played: the previous view, changed
 // event by event (a tile appears, a beach empties as its fleet leaves, boats land). Only drawing: the next
 // view from the server replaces it when the events are done. Pure.
-import { tileForView } from './catalogue.js';
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
@@ -15,8 +14,7 @@ export function applyEventToDisplay(view, ev) {
   switch (ev.type) {
     case 'tile_placed': {
       if (!v.tiles.some((t) => t.cell[0] === ev.cell[0] && t.cell[1] === ev.cell[1])) {
-        const t = tileForView(ev.tile, ev.cell, ev.rotation);
-        if (t) v.tiles.push(t);
+        if (ev.view) v.tiles.push(clone(ev.view));
       }
       v.in_hand = null;
       break;

@@ -1,7 +1,7 @@
 // The decision input state machine (pure). It never decides what is legal: it only narrows the server's
 // `legal` list as the player points and clicks, highlights what can still be clicked, and hands back the
 // one legal action dict that the clicks designate (sent verbatim to the server).
-import { tileForView } from './catalogue.js';
+import { turnedTile } from './tiles.js';
 import { cellKey } from './hex.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -176,8 +176,7 @@ export class DecisionInput {
     if ((k === 'place_tile' || k === 'turn_tile') && pc) {
       const rots = this._rotationsAt(pc);
       const rot = rots.includes(this.sel.rotation) ? this.sel.rotation : rots[0];
-      const tile = this._tileInHand();
-      if (tile !== null && rot !== undefined) ui.preview = tileForView(tile, pc, rot);
+      if (rot !== undefined) ui.preview = turnedTile(this.view?.hand, pc, rot);
     }
     return ui;
   }

@@ -2,24 +2,28 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { boardTree, beachAngle, mooringPoints, foamPath, bezierPoint, viewBoxOf, SIZE } from '../src/board.js';
 import { findAll, toMarkup } from '../src/vdom.js';
-import { tileForView } from '../src/catalogue.js';
+import { turnedTile } from '../src/tiles.js';
 import { cellCenter, sideMidpoint } from '../src/hex.js';
 
 const tonga = {
   tile: 'Tonga', kind: 'island', cell: [0, 0], rotation: 0, value: 0, royal: null,
   beaches: [0, 1, 2, 3, 4, 5].map((d) => ({ moorings: 3, piers: [d], boats: d === 0 ? ['red', 'blue'] : [] })),
 };
+// The shapes the engine sends in `view.hand` (tile_shape with rotation 0), from the catalogue.
+const C = { tile: 'c', kind: 'ocean', rotation: 0, paths: [[0, 3, 4], [1, 5, 3], [2, 4, 0]] };
+const HAWAII = { tile: 'Hawaii', kind: 'island', rotation: 0, value: 5, royal: null,
+  beaches: [{ moorings: 3, piers: [1, 2], boats: [] }, { moorings: 5, piers: [3], boats: [] }, { moorings: 2, piers: [4, 5], boats: [] }] };
 const view = {
   colours: ['red', 'blue'], phase: 'play', turn: 1, active: 'red',
-  tiles: [tonga, tileForView('c', [0, 1], 3), { ...tileForView('Hawaii', [0, 2], 3), royal: 'blue' }],
+  tiles: [tonga, turnedTile(C, [0, 1], 3), { ...turnedTile(HAWAII, [0, 2], 3), royal: 'blue' }],
   players: [], legal: [], pending: null,
 };
 
 const byAttr = (tree, k, v) => findAll(tree, (n) => n.attrs[k] !== undefined && (v === undefined || String(n.attrs[k]) === String(v)));
 
-test('catalogue tiles turn into world directions (docs/engine.md example for c at rotation 3)', () => {
-  assert.deepEqual(tileForView('c', [0, 1], 3).paths, [[3, 0, 4], [4, 2, 3], [5, 1, 0]]);
-  assert.deepEqual(tileForView('Hawaii', [0, 2], 3).beaches.map((b) => b.piers), [[4, 5], [0], [1, 2]]);
+test('a tile in hand turns into world directions (docs/engine.md example for c at rotation 3)', () => {
+  assert.deepEqual(turnedTile(C, [0, 1], 3).paths, [[3, 0, 4], [4, 2, 3], [5, 1, 0]]);
+  assert.deepEqual(turnedTile(HAWAII, [0, 2], 3).beaches.map((b) => b.piers), [[4, 5], [0], [1, 2]]);
 });
 
 test('every tile of the view becomes one group on its cell', () => {
@@ -102,7 +106,7 @@ test('highlights: clickable islands, beaches, piers and empty cells carry data-h
 });
 
 test('a preview tile and the waiting fleet are drawn', () => {
-  const ui = { preview: tileForView('a', [1, 0], 2), cells: new Set(['1,0']) };
+  const ui = { preview: turnedTile(C, [1, 0], 2), cells: new Set(['1,0']) };
   const tree = boardTree({ ...view, fleet: { boats: ['red', 'blue'], colours: 2, from: 'Tonga', cell: [0, 2] } }, ui);
   assert.equal(byAttr(tree, 'data-hit', 'preview').length, 1);
   assert.equal(byAttr(tree, 'data-hit', 'cell').length, 0, 'the previewed cell is not also a slot');

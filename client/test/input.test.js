@@ -108,18 +108,21 @@ test('place_tile: choose a cell, turn through the legal rotations, place', () =>
     { type: 'place_tile', cell: [1, 0], rotation: 0 }, { type: 'place_tile', cell: [1, 0], rotation: 3 },
     { type: 'place_tile', cell: [0, -1], rotation: 5 },
   ];
-  const inp = new DecisionInput().reset(V('place_tile', legal, { tile: 'a', reason: 'colonise' }), ['red']);
+  const hand = { tile: 'a', kind: 'ocean', rotation: 0, paths: [[0, 3, 4], [1, 5, 4], [2, 4, 4]] };
+  const inp = new DecisionInput().reset({ ...V('place_tile', legal, { tile: 'a', reason: 'colonise' }), hand }, ['red']);
   assert.deepEqual([...inp.highlights().cells].sort(), ['0,-1', '1,0']);
   assert.deepEqual(inp.click({ hit: 'cell', cell: '1,0' }), {});
   assert.equal(inp.highlights().preview.rotation, 0);
   inp.click({ hit: 'preview', cell: '1,0' });
   assert.equal(inp.highlights().preview.rotation, 3);
+  assert.deepEqual(inp.highlights().preview.paths, [[3, 0, 4], [4, 2, 4], [5, 1, 4]]);
   assert.deepEqual(inp.press('place'), { send: legal[1] });
 });
 
 test('turn_tile and settle', () => {
   const legal = [{ type: 'turn_tile', rotation: 1 }, { type: 'turn_tile', rotation: 4 }];
-  const inp = new DecisionInput().reset(V('turn_tile', legal, { tile: 'b', cell: [2, 0] }), ['red']);
+  const hand = { tile: 'b', kind: 'ocean', rotation: 0, paths: [[0, 4, 4], [1, 3, 4], [2, 5, 3]] };
+  const inp = new DecisionInput().reset({ ...V('turn_tile', legal, { tile: 'b', cell: [2, 0] }), hand }, ['red']);
   assert.equal(inp.highlights().preview.rotation, 1);
   inp.press('rotate:1');
   assert.deepEqual(inp.press('place'), { send: legal[1] });
@@ -134,7 +137,9 @@ test('the display view follows events: tile placed, fleet departs, boats land', 
   let v = { tiles: [{ tile: 'Tonga', kind: 'island', cell: [0, 0], beaches: [{ moorings: 3, piers: [0], boats: ['red', 'red', 'blue'] }] }] };
   v = applyEventToDisplay(v, { type: 'fleet_departed', island: 'Tonga', cell: [0, 0], beach: 0, pier: 0, boats: ['red', 'red', 'blue'] });
   assert.deepEqual(v.tiles[0].beaches[0].boats, []);
-  v = applyEventToDisplay(v, { type: 'tile_placed', tile: 'Samoa', kind: 'island', cell: [0, 1], rotation: 3 });
+  const samoa = { tile: 'Samoa', kind: 'island', cell: [0, 1], rotation: 3, value: 5, royal: null,
+    beaches: [{ moorings: 3, piers: [4, 5], boats: [] }, { moorings: 4, piers: [0, 1], boats: [] }, { moorings: 5, piers: [2], boats: [] }] };
+  v = applyEventToDisplay(v, { type: 'tile_placed', tile: 'Samoa', kind: 'island', cell: [0, 1], rotation: 3, view: samoa });
   assert.equal(v.tiles.length, 2);
   v = applyEventToDisplay(v, { type: 'landed', island: 'Samoa', cell: [0, 1], placements: [['red', 0], ['blue', 2]] });
   assert.deepEqual(v.tiles[1].beaches.map((b) => b.boats), [['red'], [], ['blue']]);

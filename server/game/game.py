@@ -1464,6 +1464,8 @@ class Game:
 
 
 def _placed_event(t: Placed, how: str, auto: bool) -> Event:
+    from .views import tile_view
+
     return {
         "type": "tile_placed",
         "tile": t.name,
@@ -1472,6 +1474,7 @@ def _placed_event(t: Placed, how: str, auto: bool) -> Event:
         "rotation": t.rotation,
         "how": how,
         "auto": auto,
+        "view": tile_view(t),  # drawn as the view draws it, so a client needs no catalogue of its own
     }
 
 

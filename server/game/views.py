@@ -11,20 +11,34 @@ if TYPE_CHECKING:
     from .game import Game, Placed
 
 
-def _tile(t: Placed) -> dict[str, Any]:
-    tile = TILES[t.name]
-    out: dict[str, Any] = {"tile": t.name, "cell": [t.cell[0], t.cell[1]], "rotation": t.rotation}
+def tile_view(t: Placed) -> dict[str, Any]:
+    """A tile on the table as the view draws it: world directions, boats, royal boat."""
+    out = tile_shape(t.name, t.rotation)
+    out["cell"] = [t.cell[0], t.cell[1]]
+    if t.island is not None:
+        for beach, boats in zip(out["beaches"], t.beaches, strict=True):
+            beach["boats"] = list(boats)
+        out["royal"] = t.royal
+    return out
+
+
+def tile_shape(name: str, rotation: int = 0) -> dict[str, Any]:
+    """A tile's drawing, turned by `rotation`: island beaches (moorings, pier directions) or ocean paths
+    ([direction, direction, danger]). With rotation 0 the directions are the tile's own sides, which is
+    how the tile in hand is shown: the client turns it while the player chooses."""
+    tile = TILES[name]
+    out: dict[str, Any] = {"tile": name, "rotation": rotation}
     if isinstance(tile, Island):
         out["kind"] = "island"
         out["value"] = tile.value
         out["beaches"] = [
-            {"moorings": b.moorings, "piers": list(piers), "boats": list(boats)}
-            for b, piers, boats in zip(tile.beaches, t.piers, t.beaches, strict=True)
+            {"moorings": b.moorings, "piers": [(p + rotation) % 6 for p in b.piers], "boats": []} for b in tile.beaches
         ]
-        out["royal"] = t.royal
+        out["royal"] = None
     else:
+        assert isinstance(tile, Ocean)
         out["kind"] = "ocean"
-        out["paths"] = [[(a + t.rotation) % 6, (b + t.rotation) % 6, danger] for a, b, danger in tile.paths]
+        out["paths"] = [[(a + rotation) % 6, (b + rotation) % 6, danger] for a, b, danger in tile.paths]
     return out
 
 
@@ -85,13 +99,14 @@ def public_view(game: Game, colour: str | None = None) -> dict[str, Any]:
         "phase": "over" if over else ("setup" if game.phase == "setup" else "play"),
         "turn": game.turn,
         "active": None if over else game.colours[game.active],
-        "tiles": [_tile(t) for _cell, t in sorted(game.tiles.items())],
+        "tiles": [tile_view(t) for _cell, t in sorted(game.tiles.items())],
         "players": players,
         "stack": stack_summary(game.stack),
         "removed": list(game.removed),
         "fleet": fleet,
         "at_sea": [{"cell": [c[0], c[1]], "boats": list(b)} for c, b in game.at_sea],
         "in_hand": game.in_hand,
+        "hand": None if game.in_hand is None else tile_shape(game.in_hand),
         "pending": game.decision,
         "legal": game.legal_actions(),
         "result": game.result(),

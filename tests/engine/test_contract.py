@@ -209,7 +209,7 @@ EVENT_FIELDS = {
     "colonisation": {"colour", "returned"},
     "fleet_departed": {"island", "cell", "beach", "pier", "boats", "colours", "auto"},
     "tile_drawn": {"tile", "kind", "left"},
-    "tile_placed": {"tile", "kind", "cell", "rotation", "how", "auto"},
+    "tile_placed": {"tile", "kind", "cell", "rotation", "how", "auto", "view"},
     "path_followed": {"cell", "entry", "exit", "danger", "colours"},
     "crossing": {"cell", "danger", "colours", "passed"},
     "sunk": {"cell", "boats"},
