@@ -9,6 +9,8 @@ import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
 import { Chat } from './ui/chat.js';
 
+const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
+
 const LANG_KEY = 'tongiaki.lang';
 
 class App {
@@ -41,6 +43,10 @@ class App {
     this.net.on('lobby', (m) => this.onLobby(m));
     this.net.on('room', (r) => this.onRoom(r));
     this.net.on('game', (g) => this.onGame(g));
+    // A broadcast lost in transit (say while a server's Redis link reconnects) leaves no gap to notice
+    // until the next message: after a quiet spell in a running game, ask for what was missed.
+    this._lastHeard = Date.now();
+    setInterval(() => this.watchdog(), QUIET_MS / 2);
     this.net.on('chat', (c) => { if (this.room && c.room === this.room.id) this.room.chat.add(c.line); });
     window.addEventListener('hashchange', () => this.route());
     this.net.connect();
@@ -242,9 +248,17 @@ class App {
     else if (r.table) { r.table.drawPlayers(); r.table.drawStatus(); r.table.drawResult(); }
   }
 
+  watchdog() {
+    const r = this.room;
+    if (!r || r.stream.v === null || r.state?.status !== 'playing' || Date.now() - this._lastHeard < QUIET_MS) return;
+    this._lastHeard = Date.now();
+    this.catchUp();
+  }
+
   async onGame(msg) {
     const r = this.room;
     if (!r || msg.room !== r.id) return;
+    this._lastHeard = Date.now();
     const res = r.stream.receive(msg);
     if (res.status === 'applied') {
       this.ensureTable();
