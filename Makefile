@@ -13,3 +13,5 @@ test:
 
 bench: setup
 	.venv/bin/python -m bench.engine
+	.venv/bin/python -m bench.load
+	.venv/bin/python -m bench.deflate
