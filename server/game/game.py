@@ -41,7 +41,19 @@ DECISIONS = ("setup", "turn", "restart", "migrate", "land", "place_tile", "settl
 class Placed:
     """A tile on the table: which tile, where, how turned, and for islands the boats on its beaches."""
 
-    __slots__ = ("name", "cell", "rotation", "island", "exits", "piers", "beaches", "royal", "moorings", "_sorted")
+    __slots__ = (
+        "name",
+        "cell",
+        "rotation",
+        "island",
+        "exits",
+        "piers",
+        "beaches",
+        "royal",
+        "moorings",
+        "_sorted",
+        "_counts",
+    )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
         tile = TILES[name]
@@ -50,6 +62,7 @@ class Placed:
         self.rotation = rotation
         self.royal: str | None = None
         self._sorted: tuple[tuple[str, ...], ...] | None = None
+        self._counts: dict[str, int] | None = None
         if isinstance(tile, Island):
             self.island: Island | None = tile
             self.piers = [[world_side(s, rotation) for s in b.piers] for b in tile.beaches]
@@ -80,8 +93,19 @@ class Placed:
             self._sorted = tuple(tuple(sorted(b)) for b in self.beaches)
         return self._sorted
 
+    def counts(self) -> dict[str, int]:
+        """Boats on the island's beaches by colour (cached like `sorted_beaches`)."""
+        if self._counts is None:
+            counts: dict[str, int] = {}
+            for boats in self.beaches:
+                for c in boats:
+                    counts[c] = counts.get(c, 0) + 1
+            self._counts = counts
+        return self._counts
+
     def changed(self) -> None:
         self._sorted = None
+        self._counts = None
 
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach."""
@@ -411,12 +435,13 @@ class Game:
         for t in self._islands():
             if t.royal is not None:
                 continue
-            k = sum(b.count(colour) for b in t.beaches)
+            counts = t.counts()
+            k = counts.get(colour, 0)
             if k:
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
                 n = min(k, len(t.moorings), supply, len(open_beaches))
                 expansions.append((comb(len(open_beaches), n), t.name, open_beaches, n))
-                if may_found and t.name != TONGA and k == sum(len(b) for b in t.beaches):
+                if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
         r = rng.randrange(sum(e[0] for e in expansions) + len(royals) + 1)
         key: Key = ("colonise",)
@@ -445,7 +470,7 @@ class Game:
             yield from self._expansions(colour)
             if self.royal_founded[colour] < MAX_ROYAL:  # R10
                 for t in self._islands():
-                    if t.name != TONGA and t.royal is None and {c for b in t.beaches for c in b} == {colour}:
+                    if t.name != TONGA and t.royal is None and t.counts().keys() == {colour}:
                         yield ("royal", t.name)
             yield ("colonise",)
         elif phase == "restart":
@@ -496,7 +521,7 @@ class Game:
                 t is not None
                 and t.name != TONGA
                 and self.royal_founded[colour] < MAX_ROYAL
-                and {c for b in t.beaches for c in b} == {colour}
+                and t.counts().keys() == {colour}
             )
         if kind == "colonise":
             return True
@@ -536,11 +561,11 @@ class Game:
         """R5: islands with the colour's boats; n = min(k, beaches, supply) new boats, one per beach; with
         an empty supply, one boat taken back first and placed again."""
         supply = self.supply[colour]
-        mine = [t for t in self._islands() if t.royal is None and any(colour in b for b in t.beaches)]
+        mine = [t for t in self._islands() if t.royal is None and colour in t.counts()]
         if supply > 0:
             for t in mine:
                 assert t.island is not None
-                k = sum(b.count(colour) for b in t.beaches)
+                k = t.counts()[colour]
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
                 n = min(k, len(t.island.beaches), supply, len(open_beaches))
                 for chosen in combinations(open_beaches, n):
@@ -556,14 +581,14 @@ class Game:
     def _expansion_allowed(self, colour: str, key: Key) -> bool:
         _kind, name, beaches, take_back = key
         t = self._island(name)
-        if t is None or not any(colour in b for b in t.beaches):
+        if t is None or colour not in t.counts():
             return False
         supply = self.supply[colour]
         free = t.free()
         if any(not 0 <= b < len(free) or free[b] == 0 for b in beaches) or len(set(beaches)) != len(beaches):
             return False
         if supply > 0:
-            k = sum(b.count(colour) for b in t.beaches)
+            k = t.counts()[colour]
             n = min(k, len(free), supply, sum(1 for f in free if f > 0))
             return take_back is None and len(beaches) == n
         if take_back is None or len(beaches) != 1 or (name, beaches[0]) == take_back:
@@ -736,7 +761,7 @@ class Game:
         self._forget_failures()
         colour = self.colours[to]
         events.append({"type": "turn_passed", "from": previous, "to": colour, "turn": self.turn})
-        on_board = any(colour in b for t in self._islands() for b in t.beaches)
+        on_board = any(colour in t.counts() for t in self._islands())
         self.phase = "turn" if on_board else "restart"  # R12: no boat on the board
 
     # ------------------------------------------------------------------ boats
