@@ -98,7 +98,27 @@ def parse_metrics(text: str) -> dict[str, float]:
 
 
 # -- processes -------------------------------------------------------------------------------------
-class RedisProcess:
+class ChildProcess:
+    """A process the test starts and owns: `kill` is a crash (SIGKILL), `stop` asks it to end first."""
+
+    proc: subprocess.Popen[bytes] | None = None
+    stop_wait = 10.0  # seconds a polite stop may take before it becomes a kill
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(self.stop_wait)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class RedisProcess(ChildProcess):
     """redis-server on a loopback port with append-only persistence (as docker-compose.yml runs it) and
     RDB snapshots off, so whatever survives a restart came from the append-only file."""
 
@@ -137,23 +157,12 @@ class RedisProcess:
     def log_text(self) -> str:
         return "\n".join(p.read_text(errors="replace") for p in sorted(self.dir.glob("redis-*.log")))
 
-    def kill(self) -> None:
-        """A crash: SIGKILL, no shutdown save."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
-class ServerProcess:
+class ServerProcess(ChildProcess):
     """`tongiaki serve` on a loopback port, configured only through flags and environment."""
+
+    stop_wait = 15.0  # a graceful shutdown finishes in-flight actions and closes sockets
 
     def __init__(self, tmp: Path, name: str, redis_url: str, prefix: str, static: Path) -> None:
         self.tmp = tmp
@@ -197,18 +206,6 @@ class ServerProcess:
         assert status == 200 and headers["Content-Type"].startswith("text/plain"), (status, headers)
         return parse_metrics(body.decode())
 
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 UPSTREAM_LINE = re.compile(r"^(?P<indent>[ \t]*)server server:8080 resolve(?P<params>(?: [^;\n]*)?);[ \t]*$",
@@ -239,7 +236,7 @@ def render_nginx_conf(tmp: Path, listen: int, upstreams: list[int], static: Path
     return text
 
 
-class NginxProcess:
+class NginxProcess(ChildProcess):
     """Debian's nginx running deploy/nginx.conf (rendered for loopback) in the foreground, as any user."""
 
     def __init__(self, tmp: Path, upstreams: list[int], static: Path) -> None:
@@ -284,14 +281,6 @@ class NginxProcess:
                  if p.is_file()]
         return "\n".join(parts)
 
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()   # fast shutdown
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
 
 
 # -- players ---------------------------------------------------------------------------------------
