@@ -56,6 +56,10 @@ return due
 
 GAME_FIELDS = ("v", "state", "view", "to_move", "at")
 
+PROCESS_GONE_AFTER = 3600.0
+"""Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
+presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
+
 
 def pack(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)
@@ -267,7 +271,11 @@ class Store:
 
     # -- presence ----------------------------------------------------------------------------------
     async def heartbeat(self, proc: str) -> None:
-        await self.redis.zadd(self.key("procs"), {proc: time.time()})
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(self.key("procs"), {proc: now})
+            pipe.zremrangebyscore(self.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
+            await pipe.execute()
 
     async def drop_process(self, proc: str) -> None:
         await self.redis.zrem(self.key("procs"), proc)
@@ -298,18 +306,25 @@ class Store:
         return out
 
     async def watchers(self, room_id: str, alive_after: float) -> dict[str, int]:
-        """Person → number of live sockets in the room (sockets of dead processes are dropped)."""
+        """Person → number of live sockets in the room. Sockets of a process whose heartbeat is late are
+        not counted but kept (a Redis outage makes every heartbeat late, and those sockets are still
+        there); only those of processes gone for PROCESS_GONE_AFTER are dropped."""
         fields = await self.redis.hgetall(self.key("watch", room_id))
         if not fields:
             return {}
-        live = {m.decode() for m in await self.redis.zrangebyscore(self.key("procs"), alive_after, "+inf")}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
+            pipe.zrangebyscore(self.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
+            live_raw, known_raw = await pipe.execute()
+        live = {m.decode() for m in live_raw}
+        known = {m.decode() for m in known_raw}
         counts: dict[str, int] = {}
         dead = []
         for field, person in fields.items():
             proc = field.decode().split("|", 1)[0]
             if proc in live:
                 counts[person.decode()] = counts.get(person.decode(), 0) + 1
-            else:
+            elif proc not in known:
                 dead.append(field)
         if dead:
             await self.redis.hdel(self.key("watch", room_id), *dead)

@@ -155,3 +155,23 @@ async def test_healthz_metrics_and_client_page(server, config):
             assert r.status == 200
         async with http.get(server.url + "/../pyproject.toml") as r:
             assert r.status == 404
+
+
+async def test_presence_survives_a_late_heartbeat_but_not_a_gone_process(store) -> None:
+    """A Redis outage longer than the presence TTL makes every heartbeat late: while late, a process's
+    sockets do not count, but they come back with its next heartbeat; a process gone for good loses them."""
+    import time
+
+    from server.lobby.store import PROCESS_GONE_AFTER
+
+    now = time.time()
+    await store.watch("r_test", "proc-a", "sid-1", "p_alice")
+    await store.watch("r_test", "proc-b", "sid-2", "p_bob")
+    procs = store.key("procs")
+    await store.redis.zadd(procs, {"proc-a": now - 20, "proc-b": now - PROCESS_GONE_AFTER - 5})
+    assert await store.watchers("r_test", alive_after=now - 15) == {}
+    await store.heartbeat("proc-a")  # Redis is back and so is proc-a's heartbeat
+    assert await store.watchers("r_test", alive_after=now - 15) == {"p_alice": 1}
+    fields = await store.redis.hkeys(store.key("watch", "r_test"))
+    assert [f.decode() for f in fields] == ["proc-a|sid-1"], "the gone process's socket is dropped"
+    assert await store.redis.zscore(procs, "proc-b") is None, "the heartbeat prunes processes gone for good"
