@@ -271,22 +271,32 @@ class Lobby:
         if not await self.store.commit(room.id, record["v"], game.to_bytes(), after, game.to_move, message,
                                        logged, self.timings.patch_log, check):
             raise Rejected("stale_version", "another action was applied first")
-        await self.outbox.game_message(room.id, message)
-        await self.store.mark_sent(room.id, v)
-        self.metrics.messages += 1
-        self.metrics.accepted(time.monotonic() - arrived)
-        if game.to_move is None:
-            now = time.time()
-
-            def finish(r: Room) -> bool:
-                r.status, r.finished = FINISHED, now
-                for seat in r.seats:
-                    seat.away_since, seat.autopilot = None, False
-                return True
-            room = await self._update(room.id, finish)
-            await self.store.unschedule(room.id)
-            await self.publish(room)
+        # The move is stored: from here on a failure (say Redis going away) must not be answered as
+        # "nothing changed". A message stored but not marked sent is resent by `advance` (`_resend`), and
+        # clients heal gaps with `since`.
+        try:
+            await self.outbox.game_message(room.id, message)
+            await self.store.mark_sent(room.id, v)
+            self.metrics.messages += 1
+            self.metrics.accepted(time.monotonic() - arrived)
+            if game.to_move is None:
+                await self._finish_room(room.id)
+        except Exception:
+            log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
         return v
+
+    async def _finish_room(self, room_id: str) -> None:
+        """The game is over: the room is finished (viewable until it expires), nobody is away any more."""
+        now = time.time()
+
+        def finish(r: Room) -> bool:
+            r.status, r.finished = FINISHED, now
+            for seat in r.seats:
+                seat.away_since, seat.autopilot = None, False
+            return True
+        room = await self._update(room_id, finish)
+        await self.store.unschedule(room_id)
+        await self.publish(room)
 
     def _next_check(self, room: Room, to_move: str, at: float) -> float:
         """When the room's timers must next be looked at, right after a decision began at `at`."""
@@ -350,7 +360,8 @@ class Lobby:
         if presence(probe):
             room = await self._update(room_id, presence)
             await self.publish(room)
-        if to_move is None:
+        if to_move is None:  # over, but the room was not finished (its process failed right after)
+            await self._finish_room(room_id)
             return
         seat = room.seats[room.seat_of_colour(to_move)]
         due = None

@@ -179,3 +179,33 @@ async def test_two_colours_each_r14_over_sockets(server, clients, store):
     assert {x["colour"] for x in actions if x["by"] == a.session["person"]} == {"red", "green"}
     assert {x["colour"] for x in actions if x["by"] == "bot"} == {"blue", "yellow"}
     assert a.view(room)["phase"] == "over" and a.view(room)["result"]
+
+
+async def test_a_stored_move_whose_broadcast_fails_is_acknowledged_and_resent(server, clients, store):
+    """The move is stored, then the broadcast fails (Redis going away, say): the ack is ok with the new
+    version, not "nothing changed", and the timer loop sends the message everyone missed."""
+    from server.app import LOBBY
+
+    room, (a, b) = await table(server.url, humans=2, first=0)
+    clients.extend([a, b])
+    lobby = server.app[LOBBY]
+    real = lobby.outbox.game_message
+    failed: list[int] = []
+
+    async def broken_once(room_id, message):
+        if not failed:
+            failed.append(message["v"])
+            raise ConnectionError("the Redis link went away")
+        await real(room_id, message)
+
+    lobby.outbox.game_message = broken_once
+    try:
+        await a.wait(lambda: a.v(room) >= 0)
+        v, view = a.views[room]
+        answer = await a.call("act", {"room": room, "v": v, "action": view["legal"][0]})
+        assert answer["ok"] and answer["v"] == v + 1, answer
+        assert failed == [v + 1]
+        for c in (a, b):  # the message nobody got arrives by the resend, no client asked for it
+            await c.wait(lambda c=c: c.v(room) == v + 1)
+    finally:
+        lobby.outbox.game_message = real
