@@ -18,7 +18,7 @@ from server.lobby import patch
 from server.lobby.errors import Rejected
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
-from server.lobby.store import Store, pack, unpack
+from server.lobby.store import Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -409,6 +409,7 @@ class Lobby:
     async def run_timers(self, stop: asyncio.Event) -> None:
         """The process's timer loop: claims due rooms (any process may) and advances them."""
         last_beat = last_sweep = 0.0
+        redis_down = False
         while not stop.is_set():
             try:
                 now = time.time()
@@ -419,9 +420,16 @@ class Lobby:
                     await self.sweep()
                     last_sweep = now
                 due = await self.store.claim_due(now, lease=2.0)
+                if redis_down:
+                    log.warning("timer loop: Redis is reachable again")
+                    redis_down = False
                 if due:
                     await asyncio.gather(*(self._guarded(self.advance(r)) for r in due))
-            except Exception:  # Redis hiccup or a bug in one room: keep the loop alive
+            except StoreUnavailable as e:  # an outage: say so once, not every tick
+                if not redis_down:
+                    log.warning("timer loop: Redis unreachable (%s); retrying every tick", e)
+                    redis_down = True
+            except Exception:  # a bug in one room: keep the loop alive
                 log.exception("timer loop")
             slept = time.monotonic()
             with contextlib.suppress(TimeoutError):

@@ -27,7 +27,7 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as redis
-from redis.exceptions import WatchError
+from redis.exceptions import RedisError, WatchError
 
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
@@ -55,6 +55,9 @@ return due
 
 
 GAME_FIELDS = ("v", "state", "view", "to_move", "at")
+
+StoreUnavailable = RedisError
+"""Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
