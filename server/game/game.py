@@ -34,9 +34,6 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 Key = tuple[Any, ...]
 
-# Phases in which a colour must decide; the others are transient steps of `_advance`.
-DECISIONS = ("setup", "turn", "restart", "migrate", "land", "place_tile", "settle", "turn_tile")
-
 
 class Placed:
     """A tile on the table: which tile, where, how turned, and for islands the boats on its beaches."""

@@ -13,8 +13,6 @@ SIDES = 6
 Cell = tuple[int, int]
 """An axial cell (q, r)."""
 
-DIRECTION_NAMES = ("S", "SW", "NW", "N", "NE", "SE")
-
 OFFSETS: tuple[Cell, ...] = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
 """Neighbour offsets by world direction: S, SW, NW, N, NE, SE."""
 
