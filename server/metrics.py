@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -25,20 +26,12 @@ class Metrics:
         self.actions["accepted"] += 1
         self.latency_sum += seconds
         self.latency_n += 1
-        for i, bound in enumerate(LATENCY_BUCKETS):
-            if seconds <= bound:
-                self.latency_counts[i] += 1
-                return
-        self.latency_counts[-1] += 1
+        _count(self.latency_counts, seconds)
 
     def lag(self, seconds: float) -> None:
         """How much later than asked the timer loop woke up: the event loop (or the CPU) was busy."""
         self.lag_n += 1
-        for i, bound in enumerate(LATENCY_BUCKETS):
-            if seconds <= bound:
-                self.lag_counts[i] += 1
-                return
-        self.lag_counts[-1] += 1
+        _count(self.lag_counts, seconds)
 
     def rejected(self, code: str) -> None:
         self.actions[code] += 1
@@ -80,3 +73,8 @@ class Metrics:
         lines.append(f'tongiaki_loop_lag_seconds_bucket{{le="+Inf"}} {self.lag_n}')
         lines.append(f"tongiaki_loop_lag_seconds_count {self.lag_n}")
         return "\n".join(lines) + "\n"
+
+
+def _count(counts: list[int], seconds: float) -> None:
+    """Add one observation to a histogram over LATENCY_BUCKETS (the last slot is +Inf)."""
+    counts[bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1
