@@ -72,6 +72,12 @@ async def server_latency(url: str) -> dict[str, object]:
     return out
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine spent busy (all cores, every process) since boot."""
+    t = psutil.cpu_times()
+    return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
+
+
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:
     """CPU seconds (user+system) and resident memory of the server and its children (embedded Redis)."""
     cpu, rss = 0.0, 0
@@ -119,13 +125,13 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
         assert node.stdout is not None
         result: dict[str, object] = {}
-        start: tuple[float, float] | None = None
+        start: tuple[float, float, float] | None = None
         peak = 0
         async for raw in node.stdout:
             line = raw.decode().strip()
             if line == "MEASURE_START":
                 procs = [*watched, *main.children(recursive=True)]
-                start = (time.monotonic(), usage(procs)[0])
+                start = (time.monotonic(), usage(procs)[0], machine_busy())
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
@@ -136,6 +142,11 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                     elapsed = time.monotonic() - start[0]
                     result["server_cpu_percent"] = 100 * (cpu - start[1]) / elapsed
                     result["machine_load"] = os.getloadavg()[0]
+                    # what else ran on the machine meanwhile (another benchmark, a test run): the whole
+                    # machine's busy time less the server's and the load generator's
+                    busy = 100 * (machine_busy() - start[2]) / elapsed
+                    result["other_cpu_percent"] = max(0.0, busy - result["server_cpu_percent"]
+                                                      - float(result.get("generator_cpu_percent") or 0))
                 result["server_rss_mb"] = peak / 2**20
         await node.wait()
         result["deflate"] = deflate
@@ -181,12 +192,16 @@ def report(r: dict[str, object]) -> None:
           "(histogram buckets, arrival → broadcast)")
     print(f"event-loop lag p50/p99 ≤ {f('loop_lag_ms_p50', '{:g}')} ms / ≤ {f('loop_lag_ms_p99', '{:g}')} ms "
           "(whole run)")
-    print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis)")
+    cpu, aps = r.get("server_cpu_percent"), r.get("actions_per_s")
+    per_action = f"{10 * cpu / aps:.2f}" if isinstance(cpu, float) and isinstance(aps, float) and aps else "n/a"
+    print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis), "
+          f"{per_action} ms per action")
     print(f"server memory        {f('server_rss_mb')} MB resident")
-    print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; machine load average "
-          f"{f('machine_load', '{:.1f}')} on {os.cpu_count()} cores")
+    print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; other processes "
+          f"{f('other_cpu_percent')} % of one core; machine load average {f('machine_load', '{:.1f}')} "
+          f"on {os.cpu_count()} cores")
     pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")
-    ratio = f" (1/{vb / pb:.0f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
+    ratio = f" (1/{vb / pb:.1f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
     print(f"patch / full view    {pb} B / {vb} B median{ratio}")
     print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}, "
           f"server errors logged {r.get('server_errors')}")
