@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")
+"""Player colours in set-up order (R1)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Beach:

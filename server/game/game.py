@@ -16,13 +16,12 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
-from . import landing
-from .catalogue import STACK_TILES, TILES, TONGA, Island, Ocean
+from . import arrangements, landing
+from .arrangements import KINDS, SIZE, Arrangement
+from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
 
-COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")
-"""Player colours in set-up order (R1)."""
 BOATS = 15
 """Boats of each colour (R1)."""
 MAX_ROYAL = 2
@@ -48,7 +47,7 @@ class Placed:
         "beaches",
         "royal",
         "moorings",
-        "_sorted",
+        "_codes",
         "_counts",
     )
 
@@ -58,7 +57,7 @@ class Placed:
         self.cell = cell
         self.rotation = rotation
         self.royal: str | None = None
-        self._sorted: tuple[tuple[str, ...], ...] | None = None
+        self._codes: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
         if isinstance(tile, Island):
             self.island: Island | None = tile
@@ -83,15 +82,15 @@ class Placed:
         """R6: every mooring of the beach holds a boat."""
         return len(self.beaches[beach]) == self.moorings[beach]
 
-    def sorted_beaches(self) -> tuple[tuple[str, ...], ...]:
-        """The colours on each beach, sorted: this island's part of an arrangement (R9). Cached; every
+    def codes(self) -> tuple[int, ...]:
+        """The boats on each beach as codes: this island's part of an arrangement (R9). Cached; every
         change to `beaches` calls `changed()`."""
-        if self._sorted is None:
-            self._sorted = tuple(tuple(sorted(b)) for b in self.beaches)
-        return self._sorted
+        if self._codes is None:
+            self._codes = tuple([arrangements.code(b) for b in self.beaches])
+        return self._codes
 
     def counts(self) -> dict[str, int]:
-        """Boats on the island's beaches by colour (cached like `sorted_beaches`)."""
+        """Boats on the island's beaches by colour (cached like `codes`)."""
         if self._counts is None:
             counts: dict[str, int] = {}
             for boats in self.beaches:
@@ -101,7 +100,7 @@ class Placed:
         return self._counts
 
     def changed(self) -> None:
-        self._sorted = None
+        self._codes = None
         self._counts = None
 
     def free(self) -> tuple[int, ...]:
@@ -112,7 +111,8 @@ class Placed:
 class _Topology:
     """The non-royal islands on the table, their beaches numbered globally, for chain searches (R9).
 
-    An arrangement is a tuple of the sorted colours on each such beach, in this numbering.
+    An arrangement is a tuple of the boats on each such beach (codes, see arrangements.py), in this
+    numbering.
     """
 
     __slots__ = ("index", "moorings", "piers", "of_cell", "cells")
@@ -136,14 +136,11 @@ class _Topology:
             self.of_cell[cell] = ids
             self.cells.append(cell)
 
-    def arrangement(self, tiles: dict[Cell, Placed]) -> tuple[tuple[str, ...], ...]:
-        return tuple(chain.from_iterable(tiles[cell].sorted_beaches() for cell in self.cells))
+    def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
+        return tuple(chain.from_iterable(tiles[cell].codes() for cell in self.cells))
 
-    def has_full(self, arr: tuple[tuple[str, ...], ...]) -> bool:
-        return any(len(boats) == m for boats, m in zip(arr, self.moorings, strict=True))
-
-
-Arrangement = tuple[tuple[str, ...], ...]
+    def has_full(self, arr: Arrangement) -> bool:
+        return any(SIZE[beach] == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
 
 
 class Game:
@@ -187,6 +184,9 @@ class Game:
         # R9 verdicts by arrangement: the path out found (escapes) or None (does not escape). Valid for
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
+        # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
+        self._at_all_memo: dict[Arrangement, bool] = {}
+        self._blind: tuple[tuple[bool, ...] | None] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -807,7 +807,7 @@ class Game:
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
         self._topology = None
-        self._escape_memo.clear()
+        self._table_changed()
         for k in [k for k, v in self._traces.items() if v[1] == t.cell]:
             del self._traces[k]  # fleets reaching it are turned back now (R10)
         events.append(
@@ -824,7 +824,7 @@ class Game:
             self._free.discard(cell)
             self._free.update(n for n in neighbours(cell) if n not in self.tiles)
         self._free_sorted = None
-        self._escape_memo.clear()
+        self._table_changed()
         if t.island is not None:
             self._island_tiles = None
             self._topology = None
@@ -838,7 +838,7 @@ class Game:
         self._island_tiles = None
         self._free = None
         self._free_sorted = None
-        self._escape_memo.clear()
+        self._table_changed()
         self._topology = None
         self._traces.clear()
 
@@ -919,7 +919,7 @@ class Game:
         if memo is None:
             topo = self._topo()
             arr = topo.arrangement(self.tiles)
-            memo = (topo, arr, [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]])
+            memo = (topo, arr, [i for i, boats in enumerate(arr) if SIZE[boats] == topo.moorings[i]])
             self._memo["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
 
@@ -928,12 +928,12 @@ class Game:
         number of full beaches in `arr`."""
         fleet = arr[i]
         danger, target = self._trace(topo.index[i][0], pier)
-        if target is None or danger > len(set(fleet)):
+        if target is None or danger > KINDS[fleet]:
             return True  # it draws a tile or sinks
-        left = arr[:i] + ((),) + arr[i + 1 :]
+        left = arr[:i] + (0,) + arr[i + 1 :]
         if full == 1:
-            free = tuple(topo.moorings[j] - len(left[j]) for j in topo.of_cell[target])
-            if landing.can_avoid_filling(free, len(fleet)):
+            free = tuple([topo.moorings[j] - SIZE[left[j]] for j in topo.of_cell[target]])
+            if landing.can_avoid_filling(free, SIZE[fleet]):
                 return True
         forbidden = self.chain_seen
         for nxt in self._landing_results(topo, left, target, fleet):
@@ -941,17 +941,16 @@ class Game:
                 return True
         return False
 
-    def _landing_results(
-        self, topo: _Topology, arr: Arrangement, target: Cell, fleet: tuple[str, ...]
-    ) -> list[Arrangement]:
+    def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
+        """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
         ids = topo.of_cell[target]
-        free = tuple(topo.moorings[j] - len(arr[j]) for j in ids)
+        moorings = topo.moorings
+        free = tuple([moorings[j] - SIZE[arr[j]] for j in ids])
         out = []
-        for placement in landing.placements(free, fleet):
+        for added in arrangements.landings(free, fleet):
             new = list(arr)
-            for j, added in zip(ids, placement, strict=True):
-                if added:
-                    new[j] = tuple(sorted(arr[j] + added))
+            for j, a in zip(ids, added):  # noqa: B905 - same length
+                new[j] += a
             out.append(tuple(new))
         return out
 
@@ -959,16 +958,17 @@ class Game:
         """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
         the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
         the number of full beaches (how far the arrangement is from ending the chain)."""
-        full = [i for i, boats in enumerate(arr) if len(boats) == topo.moorings[i]]
+        moorings = topo.moorings
+        full = [i for i, boats in enumerate(arr) if SIZE[boats] == moorings[i]]
         for i in full:
-            colours = len(set(arr[i]))
+            colours = KINDS[arr[i]]
             for pier in topo.piers[i]:
                 danger, target = self._trace(topo.index[i][0], pier)
                 if target is None or danger > colours:
                     return 0
                 if len(full) == 1:
-                    free = tuple(topo.moorings[j] - (0 if j == i else len(arr[j])) for j in topo.of_cell[target])
-                    if landing.can_avoid_filling(free, len(arr[i])):
+                    free = tuple([moorings[j] - (0 if j == i else SIZE[arr[j]]) for j in topo.of_cell[target]])
+                    if landing.can_avoid_filling(free, moorings[i]):
                         return 0
         return len(full)
 
@@ -980,28 +980,31 @@ class Game:
 
         Verdicts outlive the decision (see `_escape_memo`): a success keeps the path it found and holds
         while no arrangement of that path is forbidden; a failure holds while `forbidden` only grows."""
-        if start in forbidden:
+        if start in forbidden or not self._escapes_at_all(topo, start):
             return False
+        if not forbidden:
+            return True
         known = self._known_escape(start, forbidden)
         if known is not None:
             return known
         if not self._quick_escape(topo, start):
             self._escape_memo[start] = ()
             return True
+        hopeless = self._hopeless
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
         while todo:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
-                if len(boats) != topo.moorings[i]:
+                if SIZE[boats] != topo.moorings[i]:
                     continue
-                left = arr[:i] + ((),) + arr[i + 1 :]
+                left = arr[:i] + (0,) + arr[i + 1 :]
                 for pier in topo.piers[i]:
                     target = self._trace(topo.index[i][0], pier)[1]
                     assert target is not None  # else _quick_escape would have answered
                     for nxt in self._landing_results(topo, left, target, boats):
-                        if nxt in parent or nxt in forbidden:
+                        if nxt in parent or nxt in forbidden or hopeless(topo, nxt):
                             continue
                         verdict = self._known_escape(nxt, forbidden)
                         if verdict is False:
@@ -1023,6 +1026,88 @@ class Game:
             self._escape_memo[arr] = None
         return False
 
+    def _escapes_at_all(self, topo: _Topology, start: Arrangement) -> bool:
+        """R9 without the chain's history: can the chain from `start` end at all? When it cannot, it
+        cannot with any history either (forbidding arrangements only takes ways out away), so the verdict
+        holds until the table changes (`_at_all_memo`). It is asked of the colour-blind form of `start`
+        (`_colour_blind`): the search explores no more arrangements than the rules can tell apart."""
+        blind = self._colour_blind(topo)
+        start = _blind_form(start, blind)
+        memo = self._at_all_memo
+        known = memo.get(start)
+        if known is not None:
+            return known
+        if not self._quick_escape(topo, start):
+            memo[start] = True
+            return True
+        moorings, piers, index, trace = topo.moorings, topo.piers, topo.index, self._trace
+        parent: dict[Arrangement, Arrangement | None] = {start: None}
+        todo = [start]
+        while todo:
+            arr = todo.pop()
+            found: list[tuple[int, Arrangement]] = []
+            for i, boats in enumerate(arr):
+                if SIZE[boats] != moorings[i]:
+                    continue
+                left = arr[:i] + (0,) + arr[i + 1 :]
+                for pier in piers[i]:
+                    target = trace(index[i][0], pier)[1]
+                    assert target is not None  # else _quick_escape would have answered
+                    fleet = SIZE[boats] if blind is not None and blind[topo.of_cell[target][0]] else boats
+                    for nxt in self._landing_results(topo, left, target, fleet):
+                        if nxt in parent:
+                            continue
+                        verdict = memo.get(nxt)
+                        if verdict is False:
+                            continue
+                        distance = 0 if verdict else self._quick_escape(topo, nxt)
+                        if distance == 0:
+                            memo[nxt] = True
+                            step: Arrangement | None = arr
+                            while step is not None:
+                                memo[step] = True
+                                step = parent[step]
+                            return True
+                        parent[nxt] = arr
+                        found.append((distance, nxt))
+            found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
+            todo.extend(nxt for _distance, nxt in found)
+        for arr in parent:
+            memo[arr] = False
+        return False
+
+    def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
+        """Whether `arr` is already known to lead into an endless chain whatever the history."""
+        return self._at_all_memo.get(_blind_form(arr, self._colour_blind(topo))) is False
+
+    def _colour_blind(self, topo: _Topology) -> tuple[bool, ...] | None:
+        """Per beach: whether the colours of its boats can never matter to R9 (None when none is).
+
+        Colours count only against a danger (R7), and a danger of 1 sinks no fleet: so colours matter
+        only on the islands from which a fleet can sail, directly or after further landings, to a
+        crossing of danger 2 or more that leads to an island. On every other island only the number of
+        boats on each beach matters. Cached until the table changes."""
+        if self._blind is None:
+            sails_to: dict[Cell, set[Cell]] = {cell: set() for cell in topo.cells}
+            seeing = set()  # islands whose colours matter
+            for i, (cell, _beach) in enumerate(topo.index):
+                for pier in topo.piers[i]:
+                    danger, target = self._trace(cell, pier)
+                    if target is not None:
+                        sails_to[cell].add(target)
+                        if danger >= 2:
+                            seeing.add(cell)
+            grew = True
+            while grew:
+                grew = False
+                for cell, targets in sails_to.items():
+                    if cell not in seeing and not targets.isdisjoint(seeing):
+                        seeing.add(cell)
+                        grew = True
+            blind = tuple(cell not in seeing for cell, _beach in topo.index)
+            self._blind = (blind if any(blind) else None,)
+        return self._blind[0]
+
     def _known_escape(self, arr: Arrangement, forbidden: set[Arrangement]) -> bool | None:
         """A remembered verdict that still holds, or None."""
         if arr not in self._escape_memo:
@@ -1034,6 +1119,12 @@ class Game:
             del self._escape_memo[arr]
             return None
         return True
+
+    def _table_changed(self) -> None:
+        """A tile or a royal island changed the table: every R9 verdict may change."""
+        self._escape_memo.clear()
+        self._at_all_memo.clear()
+        self._blind = None
 
     def _forget_failures(self) -> None:
         """`forbidden` was emptied (a draw, a sinking, a new turn): failures may not hold any more."""
@@ -1050,10 +1141,10 @@ class Game:
         while todo:
             arr = todo.pop()
             for i, boats in enumerate(arr):
-                if len(boats) != topo.moorings[i]:
+                if SIZE[boats] != topo.moorings[i]:
                     continue
                 cell = topo.index[i][0]
-                left = arr[:i] + ((),) + arr[i + 1 :]
+                left = arr[:i] + (0,) + arr[i + 1 :]
                 for pier in topo.piers[i]:
                     target = self._trace(cell, pier)[1]
                     assert target is not None
@@ -1136,7 +1227,7 @@ class Game:
             target = origin
         return any(
             self._escapes(topo, nxt, self.chain_seen)
-            for nxt in self._landing_results(topo, arr, target, tuple(sorted(boats)))
+            for nxt in self._landing_results(topo, arr, target, arrangements.code(boats))
         )
 
     # ------------------------------------------------------------------ voyage (R6, R7)
@@ -1286,8 +1377,7 @@ class Game:
         ids = topo.of_cell[fleet["target"]]
         new = list(arr)
         for j, a in zip(ids, placement, strict=True):
-            if a:
-                new[j] = tuple(sorted(arr[j] + a))
+            new[j] += arrangements.code(a)
         after = tuple(new)
         if after in self.chain_seen:
             return False
@@ -1421,7 +1511,7 @@ class Game:
             "in_hand": self.in_hand,
             "hand_reason": self.hand_reason,
             "colonist_island": list(self.colonist_island) if self.colonist_island else None,
-            "chain_seen": [list(map(list, a)) for a in sorted(self.chain_seen)],
+            "chain_seen": [[list(arrangements.boats(b)) for b in a] for a in sorted(self.chain_seen)],
             "ending": self.ending,
             "final": self.final,
             "log": self.log,
@@ -1457,7 +1547,7 @@ class Game:
         game.hand_reason = data["hand_reason"]
         colonist = data["colonist_island"]
         game.colonist_island = (colonist[0], colonist[1]) if colonist else None
-        game.chain_seen = {tuple(tuple(b) for b in a) for a in data["chain_seen"]}
+        game.chain_seen = {tuple([arrangements.code(b) for b in a]) for a in data["chain_seen"]}
         game.ending = data["ending"]
         game.final = data["final"]
         game.log = data["log"]
@@ -1612,6 +1702,13 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement:
+    """`arr` with the boats of colour-blind beaches counted, not told apart (as if all were red)."""
+    if blind is None:
+        return arr
+    return tuple([SIZE[boats] if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
 
 
 def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
