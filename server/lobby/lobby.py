@@ -251,9 +251,12 @@ class Lobby:
             raise Rejected("stale_version", f"the game is at version {record['v']}, you sent {v}")
         if room.seat_of_colour(record["to_move"]) not in mine:
             raise Rejected("not_your_turn", f"{record['to_move']} is to move")
-        return await self._apply(room, record, action, person.id, arrived)
+        return (await self._apply(room, record, action, person.id, arrived))[0]
 
-    async def _apply(self, room: Room, record: dict[str, Any], action: Any, by: str, arrived: float) -> int:
+    async def _apply(self, room: Room, record: dict[str, Any], action: Any, by: str,
+                     arrived: float) -> tuple[int, float | None]:
+        """Applies and stores the action, then broadcasts; returns the new version and the room's next
+        timer check (None when the game ended)."""
         from server.game import Game, IllegalAction
 
         game = Game.from_bytes(record["state"])
@@ -267,7 +270,8 @@ class Lobby:
         v = record["v"] + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
         logged = {"v": v, "colour": colour, "action": action, "by": by}
-        check = self._next_check(room, game.to_move, time.time()) if game.to_move else None
+        now = time.time()
+        check = self._next_check(room, game.to_move, now, now) if game.to_move else None
         if not await self.store.commit(room.id, record["v"], game.to_bytes(), after, game.to_move, message,
                                        logged, self.timings.patch_log, check):
             raise Rejected("stale_version", "another action was applied first")
@@ -283,7 +287,7 @@ class Lobby:
                 await self._finish_room(room.id)
         except Exception:
             log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
-        return v
+        return v, check
 
     async def _finish_room(self, room_id: str) -> None:
         """The game is over: the room is finished (viewable until it expires), nobody is away any more."""
@@ -298,10 +302,11 @@ class Lobby:
         await self.store.unschedule(room_id)
         await self.publish(room)
 
-    def _next_check(self, room: Room, to_move: str, at: float) -> float:
-        """When the room's timers must next be looked at, right after a decision began at `at`."""
+    def _next_check(self, room: Room, to_move: str, at: float, now: float) -> float:
+        """When the room's timers must next be looked at (at `now`; the pending decision began at `at`):
+        a bot's or the clock's deadline, a grace period's end, and presence every `presence_ttl`."""
         seat = room.seats[room.seat_of_colour(to_move)]
-        times = [at + self.timings.presence_ttl]
+        times = [now + self.timings.presence_ttl]
         if seat.kind == "bot" or seat.autopilot:
             times.append(at + room.settings.bot_pace)
         if room.settings.clock is not None:
@@ -325,8 +330,10 @@ class Lobby:
         return {"v": snapshot["v"], "snapshot": snapshot}
 
     # -- timers: bots, grace periods, the turn clock, presence ---------------------------------------
-    async def advance(self, room_id: str) -> None:
-        """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due."""
+    async def advance(self, room_id: str, lease: float | None = None) -> None:
+        """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
+        `lease`: the timer's score while this process holds the claim on it (`Store.claim_due`); the room
+        is rescheduled at its next check when done."""
         room = await self.store.room(room_id)
         if room is None or room.status != PLAYING:
             await self.store.unschedule(room_id)
@@ -369,12 +376,16 @@ class Lobby:
             due = at + room.settings.bot_pace
         elif room.settings.clock is not None:
             due = at + room.settings.clock
+        check = self._next_check(room, to_move, at, now)
         if due is not None and now >= due:
             record = await self.store.game(room_id)
-            if record is not None and record["v"] == v:
-                await self._bot_move(room, record)
-            return
-        await self.store.schedule(room_id, self._next_check(room, to_move, at), earlier_only=True)
+            moved = await self._bot_move(room, record) if record is not None and record["v"] == v else None
+            # not moved (someone else acted first, or the move failed): look again at once
+            check = time.time() if moved is None else moved
+        if lease is None:
+            await self.store.schedule(room_id, check, earlier_only=True)
+        else:
+            await self.store.reschedule(room_id, check, lease)
 
     async def _resend(self, room_id: str, v: int, at: float, now: float) -> None:
         """A process that died between storing a version and broadcasting it leaves its message unsent:
@@ -387,17 +398,18 @@ class Lobby:
             await self.outbox.game_message(room_id, message)
         await self.store.mark_sent(room_id, v)
 
-    async def _bot_move(self, room: Room, record: dict[str, Any]) -> None:
+    async def _bot_move(self, room: Room, record: dict[str, Any]) -> float | None:
+        """A bot's move for the pending seat; returns the room's next check (None: not applied)."""
         from server.game import Game
         from server.game.bots import RandomBot
 
         game = Game.from_bytes(record["state"])
         action = RandomBot(secrets.randbits(32)).choose(game)
         try:
-            await self._apply(room, record, action, "bot", time.monotonic())
+            return (await self._apply(room, record, action, "bot", time.monotonic()))[1]
         except Rejected as e:  # someone acted first: the next timer looks again
             log.debug("bot move in %s not applied: %s", room.id, e)
-            await self.store.schedule(room.id, time.time(), earlier_only=True)
+            return None
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
@@ -419,12 +431,13 @@ class Lobby:
                 if now - last_sweep >= min(5.0, self.timings.finished_ttl):
                     await self.sweep()
                     last_sweep = now
-                due = await self.store.claim_due(now, lease=2.0)
+                lease = now + 2.0
+                due = await self.store.claim_due(now, lease)
                 if redis_down:
                     log.warning("timer loop: Redis is reachable again")
                     redis_down = False
                 if due:
-                    await asyncio.gather(*(self._guarded(self.advance(r)) for r in due))
+                    await asyncio.gather(*(self._guarded(self.advance(r, lease)) for r in due))
             except StoreUnavailable as e:  # an outage: say so once, not every tick
                 if not redis_down:
                     log.warning("timer loop: Redis unreachable (%s); retrying every tick", e)

@@ -53,6 +53,18 @@ for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return due
 """
 
+# The claimer puts a room's timer at its next check. While the timer still holds the claimer's lease,
+# that check replaces it (it may be later than the lease); if anything moved the timer meanwhile (an
+# action brought it forward), the earlier of the two wins; a timer removed meanwhile (the room finished)
+# stays removed.
+RESCHEDULE = """
+local held = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if not held then return 0 end
+if tonumber(held) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+else redis.call('ZADD', KEYS[1], 'LT', ARGV[1], ARGV[2]) end
+return 1
+"""
+
 
 GAME_FIELDS = ("v", "state", "view", "to_move", "at")
 
@@ -80,6 +92,7 @@ class Store:
         self.prefix = prefix
         self._commit = client.register_script(COMMIT)
         self._claim = client.register_script(CLAIM)
+        self._reschedule = client.register_script(RESCHEDULE)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -343,9 +356,14 @@ class Store:
     async def unschedule(self, room_id: str) -> None:
         await self.redis.zrem(self.key("timers"), room_id)
 
-    async def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
-        due = await self._claim(keys=[self.key("timers")], args=[now, now + lease, limit])
+    async def claim_due(self, now: float, until: float, limit: int = 100) -> list[str]:
+        """The rooms due at `now`; their timers are leased until `until` (see `reschedule`)."""
+        due = await self._claim(keys=[self.key("timers")], args=[now, until, limit])
         return [d.decode() for d in due]
+
+    async def reschedule(self, room_id: str, at: float, lease: float) -> None:
+        """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
+        await self._reschedule(keys=[self.key("timers")], args=[at, room_id, lease])
 
     async def next_due(self) -> float | None:
         first = await self.redis.zrange(self.key("timers"), 0, 0, withscores=True)

@@ -3,8 +3,10 @@ server with its embedded Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+import time
 
 from tablekit import InProcessServer, people, table
 
@@ -68,4 +70,25 @@ async def test_healthz_says_503_when_redis_is_gone(tmp_path, config):
             async with http.get(server.url + "/healthz") as r:
                 assert r.status == 503 and not (await r.json())["ok"]
     finally:
+        await server.stop()
+
+
+async def test_a_room_of_people_is_looked_at_once_per_presence_period(config, clients, store):
+    """The timer loop claims a due room with a short lease; when it is done it sets the room's next check
+    (here presence, every 30 s), instead of leaving the lease to bring the room back every 2 s."""
+    server = await InProcessServer(config.with_(presence_ttl=30.0)).start()
+    try:
+        room, players = await table(server.url, humans=2)
+        clients.extend(players)
+
+        async def next_check() -> float:
+            return float(await store.redis.zscore(store.key("timers"), room) or 0) - time.time()
+
+        async with asyncio.timeout(5):
+            while await next_check() < 20:  # room_start makes it due at once; the loop looks, reschedules
+                await asyncio.sleep(0.05)
+        assert await next_check() <= 30
+    finally:
+        for c in clients:
+            await c.close()
         await server.stop()
