@@ -15,6 +15,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
+# The engine runs compiled by mypyc (setup.py; the install above compiles it): compile it again in place
+# whenever one of its sources changed since, as server/game refuses to run a stale build.
+native=$(ls server/game/native__mypyc*.so 2>/dev/null | head -n 1 || true)
+if [ "${TONGIAKI_PURE_PYTHON:-}" != 1 ] && { [ -z "$native" ] || [ -n "$(find server/game -name '*.py' -newer "$native")" ]; }; then
+  echo "compiling the engine (mypyc)…"
+  .venv/bin/python setup.py --quiet build_ext --inplace >/dev/null 2>&1 \
+    || .venv/bin/python setup.py build_ext --inplace
+fi
+
 apt_install() {  # Debian packages, for a machine that lacks them
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq "$@" >/dev/null

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 
 class IllegalAction(Exception):
@@ -12,7 +12,7 @@ class IllegalAction(Exception):
     `message` names the offending input; `action` is the input as given.
     """
 
-    CODES = ("malformed", "game_over", "wrong_player", "wrong_phase", "illegal_choice")
+    CODES: ClassVar[tuple[str, ...]] = ("malformed", "game_over", "wrong_player", "wrong_phase", "illegal_choice")
 
     def __init__(self, code: str, message: str, action: Any = None) -> None:
         assert code in self.CODES, code
