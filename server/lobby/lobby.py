@@ -11,8 +11,9 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.lobby import patch
 from server.lobby.errors import Rejected
@@ -20,6 +21,9 @@ from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
 from server.lobby.store import Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
+
+if TYPE_CHECKING:
+    from server.game import Game
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +63,24 @@ class Timings:
         return {"waiting": self.waiting_ttl, "finished": self.finished_ttl}
 
 
+@dataclass
+class Held:
+    """A game this process holds in memory at version `v`, with its view and the room as stored (bytes
+    and parsed). Any process may change a room or its game: an action computed on a held game is stored
+    only if the stored version is still `v` and the stored room still `room_raw` (Store.commit), so what
+    is held need not be fresh, only exactly what it says."""
+
+    v: int
+    game: Game
+    view: dict[str, Any]
+    room: Room
+    room_raw: bytes
+
+
+HELD_ROOMS = 4096
+"""Games a process keeps in memory (least recently used go first); one is a few tens of KB."""
+
+
 class Lobby:
     """Rooms and games for one server process (`proc` names it in presence records)."""
 
@@ -69,6 +91,8 @@ class Lobby:
         self.timings = timings
         self.proc = proc
         self._inflight: set[asyncio.Task[Any]] = set()
+        self._held: OrderedDict[str, Held] = OrderedDict()
+        self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (run_timers)
 
     # -- reading -----------------------------------------------------------------------------------
     async def listing(self) -> list[dict[str, Any]]:
@@ -228,6 +252,7 @@ class Lobby:
             r.status = PLAYING
             return True
         room = await self._update(room.id, begin, game=record)
+        self._hold(room.id, Held(0, game, view, room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
         state = await self.publish(room)
         await self.store.schedule(room.id, time.time(), earlier_only=True)
@@ -237,50 +262,93 @@ class Lobby:
         """A person's action for their seat at version v; returns the new version."""
         if not isinstance(room_id, str) or len(room_id) > 64:
             raise Rejected("malformed", "room must be a room id string")
-        room, record = await self.store.room_and_game(room_id)   # one round trip
+        held = self._take(room_id, v)
+        if held is not None:
+            # No read: checked against the room and game held at v; stored only if both are unchanged.
+            # Anything else (a refusal, or the room or game moved on) is answered from the store below.
+            with contextlib.suppress(Rejected):
+                self._may_act(held.room, person, v, held.v, held.game.to_move)
+                done = await self._apply(held, action, person.id, arrived)
+                if done is not None:
+                    return done[0]
+        room, raw, record = await self.store.room_and_game(room_id)   # one round trip
         if room is None:
             raise Rejected("no_room", f"no room {room_id!r}")
+        self._may_act(room, person, v, None if record is None else record["v"],
+                      None if record is None else record["to_move"])
+        assert record is not None
+        done = await self._apply(self._load(room, raw, record), action, person.id, arrived)
+        if done is None:
+            raise Rejected("stale_version", "another action was applied first")
+        return done[0]
+
+    @staticmethod
+    def _may_act(room: Room, person: Person, v: Any, stored: int | None, to_move: str | None) -> None:
+        """The checks of docs/protocol.md §5, in its order."""
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
         if not mine:
             raise Rejected("not_seated", "spectators can only watch and chat")
-        if record is None or record["to_move"] is None:
+        if stored is None or to_move is None:
             raise Rejected("not_playing", "the game is over")
-        if v != record["v"]:
-            raise Rejected("stale_version", f"the game is at version {record['v']}, you sent {v}")
-        if room.seat_of_colour(record["to_move"]) not in mine:
-            raise Rejected("not_your_turn", f"{record['to_move']} is to move")
-        return (await self._apply(room, record, action, person.id, arrived))[0]
+        if v != stored:
+            raise Rejected("stale_version", f"the game is at version {stored}, you sent {v}")
+        if room.seat_of_colour(to_move) not in mine:
+            raise Rejected("not_your_turn", f"{to_move} is to move")
 
-    async def _apply(self, room: Room, record: dict[str, Any], action: Any, by: str,
-                     arrived: float) -> tuple[int, float | None]:
-        """Applies and stores the action, then broadcasts; returns the new version and the room's next
-        timer check (None when the game ended)."""
-        from server.game import Game, IllegalAction
+    @staticmethod
+    def _load(room: Room, raw: bytes, record: dict[str, Any]) -> Held:
+        """The stored game, to play on."""
+        from server.game import Game
 
         game = Game.from_bytes(record["state"])
-        before = unpack(record["view"]) if record.get("view") else game.view()  # as stored: cheaper
+        view = unpack(record["view"]) if record.get("view") else game.view()  # as stored: cheaper
+        return Held(record["v"], game, view, room, raw)
+
+    def _take(self, room_id: str, v: Any) -> Held | None:
+        """The game held for the room if it is at version v (it leaves the cache: whoever takes it plays
+        on it, and puts back what results)."""
+        held = self._held.get(room_id)
+        if held is None or held.v != v:
+            return None
+        del self._held[room_id]
+        return held
+
+    def _hold(self, room_id: str, held: Held) -> None:
+        self._held[room_id] = held
+        self._held.move_to_end(room_id)
+        while len(self._held) > HELD_ROOMS:
+            self._held.popitem(last=False)
+
+    async def _apply(self, held: Held, action: Any, by: str, arrived: float) -> tuple[int, float | None] | None:
+        """Applies the action to the held game, stores it, then broadcasts. Returns the new version and
+        the room's next timer check (None when the game ended), or None when the stored game or room
+        moved on meanwhile (nothing was stored)."""
+        from server.game import IllegalAction
+
+        room, game = held.room, held.game
         colour = game.to_move
         try:
             events = game.apply(action, colour=colour)
         except IllegalAction as e:
             raise Rejected("illegal_action", e.message, reason=e.code) from None
         after = game.view()
-        v = record["v"] + 1
-        message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
+        v = held.v + 1
+        message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(held.view, after)}
         logged = {"v": v, "colour": colour, "action": action, "by": by}
         now = time.time()
         check = self._next_check(room, game.to_move, now, now) if game.to_move else None
-        if not await self.store.commit(room.id, record["v"], game.to_bytes(), after, game.to_move, message,
-                                       logged, self.timings.patch_log, check):
-            raise Rejected("stale_version", "another action was applied first")
+        if not await self.store.commit(room.id, held.v, game.to_bytes(), after, game.to_move, message,
+                                       logged, self.timings.patch_log, check, held.room_raw):
+            return None
+        self._hold(room.id, Held(v, game, after, room, held.room_raw))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by `advance` (`_resend`), and
         # clients heal gaps with `since`.
         try:
             await self.outbox.game_message(room.id, message)
-            await self.store.mark_sent(room.id, v)
+            self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
             if game.to_move is None:
@@ -298,6 +366,7 @@ class Lobby:
             for seat in r.seats:
                 seat.away_since, seat.autopilot = None, False
             return True
+        self._held.pop(room_id, None)
         room = await self._update(room_id, finish)
         await self.store.unschedule(room_id)
         await self.publish(room)
@@ -378,8 +447,7 @@ class Lobby:
             due = at + room.settings.clock
         check = self._next_check(room, to_move, at, now)
         if due is not None and now >= due:
-            record = await self.store.game(room_id)
-            moved = await self._bot_move(room, record) if record is not None and record["v"] == v else None
+            moved = await self._bot_move(room_id, v)
             # not moved (someone else acted first, or the move failed): look again at once
             check = time.time() if moved is None else moved
         if lease is None:
@@ -396,20 +464,29 @@ class Lobby:
         for message in await self.store.messages_since(room_id, sent) or []:
             log.warning("resending %s v%s (its process stopped before broadcasting)", room_id, message["v"])
             await self.outbox.game_message(room_id, message)
-        await self.store.mark_sent(room_id, v)
+        await self.store.mark_sent({room_id: v})
 
-    async def _bot_move(self, room: Room, record: dict[str, Any]) -> float | None:
-        """A bot's move for the pending seat; returns the room's next check (None: not applied)."""
-        from server.game import Game
+    async def _bot_move(self, room_id: str, v: int) -> float | None:
+        """A bot's move for the pending seat at version v; returns the room's next check (None: not
+        applied, because the game moved on)."""
         from server.game.bots import RandomBot
 
-        game = Game.from_bytes(record["state"])
-        action = RandomBot(secrets.randbits(32)).choose(game)
-        try:
-            return (await self._apply(room, record, action, "bot", time.monotonic()))[1]
-        except Rejected as e:  # someone acted first: the next timer looks again
-            log.debug("bot move in %s not applied: %s", room.id, e)
-            return None
+        held = self._take(room_id, v)
+        for attempt in range(2):
+            if held is None or attempt:   # not held, or it moved on: play on what is stored
+                room, raw, record = await self.store.room_and_game(room_id)
+                if room is None or room.status != PLAYING or record is None or record["v"] != v:
+                    return None
+                held = self._load(room, raw, record)
+            action = RandomBot(secrets.randbits(32)).choose(held.game)
+            try:
+                done = await self._apply(held, action, "bot", time.monotonic())
+            except Rejected as e:  # not expected: a bot plays a legal action
+                log.warning("bot move in %s not applied: %s", room_id, e)
+                return None
+            if done is not None:
+                return done[1]
+        return None
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
@@ -431,6 +508,7 @@ class Lobby:
                 if now - last_sweep >= min(5.0, self.timings.finished_ttl):
                     await self.sweep()
                     last_sweep = now
+                await self.flush_sent()
                 lease = now + 2.0
                 due = await self.store.claim_due(now, lease)
                 if redis_down:
@@ -448,6 +526,18 @@ class Lobby:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.timings.tick)
             self.metrics.lag(max(0.0, time.monotonic() - slept - self.timings.tick))
+        with contextlib.suppress(Exception):   # what was broadcast since the last tick
+            await self.flush_sent()
+
+    async def flush_sent(self) -> None:
+        """Records the versions broadcast since the last tick, in one round trip (kept on failure)."""
+        sent, self._sent = self._sent, {}
+        try:
+            await self.store.mark_sent(sent)
+        except BaseException:
+            for room_id, v in sent.items():
+                self._sent[room_id] = max(v, self._sent.get(room_id, 0))
+            raise
 
     async def _guarded(self, work: Any) -> None:
         task = asyncio.current_task()

@@ -32,10 +32,13 @@ from redis.exceptions import RedisError, WatchError
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
-# actions on the same version can never both apply, from any number of processes.
+# actions on the same version can never both apply, from any number of processes. When ARGV[12] is given
+# it is the room as the action was checked against (msgpack bytes): the write applies only if the room
+# is still exactly that (a process that holds the room in memory need not read it first).
 COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
+if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
            'to_move', ARGV[5], 'at', ARGV[6])
 redis.call('RPUSH', KEYS[2], ARGV[7])
@@ -43,6 +46,16 @@ redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
 if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
+"""
+
+# Records which versions were broadcast (KEYS: game hashes, ARGV: versions); a version only goes up.
+MARK_SENT = """
+for i, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 and (tonumber(redis.call('HGET', key, 'sent')) or 0) < tonumber(ARGV[i]) then
+    redis.call('HSET', key, 'sent', ARGV[i])
+  end
+end
+return 0
 """
 
 # Claim the due timers: each is pushed `lease` seconds into the future, so a process that dies while
@@ -93,6 +106,7 @@ class Store:
         self._commit = client.register_script(COMMIT)
         self._claim = client.register_script(CLAIM)
         self._reschedule = client.register_script(RESCHEDULE)
+        self._mark_sent = client.register_script(MARK_SENT)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -215,13 +229,14 @@ class Store:
         """The stored game: `v`, `state` (bytes), `view` (msgpack), `to_move`, `at` (None: not started)."""
         return self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
 
-    async def room_and_game(self, room_id: str) -> tuple[Room | None, dict[str, Any] | None]:
-        """The room and its game in one round trip."""
+    async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, dict[str, Any] | None]:
+        """The room (parsed, and as stored: see `commit`) and its game, in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(self.key("room", room_id))
             pipe.hmget(self.key("game", room_id), *GAME_FIELDS)
             raw_room, raw_game = await pipe.execute()
-        return (Room.from_store(unpack(raw_room)) if raw_room else None), self._record(raw_game)
+        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        return room, raw_room or b"", self._record(raw_game)
 
     @staticmethod
     def _record(raw: list[Any]) -> dict[str, Any] | None:
@@ -244,19 +259,21 @@ class Store:
         return {"v": int(raw[0]), "view": unpack(raw[1])}
 
     async def commit(self, room_id: str, v: int, state: bytes, view: dict[str, Any], to_move: str | None,
-                     message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None) -> bool:
-        """Stores version v+1 if the stored version is still v (and brings the room's timer forward to
-        `check`). True when it did."""
+                     message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
+                     room: bytes = b"") -> bool:
+        """Stores version v+1 if the stored version is still v and, when `room` (the stored bytes) is
+        given, the room is unchanged; and brings the room's timer forward to `check`. True when it did."""
         ok, _ = await self._commit(
             keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
-                  self.key("timers")],
+                  self.key("timers"), self.key("room", room_id)],
             args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap,
-                  "" if check is None else check, room_id])
-        return bool(ok)
+                  "" if check is None else check, room_id, room])
+        return ok == 1
 
-    async def mark_sent(self, room_id: str, v: int) -> None:
-        """Records that the message of version v was broadcast (see Lobby.advance)."""
-        await self.redis.hset(self.key("game", room_id), "sent", v)
+    async def mark_sent(self, sent: dict[str, int]) -> None:
+        """Records that the messages of these versions (room → v) were broadcast (see Lobby.advance)."""
+        if sent:
+            await self._mark_sent(keys=[self.key("game", r) for r in sent], args=list(sent.values()))
 
     async def sent(self, room_id: str) -> int:
         raw = await self.redis.hget(self.key("game", room_id), "sent")

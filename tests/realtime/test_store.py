@@ -1,0 +1,46 @@
+"""The store's conditional writes against a real Redis: a game version is stored only on the version and
+the room it was computed from; broadcast marks only go up."""
+
+from __future__ import annotations
+
+from server.lobby import PLAYING, Room, Settings
+from server.lobby.store import pack
+
+
+async def started(store, room_id: str = "r_test0001") -> bytes:
+    """A playing room with a game at version 0; returns the room as stored."""
+    room = Room.new(room_id, "CODE42", "p_host", "Host", Settings(name="t", seats=2), 0.0)
+    assert await store.create_room(room, 60)
+    record = {"v": 0, "sent": 0, "state": b"s0", "view": pack({}), "to_move": "red", "at": 0.0,
+              "message": pack({"room": room_id, "v": 0})}
+
+    def begin(r: Room) -> bool:
+        r.status = PLAYING
+        return True
+    room = await store.update_room(room_id, begin, {"waiting": 60, "finished": 60}, record)
+    return pack(room.to_store())
+
+
+async def commit(store, v: int, room: bytes, room_id: str = "r_test0001") -> bool:
+    return await store.commit(room_id, v, b"s", {"v": v + 1}, "blue", {"room": room_id, "v": v + 1},
+                              {"v": v + 1}, 10, None, room)
+
+
+async def test_a_version_is_stored_only_on_the_version_and_room_it_was_computed_on(store):
+    raw = await started(store)
+    assert not await commit(store, 1, raw)                  # not the stored version
+    assert not await commit(store, 0, raw + b"x")           # the room changed since it was read
+    assert (await store.game("r_test0001"))["v"] == 0
+    assert await commit(store, 0, raw)
+    assert not await commit(store, 0, raw)                  # that version is gone
+    assert await commit(store, 1, b"")                      # no room given: the version alone decides
+    assert (await store.game("r_test0001"))["v"] == 2
+    assert [m["v"] for m in await store.messages_since("r_test0001", -1)] == [0, 1, 2]
+
+
+async def test_broadcast_marks_only_go_up(store):
+    await started(store)
+    await store.mark_sent({"r_test0001": 5})
+    await store.mark_sent({"r_test0001": 3, "r_gone": 4})   # a late mark; a room without a game
+    assert await store.sent("r_test0001") == 5
+    assert not await store.redis.exists(store.key("game", "r_gone"))
