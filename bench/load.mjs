@@ -1,6 +1,7 @@
 // Load generator for bench/load.py: N rooms of 4 socket.io clients (the browser's socket.io-client and
 // msgpack parser) playing random legal actions, one action per room every 1/rate seconds, plus S
-// spectators per room. Prints one JSON line of figures on stdout when done.
+// spectators per room. Patches are applied with the browser client's own code (client/src/patch.js).
+// Prints one JSON line of figures on stdout when done.
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 
@@ -8,6 +9,7 @@ const require = createRequire(new URL("../client/package.json", import.meta.url)
 const { io } = require("socket.io-client");
 const parser = require("socket.io-msgpack-parser");
 const notepack = require("notepack.io");
+const { applyPatch } = await import(new URL("../client/src/patch.js", import.meta.url));
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
 // several server processes: sockets are spread over them round-robin, as a proxy without sticky rooms would
@@ -19,27 +21,14 @@ const rate = Number(args.rate ?? 1);
 const duration = Number(args.duration ?? 30) * 1000;
 const warmup = Number(args.warmup ?? 5) * 1000;
 
-function applyPatch(view, patch) {
-  for (const [op, path, arg] of patch) {
-    if (path.length === 0) { if (op === "set") view = arg; continue; }
-    let node = view;
-    for (const step of path.slice(0, -1)) node = node[step];
-    const last = path[path.length - 1];
-    if (op === "set") node[last] = arg;
-    else if (op === "del") delete node[last];
-    else if (op === "trunc") node[last].length = arg;
-  }
-  return view;
-}
-
 const stats = { messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
-                measuring: false, gaps: 0, errors: {} };
+                messageBytes: [], legalBytes: [], legals: 0, measuring: false, gaps: 0, errors: {} };
 
 function connect(name) {
   return new Promise((resolve, reject) => {
     const url = urls[nextUrl++ % urls.length];
     const socket = io(url, { transports: ["websocket"], parser, forceNew: true, reconnection: false,
-                             auth: { protocol: 1, name } });
+                             auth: { protocol: 2, name } });
     socket.once("session", () => resolve(socket));
     socket.once("connect_error", reject);
   });
@@ -54,8 +43,14 @@ async function call(socket, event, data) {
 class Seat {
   constructor(socket, room, measure) {
     this.socket = socket; this.room = room; this.v = -1; this.view = null; this.measure = measure;
+    this.legal = { v: -1, actions: [] };   // the legal actions this seat was sent, for version v
     this.sent = new Map();   // version expected -> send time
     socket.on("game", (m) => this.onGame(m));
+    socket.on("legal", (l) => this.onLegal(l));
+  }
+  onLegal(l) {
+    if (stats.measuring) { stats.legals += 1; stats.legalBytes.push(notepack.encode(l).length); }
+    if (l.v >= this.legal.v) this.legal = l;
   }
   onGame(m) {
     if (stats.measuring) stats.messages += 1;
@@ -70,11 +65,13 @@ class Seat {
     }
     if (this.measure && stats.measuring && m.v > 0) {
       stats.patchBytes.push(notepack.encode(m.patch).length);
+      stats.messageBytes.push(notepack.encode(m).length);
       stats.viewBytes.push(notepack.encode(this.view).length);
     }
   }
   async catchUp() {
     const answer = await call(this.socket, "since", { room: this.room, v: Math.max(this.v, 0) });
+    if (answer.legal) this.onLegal(answer.legal);
     if (answer.snapshot) { this.view = answer.snapshot.view; this.v = answer.snapshot.v; }
     else for (const m of answer.messages) { if (m.v === this.v + 1) { this.view = applyPatch(this.view, m.patch); this.v = m.v; } }
   }
@@ -108,8 +105,8 @@ async function drive(t, stopAt) {
     const seat = t.seats[0];
     if (!seat.view || !seat.view.pending) continue;          // game over
     const actor = t.seats[colours.indexOf(seat.view.pending.colour)];
-    if (!actor.view || actor.v !== seat.v) continue;
-    const legal = actor.view.legal;
+    if (!actor.view || actor.v !== seat.v || actor.legal.v !== actor.v) continue;
+    const legal = actor.legal.actions;
     const action = legal[Math.floor(Math.random() * legal.length)];
     actor.sent.set(actor.v + 1, performance.now());
     try {
@@ -148,6 +145,8 @@ const out = {
   latency_ms_p50: percentile(stats.latencies, 0.5), latency_ms_p99: percentile(stats.latencies, 0.99),
   latency_samples: stats.latencies.length, rejected: stats.rejected, errors: stats.errors, gaps: stats.gaps,
   patch_bytes_median: percentile(stats.patchBytes, 0.5), view_bytes_median: percentile(stats.viewBytes, 0.5),
+  message_bytes_median: percentile(stats.messageBytes, 0.5), legal_bytes_median: percentile(stats.legalBytes, 0.5),
+  legal_per_s: stats.legals / seconds,
   generator_cpu_percent: (100 * (cpu.user + cpu.system)) / 1e6 / seconds,
 };
 console.log("RESULT " + JSON.stringify(out));

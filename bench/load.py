@@ -5,7 +5,8 @@ generator `bench/load.mjs` (node, with the browser's socket.io-client and msgpac
 clients playing random legal actions, one action per room per second, and S spectators per room. Prints
 actions/s, game messages/s received, action-to-broadcast latency p50/p99 as the acting client measures it
 (from sending `act` to receiving the room message of that version), server CPU and memory over the
-measurement window, and the median patch size against the median full-view size (msgpack bytes).
+measurement window, and the median patch size against the median full-view size (msgpack bytes; the
+view as clients hold it, protocol 2: without the legal actions, which only the person deciding is sent).
 `--compare-deflate` runs it twice, with per-message deflate off and on.
 """
 
@@ -202,7 +203,10 @@ def report(r: dict[str, object]) -> None:
           f"on {os.cpu_count()} cores")
     pb, vb = r.get("patch_bytes_median"), r.get("view_bytes_median")
     ratio = f" (1/{vb / pb:.1f})" if isinstance(pb, int | float) and isinstance(vb, int | float) and pb else ""
-    print(f"patch / full view    {pb} B / {vb} B median{ratio}")
+    print(f"patch / full view    {pb} B / {vb} B median{ratio}; whole game message {r.get('message_bytes_median')} B "
+          f"median (events + patch)")
+    print(f"legal actions        {f('legal_per_s')} messages/s to the person deciding, "
+          f"{r.get('legal_bytes_median')} B median")
     print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}, "
           f"server errors logged {r.get('server_errors')}")
 
@@ -215,23 +219,27 @@ def whole_games(games: int = 5) -> None:
 
     from server.game import Game
     from server.game.bots import RandomBot
+    from server.lobby.lobby import public_view
     from server.lobby.patch import diff
 
-    patches, views, legal = [], [], []
+    patches, views, legals, messages = [], [], [], []
     for seed in range(games):
         game, bot = Game.new(["red", "blue", "green", "yellow"], seed=seed), RandomBot(seed)
-        before = game.view()
+        before, _ = public_view(game)
         while game.to_move is not None:
-            game.apply(bot.choose(game), colour=game.to_move)
-            after = game.view()
+            events = game.apply(bot.choose(game), colour=game.to_move)
+            after, legal = public_view(game)
             ops = diff(before, after)
             patches.append(len(msgpack.packb(ops)))
+            messages.append(len(msgpack.packb({"room": "r_01234567", "v": len(patches), "events": events,
+                                                "patch": ops})))
             views.append(len(msgpack.packb(after)))
-            legal.append(sum(len(msgpack.packb(op)) for op in ops if op[1][:1] == ["legal"]))
+            legals.append(len(msgpack.packb({"room": "r_01234567", "v": len(patches), "actions": legal})))
             before = after
     p, v = statistics.median(patches), statistics.median(views)
     print(f"whole games ({games}, {len(patches)} actions): median patch {p:.0f} B, median full view {v:.0f} B "
-          f"(1/{v / p:.1f}); the `legal` list is {100 * sum(legal) / sum(patches):.0f}% of all patch bytes")
+          f"(1/{v / p:.1f}); median game message {statistics.median(messages):.0f} B (events + patch); "
+          f"median legal actions message {statistics.median(legals):.0f} B (to the person deciding)")
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 // The decision input state machine (pure). It never decides what is legal: it only narrows the server's
-// `legal` list as the player points and clicks, highlights what can still be clicked, and hands back the
-// one legal action dict that the clicks designate (sent verbatim to the server).
+// list of legal actions (the `legal` event, docs/protocol.md §5) as the player points and clicks,
+// highlights what can still be clicked, and hands back the one legal action dict that the clicks designate
+// (sent verbatim to the server).
 import { turnedTile } from './tiles.js';
 import { cellKey } from './hex.js';
 
@@ -27,12 +28,14 @@ export function myColours(view) {
 }
 
 export class DecisionInput {
-  constructor() { this.view = null; this.sel = {}; this.mine = []; }
+  constructor() { this.view = null; this.sel = {}; this.mine = []; this.actions = null; }
 
-  /** Start over for a (new) view. `mine`: colours this client plays. */
-  reset(view, mine = myColours(view)) {
+  /** Start over for a (new) view. `mine`: colours this client plays; `legal`: the legal actions of this
+   *  view's decision when this client has them (null: not, or not yet — nothing can be chosen). */
+  reset(view, mine = myColours(view), legal = null) {
     this.view = view;
     this.mine = mine;
+    this.actions = Array.isArray(legal) ? legal : null;
     this.sel = {};
     const d = this.decision;
     if (d && this.canAct && d.kind === 'turn') {
@@ -46,8 +49,11 @@ export class DecisionInput {
   }
 
   get decision() { return this.view?.pending || null; }
-  get legal() { return this.view?.legal || []; }
-  get canAct() { const d = this.decision; return !!d && this.mine.includes(d.colour); }
+  get legal() { return this.actions || []; }
+  /** Whether this client decides now (and holds the legal actions to choose from). */
+  get canAct() { const d = this.decision; return !!d && this.mine.includes(d.colour) && this.actions !== null; }
+  /** This client is to decide but its legal actions have not arrived yet. */
+  get awaitingLegal() { const d = this.decision; return !!d && this.mine.includes(d.colour) && this.actions === null; }
   get kind() { return this.canAct ? this.decision.kind : null; }
 
   // ---------------------------------------------------------------- expand helpers

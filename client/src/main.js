@@ -43,6 +43,7 @@ class App {
     this.net.on('lobby', (m) => this.onLobby(m));
     this.net.on('room', (r) => this.onRoom(r));
     this.net.on('game', (g) => this.onGame(g));
+    this.net.on('legal', (l) => this.onLegal(l));
     // A broadcast lost in transit (say while a server's Redis link reconnects) leaves no gap to notice
     // until the next message: after a quiet spell in a running game, ask for what was missed.
     this._lastHeard = Date.now();
@@ -228,6 +229,7 @@ class App {
       if (x.status === 'snapshot') { this.ensureTable(); r.table.loadSnapshot(x.view); }
       else if (x.status === 'applied') { this.ensureTable(); r.table.playMessage(x.prev, x.events, x.view); }
     }
+    if (answer?.legal) r.table?.legalArrived();
   }
 
   async leaveRoom() {
@@ -267,6 +269,14 @@ class App {
     } else if (res.status === 'gap') {
       await this.catchUp();
     }
+  }
+
+  /** The legal actions of a decision of ours (they come apart from the room's `game` messages). */
+  onLegal(payload) {
+    const r = this.room;
+    if (!r || payload.room !== r.id) return;
+    r.stream.setLegal(payload);
+    r.table?.legalArrived();
   }
 
   async catchUp() {

@@ -3,7 +3,7 @@
 import { io } from 'socket.io-client';
 import * as msgpackParser from 'socket.io-msgpack-parser';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 const TOKEN_KEY = 'tongiaki.token';
 const NAME_KEY = 'tongiaki.name';
 
@@ -56,7 +56,7 @@ export class Net {
       if (s.name) storeName(s.name);
       this._emitLocal('session', this.session);
     });
-    for (const ev of ['lobby', 'room', 'game', 'chat']) this.socket.on(ev, (d) => this._emitLocal(ev, d));
+    for (const ev of ['lobby', 'room', 'game', 'legal', 'chat']) this.socket.on(ev, (d) => this._emitLocal(ev, d));
   }
 
   /** Send one request; resolves with the ack map ({ok: true, …} or {ok: false, error: {code, message}}). */

@@ -1,46 +1,77 @@
-// Applying the room stream (docs/protocol.md §5): patches of the public view, versions, gaps. Pure.
+// Applying the room stream (docs/protocol.md §5): patches of the public view, versions, gaps, and the
+// legal actions this client is sent when it is to decide. Pure.
 
 const clone = (x) => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
 
-/** Apply a patch (list of ["set"|"del"|"trunc", path, arg]) to a copy of `view`; returns the new view. */
+/** Key numbers of protocol 2 (docs/protocol.md §5): in a patch, a map key listed here is sent as its
+ *  index. The same table as server/lobby/patch.py. */
+export const KEYS = [
+  'colours', 'variants', 'phase', 'turn', 'active', 'tiles', 'players', 'stack', 'removed', 'fleet',
+  'at_sea', 'in_hand', 'hand', 'pending', 'legal', 'result', 'you',
+  'tile', 'rotation', 'kind', 'value', 'beaches', 'royal', 'cell', 'paths', 'moorings', 'piers', 'boats',
+  'colour', 'supply', 'on_board', 'royal_left', 'score', 'islands', 'oceans', 'island_values',
+  'ocean_dangers', 'remaining',
+  'from', 'reason', 'full', 'island', 'beach', 'free',
+  'scores', 'ranking', 'winners', 'decided_by', 'teams', 'team_ranking', 'two_colours', 'free_follow_up',
+];
+
+const isMap = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+/** A patch that sets the whole view ({"=": view}). */
+export const isWhole = (patch) => isMap(patch) && '=' in patch;
+
+/** Apply a patch to a copy of `view`; returns the new view. A patch is {"=": view} or the change of the
+ *  root map: a flat list [step, what, step, what, …] (see docs/protocol.md §5). */
 export function applyPatch(view, patch) {
-  let root = clone(view);
-  for (const op of patch || []) {
-    const [kind, path, arg] = op;
-    if (!Array.isArray(path)) throw new Error(`bad patch path: ${JSON.stringify(op)}`);
-    if (path.length === 0) {
-      if (kind === 'set') root = clone(arg);
-      else throw new Error(`bad root op: ${kind}`);
+  if (isWhole(patch)) return clone(patch['=']);
+  const root = clone(view);
+  if (!isMap(root)) throw new Error('a change needs a view to change');
+  applyChange(root, patch);
+  return root;
+}
+
+function applyChange(node, change) {
+  if (!Array.isArray(change) || change.length % 2) throw new Error(`bad change: ${JSON.stringify(change)}`);
+  for (let i = 0; i < change.length; i += 2) {
+    let step = change[i];
+    let what = change[i + 1];
+    if (Array.isArray(node)) {
+      if (step === '@') {
+        for (const [at, remove, ...items] of what) {
+          if (!(at >= 0 && at <= node.length)) throw new Error(`splice at ${at} of an array of ${node.length}`);
+          node.splice(at, remove, ...clone(items));
+        }
+        continue;
+      }
+      if (!Number.isInteger(step) || step < 0 || step > node.length) throw new Error(`no index ${step} in an array of ${node.length}`);
+    } else if (isMap(node)) {
+      if (typeof step === 'number') {
+        if (!(step in KEYS)) throw new Error(`unknown key number ${step}`);
+        step = KEYS[step];
+      }
+    } else {
+      throw new Error(`step ${JSON.stringify(step)} into a scalar`);
+    }
+    if (Array.isArray(what)) {
+      if (node[step] === null || typeof node[step] !== 'object') throw new Error(`no map or array at ${JSON.stringify(step)}`);
+      applyChange(node[step], what);
       continue;
     }
-    let node = root;
-    for (const step of path.slice(0, -1)) {
-      node = node?.[step];
-      if (node === null || typeof node !== 'object') throw new Error(`patch path not found: ${JSON.stringify(path)}`);
+    if (isMap(what)) {
+      if (!('=' in what)) { delete node[step]; continue; }
+      what = clone(what['=']);
     }
-    const last = path[path.length - 1];
-    if (kind === 'set') {
-      if (Array.isArray(node) && typeof last === 'number' && last > node.length) throw new Error(`patch index past end: ${JSON.stringify(path)}`);
-      node[last] = clone(arg);
-    } else if (kind === 'del') {
-      if (Array.isArray(node)) node.splice(last, 1);
-      else delete node[last];
-    } else if (kind === 'trunc') {
-      if (!Array.isArray(node[last])) throw new Error(`trunc of a non-array: ${JSON.stringify(path)}`);
-      node[last].length = Math.min(node[last].length, arg);
-    } else {
-      throw new Error(`unknown patch op: ${kind}`);
-    }
+    node[step] = what;   // arrays: index === length appends
   }
-  return root;
 }
 
 /**
  * Holds (v, view) of one game and sorts incoming `game` messages:
  *   receive(msg) → {status: 'ignored'} | {status: 'applied', view, events, prev} | {status: 'gap', since}
+ * and the legal actions this client was sent (`legal` events, catch-up answers), by version.
  */
 export class GameStream {
-  constructor() { this.v = null; this.view = null; }
+  constructor() { this.v = null; this.view = null; this.legal = null; }
 
   loadSnapshot(snap) {
     this.v = snap.v;
@@ -51,13 +82,11 @@ export class GameStream {
   receive(msg) {
     const m = msg.v;
     if (this.v === null) {
-      // nothing held yet: only a whole-view message (v = 0, or a root set) can start the stream
-      const root = (msg.patch || []).find((op) => op[0] === 'set' && Array.isArray(op[1]) && op[1].length === 0);
-      if (!root) return { status: 'gap', since: -1 };
-      const prev = null;
+      // nothing held yet: only a whole-view message (v = 0) can start the stream
+      if (!isWhole(msg.patch)) return { status: 'gap', since: -1 };
       this.view = applyPatch(null, msg.patch);
       this.v = m;
-      return { status: 'applied', view: this.view, events: msg.events || [], prev };
+      return { status: 'applied', view: this.view, events: msg.events || [], prev: null };
     }
     if (m <= this.v) return { status: 'ignored' };
     if (m > this.v + 1) return { status: 'gap', since: this.v };
@@ -67,15 +96,22 @@ export class GameStream {
     return { status: 'applied', view: this.view, events: msg.events || [], prev };
   }
 
-  /** A catch-up answer: {v, messages:[…]} or {v, snapshot:{v, view}}. Returns the list of results. */
+  /** A `legal` payload {v, actions}: kept unless an older one arrives late. */
+  setLegal(payload) {
+    if (!payload || !Array.isArray(payload.actions)) return;
+    if (!this.legal || payload.v >= this.legal.v) this.legal = { v: payload.v, actions: payload.actions };
+  }
+
+  /** The legal actions of the current version, or null when this client has none for it. */
+  legalNow() { return this.legal && this.legal.v === this.v ? this.legal.actions : null; }
+
+  /** A catch-up answer: {v, messages:[…]} or {v, snapshot:{v, view}}, with `legal` when this client is
+   *  to decide. Returns the list of results. */
   catchUp(answer) {
     if (!answer) return [];
+    if (answer.legal) this.setLegal(answer.legal);
     if (answer.snapshot) {
       this.loadSnapshot(answer.snapshot);
-      return [{ status: 'snapshot', view: this.view }];
-    }
-    if (answer.view && answer.v !== undefined && !answer.messages) {
-      this.loadSnapshot(answer);
       return [{ status: 'snapshot', view: this.view }];
     }
     const out = [];

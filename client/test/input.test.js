@@ -5,17 +5,29 @@ import { applyEventToDisplay } from '../src/display.js';
 import { describeEvent, describeAction } from '../src/describe.js';
 import { translator, pickLanguage, DICTS } from '../src/i18n.js';
 
+// test views carry their legal actions along (the server sends them apart: the `legal` event)
 const V = (kind, legal, extra = {}) => ({ tiles: [], pending: { colour: 'red', kind, ...extra }, legal });
+const input = (view, mine) => new DecisionInput().reset(view, mine, view.legal);
+
+test('nothing is clickable before the legal actions arrive', () => {
+  const inp = new DecisionInput().reset(V('setup', [{ type: 'setup', beach: 0 }]), ['red']);
+  assert.equal(inp.canAct, false);
+  assert.equal(inp.awaitingLegal, true);
+  assert.equal(inp.highlights().beaches.size, 0);
+  inp.reset(inp.view, ['red'], [{ type: 'setup', beach: 0 }]);
+  assert.equal(inp.canAct, true);
+  assert.deepEqual([...inp.highlights().beaches], ['Tonga|0']);
+});
 
 test('nothing is clickable for a spectator or another colour', () => {
-  const inp = new DecisionInput().reset(V('setup', [{ type: 'setup', beach: 0 }]), []);
+  const inp = input(V('setup', [{ type: 'setup', beach: 0 }]), []);
   assert.equal(inp.canAct, false);
   assert.equal(inp.highlights().beaches.size, 0);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), { error: 'err.not_your_turn' });
 });
 
 test('setup: the legal Tonga beaches light up; a click sends that action', () => {
-  const inp = new DecisionInput().reset(V('setup', [{ type: 'setup', beach: 0 }, { type: 'setup', beach: 3 }]), ['red']);
+  const inp = input(V('setup', [{ type: 'setup', beach: 0 }, { type: 'setup', beach: 3 }]), ['red']);
   assert.deepEqual([...inp.highlights().beaches], ['Tonga|0', 'Tonga|3']);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '3' }), { send: { type: 'setup', beach: 3 } });
   assert.equal(inp.click({ hit: 'beach', island: 'Tonga', beach: '1' }).error, 'err.not_here');
@@ -27,7 +39,7 @@ test('expand: island, then the n beaches; the last click sends the legal action'
     { type: 'expand', island: 'Tonga', beaches: [1, 2] }, { type: 'expand', island: 'Samoa', beaches: [2] },
     { type: 'royal', island: 'Samoa' }, { type: 'colonise' },
   ];
-  const inp = new DecisionInput().reset(V('turn', legal), ['red']);
+  const inp = input(V('turn', legal), ['red']);
   assert.deepEqual([...inp.highlights().islands].sort(), ['Samoa', 'Tonga']);
   assert.deepEqual(inp.buttons().map((b) => b.id), ['mode:expand', 'mode:royal', 'colonise']);
   assert.deepEqual(inp.click({ hit: 'island', island: 'Tonga' }), {});
@@ -36,14 +48,14 @@ test('expand: island, then the n beaches; the last click sends the legal action'
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Tonga|0', 'Tonga|1', 'Tonga|2']);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), { send: { type: 'expand', island: 'Tonga', beaches: [0, 2] } });
   // a click on a beach directly selects its island
-  inp.reset(inp.view, ['red']);
+  inp.reset(inp.view, ['red'], inp.legal);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '2' }), { send: { type: 'expand', island: 'Samoa', beaches: [2] } });
   // royal mode
-  inp.reset(inp.view, ['red']);
+  inp.reset(inp.view, ['red'], inp.legal);
   inp.press('mode:royal');
   assert.deepEqual([...inp.highlights().islands], ['Samoa']);
   assert.deepEqual(inp.click({ hit: 'island', island: 'Samoa' }), { send: { type: 'royal', island: 'Samoa' } });
-  inp.reset(inp.view, ['red']);
+  inp.reset(inp.view, ['red'], inp.legal);
   assert.deepEqual(inp.press('colonise'), { send: { type: 'colonise' } });
 });
 
@@ -53,7 +65,7 @@ test('expand with an empty supply: take a boat back first', () => {
     { type: 'expand', island: 'Tonga', beaches: [2], take_back: { island: 'Samoa', beach: 0 } },
     { type: 'expand', island: 'Samoa', beaches: [1], take_back: { island: 'Tonga', beach: 4 } },
   ];
-  const inp = new DecisionInput().reset(V('turn', legal), ['red']);
+  const inp = input(V('turn', legal), ['red']);
   assert.equal(inp.prompt().key, 'prompt.take_back');
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Samoa|0', 'Tonga|4']);
   inp.click({ hit: 'beach', island: 'Samoa', beach: '0' });
@@ -66,11 +78,11 @@ test('restart: two boats on Tonga (same beach twice allowed) or one elsewhere', 
     { type: 'restart', tonga: [0, 0] }, { type: 'restart', tonga: [0, 1] }, { type: 'restart', tonga: [1, 1] },
     { type: 'restart', island: 'Samoa', beach: 1 }, { type: 'colonise' },
   ];
-  const inp = new DecisionInput().reset(V('restart', legal), ['red']);
+  const inp = input(V('restart', legal), ['red']);
   assert.ok(inp.highlights().beaches.has('Samoa|1'));
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), {});
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), { send: { type: 'restart', tonga: [0, 0] } });
-  inp.reset(inp.view, ['red']);
+  inp.reset(inp.view, ['red'], inp.legal);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '1' }), { send: legal[3] });
 });
 
@@ -79,7 +91,7 @@ test('migrate: a pier click sends; a beach click with one pier sends; otherwise 
     { type: 'migrate', island: 'Tonga', beach: 2, pier: 2 },
     { type: 'migrate', island: 'Samoa', beach: 1, pier: 3 }, { type: 'migrate', island: 'Samoa', beach: 1, pier: 4 },
   ];
-  const inp = new DecisionInput().reset(V('migrate', legal), ['red']);
+  const inp = input(V('migrate', legal), ['red']);
   const hl = inp.highlights();
   assert.deepEqual([...hl.piers].sort(), ['Samoa|1|3', 'Samoa|1|4', 'Tonga|2|2']);
   assert.deepEqual(inp.click({ hit: 'pier', island: 'Samoa', beach: '1', dir: '4' }), { send: legal[2] });
@@ -92,7 +104,7 @@ test('land: assign boats to beaches by colour; the complete landing is sent', ()
   const legal = [
     { type: 'land', boats: [['blue', 0], ['red', 1]] }, { type: 'land', boats: [['blue', 1], ['red', 0]] },
   ];
-  const inp = new DecisionInput().reset(V('land', legal, { island: 'Samoa', fleet: ['red', 'blue'], free: [1, 1, 0] }), ['red']);
+  const inp = input(V('land', legal, { island: 'Samoa', fleet: ['red', 'blue'], free: [1, 1, 0] }), ['red']);
   assert.equal(inp.sel.colour, null);
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Samoa|0', 'Samoa|1']);
   assert.equal(inp.click({ hit: 'beach', island: 'Samoa', beach: '0' }).error, 'err.choose_colour');
@@ -109,7 +121,7 @@ test('place_tile: choose a cell, turn through the legal rotations, place', () =>
     { type: 'place_tile', cell: [0, -1], rotation: 5 },
   ];
   const hand = { tile: 'a', kind: 'ocean', rotation: 0, paths: [[0, 3, 4], [1, 5, 4], [2, 4, 4]] };
-  const inp = new DecisionInput().reset({ ...V('place_tile', legal, { tile: 'a', reason: 'colonise' }), hand }, ['red']);
+  const inp = input({ ...V('place_tile', legal, { tile: 'a', reason: 'colonise' }), hand }, ['red']);
   assert.deepEqual([...inp.highlights().cells].sort(), ['0,-1', '1,0']);
   assert.deepEqual(inp.click({ hit: 'cell', cell: '1,0' }), {});
   assert.equal(inp.highlights().preview.rotation, 0);
@@ -122,13 +134,13 @@ test('place_tile: choose a cell, turn through the legal rotations, place', () =>
 test('turn_tile and settle', () => {
   const legal = [{ type: 'turn_tile', rotation: 1 }, { type: 'turn_tile', rotation: 4 }];
   const hand = { tile: 'b', kind: 'ocean', rotation: 0, paths: [[0, 4, 4], [1, 3, 4], [2, 5, 3]] };
-  const inp = new DecisionInput().reset({ ...V('turn_tile', legal, { tile: 'b', cell: [2, 0] }), hand }, ['red']);
+  const inp = input({ ...V('turn_tile', legal, { tile: 'b', cell: [2, 0] }), hand }, ['red']);
   assert.equal(inp.highlights().preview.rotation, 1);
   inp.press('rotate:1');
   assert.deepEqual(inp.press('place'), { send: legal[1] });
   const view = { tiles: [{ tile: 'Tonga', kind: 'island' }, { tile: 'Samoa', kind: 'island' }],
     pending: { colour: 'red', kind: 'settle' }, legal: [{ type: 'settle', beach: 2 }] };
-  inp.reset(view, ['red']);
+  inp.reset(view, ['red'], view.legal);
   assert.deepEqual([...inp.highlights().beaches], ['Samoa|2']);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '2' }), { send: { type: 'settle', beach: 2 } });
 });

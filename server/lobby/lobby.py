@@ -43,6 +43,7 @@ class Outbox(Protocol):
 
     async def room_changed(self, room_id: str, state: dict[str, Any]) -> None: ...
     async def game_message(self, room_id: str, message: dict[str, Any]) -> None: ...
+    async def legal(self, room_id: str, person: str, payload: dict[str, Any]) -> None: ...
     async def lobby_changed(self, update: dict[str, Any]) -> None: ...
     async def chat_line(self, room_id: str, payload: dict[str, Any]) -> None: ...
 
@@ -75,6 +76,18 @@ class Held:
     view: dict[str, Any]
     room: Room
     room_raw: bytes
+
+
+def _protocol_1(stored_patch: Any) -> bool:
+    """A patch stored by protocol 1: a list of operations (`["set", path, value]`, ...)."""
+    return isinstance(stored_patch, list) and bool(stored_patch) and isinstance(stored_patch[0], list)
+
+
+def public_view(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The view every player and spectator gets (docs/protocol.md §5), and apart from it the legal
+    actions of the pending decision, which only the person deciding gets (the `legal` event)."""
+    view = game.view()
+    return view, view.pop("legal", [])
 
 
 HELD_ROOMS = 4096
@@ -196,7 +209,7 @@ class Lobby:
                 return changed
             room = await self._update(room.id, back)
         state = await self.publish(room)
-        game = None if room.status == WAITING else await self.catch_up(room.id, since)
+        game = None if room.status == WAITING else await self.catch_up(room.id, since, person.id)
         return {"room": state, "game": game, "chat": await self.store.chat(room.id)}
 
     async def leave(self, person: Person, room_id: str, sid: str, explicit: bool) -> None:
@@ -237,8 +250,8 @@ class Lobby:
         first = None if settings.first is None else settings.seat_colours(settings.first)[0]
         seed = secrets.randbits(63)  # R15: never leaves the server (only inside the stored state)
         game = Game.new(settings.colours(), seed=seed, variants=settings.variants, first=first)
-        view = game.view()
-        message = {"room": room.id, "v": 0, "events": [], "patch": [["set", [], view]]}
+        view, legal = public_view(game)
+        message = {"room": room.id, "v": 0, "events": [], "patch": patch.diff(None, view)}
         record = {"v": 0, "sent": 0, "state": game.to_bytes(), "view": pack(view),
                   "to_move": game.to_move or "", "at": time.time(), "message": pack(message)}
 
@@ -254,6 +267,7 @@ class Lobby:
         room = await self._update(room.id, begin, game=record)
         self._hold(room.id, Held(0, game, view, room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
+        await self._send_legal(room, 0, game.to_move, legal)
         state = await self.publish(room)
         await self.store.schedule(room.id, time.time(), earlier_only=True)
         return {"room": state, "v": 0}
@@ -303,7 +317,8 @@ class Lobby:
         from server.game import Game
 
         game = Game.from_bytes(record["state"])
-        view = unpack(record["view"]) if record.get("view") else game.view()  # as stored: cheaper
+        view = unpack(record["view"]) if record.get("view") else public_view(game)[0]  # as stored: cheaper
+        view.pop("legal", None)   # stored by protocol 1
         return Held(record["v"], game, view, room, raw)
 
     def _take(self, room_id: str, v: Any) -> Held | None:
@@ -333,7 +348,7 @@ class Lobby:
             events = game.apply(action, colour=colour)
         except IllegalAction as e:
             raise Rejected("illegal_action", e.message, reason=e.code) from None
-        after = game.view()
+        after, legal = public_view(game)
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(held.view, after)}
         logged = {"v": v, "colour": colour, "action": action, "by": by}
@@ -351,6 +366,7 @@ class Lobby:
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
+            await self._send_legal(room, v, game.to_move, legal)
             if game.to_move is None:
                 await self._finish_room(room.id)
         except Exception:
@@ -385,18 +401,51 @@ class Lobby:
                 times.append(s.away_since + room.settings.grace)
         return min(times)
 
-    async def catch_up(self, room_id: Any, since: Any) -> dict[str, Any]:
-        """The missing game messages after `since`, or a snapshot when they are no longer held."""
+    async def catch_up(self, room_id: Any, since: Any, person: str | None = None) -> dict[str, Any]:
+        """The missing game messages after `since`, or a snapshot when they are no longer held; and the
+        legal actions when `person` is the one to decide."""
         head = await self.store.game_head(room_id)
         if head is None:
             return {"v": None}
+        answer: dict[str, Any] | None = None
         if since is not None and since <= head[0]:   # a client "ahead" of the server gets a snapshot
             messages = await self.store.messages_since(room_id, since)
-            if messages is not None:
-                return {"v": messages[-1]["v"] if messages else since, "messages": messages}
-        snapshot = await self.store.snapshot(room_id)
-        assert snapshot is not None
-        return {"v": snapshot["v"], "snapshot": snapshot}
+            # messages stored by protocol 1 (a game older than this server) cannot be sent: a snapshot can
+            if messages is not None and not any(_protocol_1(m["patch"]) for m in messages):
+                answer = {"v": messages[-1]["v"] if messages else since, "messages": messages}
+        if answer is None:
+            snapshot = await self.store.snapshot(room_id)
+            assert snapshot is not None
+            snapshot["view"].pop("legal", None)   # stored by protocol 1
+            answer = {"v": snapshot["v"], "snapshot": snapshot}
+        if person is not None:
+            decides = await self._legal_for(room_id, answer["v"])
+            if decides is not None and decides[0] == person:
+                answer["legal"] = decides[1]
+        return answer
+
+    async def _legal_for(self, room_id: str, v: int) -> tuple[str, dict[str, Any]] | None:
+        """The person to decide at version v (if v is still current and a person decides) and the
+        `legal` payload they get."""
+        from server.game import Game
+
+        room, _raw, record = await self.store.room_and_game(room_id)
+        if room is None or record is None or record["v"] != v or record["to_move"] is None:
+            return None
+        seat = room.seats[room.seat_of_colour(record["to_move"])]
+        if seat.kind != "human" or not seat.person:
+            return None
+        held = self._held.get(room_id)
+        game = held.game if held is not None and held.v == v else Game.from_bytes(record["state"])
+        return seat.person, {"room": room_id, "v": v, "actions": game.legal_actions()}
+
+    async def _send_legal(self, room: Room, v: int, to_move: str | None, legal: list[dict[str, Any]]) -> None:
+        """The legal actions of version v, to the person whose seat decides (nobody for a bot)."""
+        if to_move is None:
+            return
+        seat = room.seats[room.seat_of_colour(to_move)]
+        if seat.kind == "human" and seat.person:
+            await self.outbox.legal(room.id, seat.person, {"room": room.id, "v": v, "actions": legal})
 
     # -- timers: bots, grace periods, the turn clock, presence ---------------------------------------
     async def advance(self, room_id: str, lease: float | None = None) -> None:
@@ -412,7 +461,7 @@ class Lobby:
             return
         v, to_move, at = head
         now = time.time()
-        await self._resend(room_id, v, at, now)
+        await self._resend(room, v, at, now)
         present = await self._present(room_id)
 
         def presence(r: Room) -> bool:
@@ -455,16 +504,19 @@ class Lobby:
         else:
             await self.store.reschedule(room_id, check, lease)
 
-    async def _resend(self, room_id: str, v: int, at: float, now: float) -> None:
+    async def _resend(self, room: Room, v: int, at: float, now: float) -> None:
         """A process that died between storing a version and broadcasting it leaves its message unsent:
-        any process sends it again (clients ignore duplicates)."""
-        if now - at < 1.0 or await self.store.sent(room_id) >= v:
+        any process sends it again (clients ignore duplicates), and the legal actions of that version."""
+        if now - at < 1.0 or await self.store.sent(room.id) >= v:
             return
-        sent = await self.store.sent(room_id)
-        for message in await self.store.messages_since(room_id, sent) or []:
-            log.warning("resending %s v%s (its process stopped before broadcasting)", room_id, message["v"])
-            await self.outbox.game_message(room_id, message)
-        await self.store.mark_sent({room_id: v})
+        sent = await self.store.sent(room.id)
+        for message in await self.store.messages_since(room.id, sent) or []:
+            log.warning("resending %s v%s (its process stopped before broadcasting)", room.id, message["v"])
+            await self.outbox.game_message(room.id, message)
+        decides = await self._legal_for(room.id, v)
+        if decides is not None:
+            await self.outbox.legal(room.id, *decides)
+        await self.store.mark_sent({room.id: v})
 
     async def _bot_move(self, room_id: str, v: int) -> float | None:
         """A bot's move for the pending seat at version v; returns the room's next check (None: not

@@ -23,13 +23,18 @@ from server.realtime.wire import MALFORMED
 
 log = logging.getLogger(__name__)
 
-PROTOCOL = 1
+PROTOCOL = 2
 LOBBY = "lobby"
 
 
 def room_channel(room_id: str) -> str:
     """The Socket.IO room that carries one table's stream."""
     return f"room:{room_id}"
+
+
+def person_channel(room_id: str, person: str) -> str:
+    """The Socket.IO room of one person's sockets in one table (their `legal` events)."""
+    return f"room:{room_id}:{person}"
 
 
 @dataclass
@@ -57,6 +62,9 @@ class SocketOutbox:
     async def game_message(self, room_id: str, message: dict[str, Any]) -> None:
         await self.sio.emit("game", message, room=room_channel(room_id))
 
+    async def legal(self, room_id: str, person: str, payload: dict[str, Any]) -> None:
+        await self.sio.emit("legal", payload, room=person_channel(room_id, person))
+
     async def lobby_changed(self, update: dict[str, Any]) -> None:
         await self.sio.emit("lobby", update, room=LOBBY)
 
@@ -68,7 +76,7 @@ Handler = Callable[[str, Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
 class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
-    """Every client event of protocol version 1."""
+    """Every client event of protocol version 2."""
 
     def __init__(self, lobby: Lobby, store: Store, config: Config, metrics: Metrics) -> None:
         super().__init__("/")
@@ -92,7 +100,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             raise socketio.exceptions.ConnectionRefusedError("shutting down")
         auth = auth if isinstance(auth, dict) else {}
         if auth.get("protocol", PROTOCOL) != PROTOCOL:
-            raise socketio.exceptions.ConnectionRefusedError(f"protocol: server speaks {PROTOCOL}")
+            # a page loaded before the server was updated: it must reload to get a client of this version
+            raise socketio.exceptions.ConnectionRefusedError(
+                f"protocol: server speaks {PROTOCOL}, not {str(auth.get('protocol'))[:16]}; reload the page")
         token = auth.get("token")
         known = await self.store.session(token) if isinstance(token, str) and 8 <= len(token) <= 64 else None
         if known is None:
@@ -203,8 +213,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def room_create(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         state = await self.lobby.create(conn.person, Settings.from_wire(data))
         room = await self.lobby.resolve(state["id"])
-        await self.enter_room(sid, room_channel(room.id))
-        conn.rooms.add(room.id)
+        await self._enter(sid, conn, room.id)
         joined = await self.lobby.join(conn.person, room, sid, None)
         return {"room": joined["room"]}
 
@@ -215,13 +224,18 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             room = await self.lobby.resolve(validate.room_id(data))
         since = validate.integer(data, "since", optional=True)
         # enter the stream before reading the snapshot: a message in between is a duplicate, never a gap
-        await self.enter_room(sid, room_channel(room.id))
-        conn.rooms.add(room.id)
+        await self._enter(sid, conn, room.id)
         return await self.lobby.join(conn.person, room, sid, since)
+
+    async def _enter(self, sid: str, conn: Connection, room_id: str) -> None:
+        await self.enter_room(sid, room_channel(room_id))
+        await self.enter_room(sid, person_channel(room_id, conn.person.id))
+        conn.rooms.add(room_id)
 
     async def room_leave(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         room_id = self._joined(conn, data)
         await self.leave_room(sid, room_channel(room_id))
+        await self.leave_room(sid, person_channel(room_id, conn.person.id))
         conn.rooms.discard(room_id)
         await self.lobby.leave(conn.person, room_id, sid, explicit=True)
         return {}
@@ -252,7 +266,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     async def since(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         room_id = self._joined(conn, data)
-        answer = await self.lobby.catch_up(room_id, validate.integer(data, "v"))
+        answer = await self.lobby.catch_up(room_id, validate.integer(data, "v"), conn.person.id)
         return {**answer, "chat": await self.store.chat(room_id)}
 
     async def chat(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:

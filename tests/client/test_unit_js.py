@@ -3,6 +3,7 @@ queue, patches, i18n) run with Node's built-in test runner; this makes them part
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,3 +20,16 @@ def test_client_unit_tests_pass_under_node() -> None:
     run = subprocess.run([node, "--test", "test/"], cwd=CLIENT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout
+
+
+def test_client_and_server_number_view_keys_alike() -> None:
+    """Patches send the view's keys by number (docs/protocol.md §5): both ends must share one table."""
+    from server.lobby.patch import KEYS
+
+    node = shutil.which("node")
+    assert node is not None
+    run = subprocess.run([node, "--input-type=module", "-e",
+                          "import { KEYS } from './src/patch.js'; console.log(JSON.stringify(KEYS));"],
+                         cwd=CLIENT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == list(KEYS)

@@ -294,8 +294,8 @@ class Pace:
 
 class Player:
     """One person on one Socket.IO connection at a time (a new one after every loss), holding the room's
-    (v, view) by applying patches. `play()` acts randomly for this person's seats until the game is over;
-    a spectator (no seat) just follows."""
+    (v, view) by applying patches, and the legal actions it is sent when it is to decide. `play()` acts
+    randomly for this person's seats until the game is over; a spectator (no seat) just follows."""
 
     def __init__(self, name: str, url: str, origin: str, board: asyncio.Condition,
                  transports: tuple[str, ...] = ("websocket",), seed: int = 0, pace: Pace | None = None) -> None:
@@ -310,6 +310,7 @@ class Player:
         self.room_id = ""
         self.room: dict[str, Any] | None = None
         self.v, self.view = -1, None
+        self.legal: tuple[int, list[Any]] = (-1, [])   # (v, legal actions at v)
         self.gap = False
         self.accepted: list[tuple[int, dict[str, Any]]] = []
         self.rejected = Counter[str]()
@@ -338,8 +339,9 @@ class Player:
         sio.on("session", on_session)
         sio.on("room", self._on_room)
         sio.on("game", self._on_game)
+        sio.on("legal", self._on_legal)
         sio.on("disconnect", on_disconnect)
-        auth: dict[str, Any] = {"protocol": 1, "name": self.name}
+        auth: dict[str, Any] = {"protocol": 2, "name": self.name}
         if self.token:
             auth["token"] = self.token
         try:
@@ -412,9 +414,16 @@ class Player:
                 self.gap = True
         await self._changed()
 
+    async def _on_legal(self, payload: dict[str, Any]) -> None:
+        if payload["room"] == self.room_id and payload["v"] >= self.legal[0]:
+            self.legal = (payload["v"], payload["actions"])
+        await self._changed()
+
     def _absorb(self, answer: dict[str, Any] | None) -> None:
         if not answer or answer.get("v") is None:
             return
+        if answer.get("legal") and answer["legal"]["v"] >= self.legal[0]:
+            self.legal = (answer["legal"]["v"], answer["legal"]["actions"])
         if answer.get("snapshot"):
             snap = answer["snapshot"]
             if snap["v"] > self.v:
@@ -477,7 +486,8 @@ class Player:
         return bool(pending) and pending["colour"] in self.colours()
 
     def may_act(self) -> bool:
-        return self.my_turn() and (self.pace.limit is None or self.v < self.pace.limit)
+        return (self.my_turn() and self.legal[0] == self.v
+                and (self.pace.limit is None or self.v < self.pace.limit))
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
         try:
@@ -504,7 +514,7 @@ class Player:
             elif self.may_act():
                 v = self.v
                 assert self.view is not None
-                action = self.rng.choice(self.view["legal"])
+                action = self.rng.choice(self.legal[1])
                 answer = await self.call("act", {"room": self.room_id, "v": v, "action": action})
                 if answer is None:
                     continue              # connection lost or no answer: look again

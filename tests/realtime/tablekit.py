@@ -26,9 +26,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0
 
 
+PROTOCOL = 2
+
+
 class Client:
     """One socket. It records every message it receives, keeps each joined room's (v, view) by applying
-    patches, buffers messages that arrive before its join answer, and catches up on gaps with `since`."""
+    patches, buffers messages that arrive before its join answer, catches up on gaps with `since`, and
+    keeps the legal actions it is sent when it is to decide (`legal` events and catch-up answers)."""
 
     def __init__(self, name: str = "player") -> None:
         self.name = name
@@ -36,12 +40,13 @@ class Client:
         self.session: dict[str, Any] = {}
         self.received: list[tuple[str, Any]] = []      # (event, payload) in arrival order
         self.views: dict[str, tuple[int, Any]] = {}    # room -> (v, view)
+        self.legals: dict[str, tuple[int, list[Any]]] = {}  # room -> (v, legal actions at v)
         self.rooms: dict[str, dict[str, Any]] = {}     # room -> last RoomState
         self.lobby: list[dict[str, Any]] = []
         self.pending: dict[str, list[dict[str, Any]]] = {}  # messages before the join answer
         self.catchups = {"messages": 0, "snapshot": 0}
         self.changed = asyncio.Condition()
-        for event in ("session", "room", "game", "chat", "lobby"):
+        for event in ("session", "room", "game", "legal", "chat", "lobby"):
             self.sio.on(event, self._handler(event))
 
     def _handler(self, event: str) -> Callable[[Any], Any]:
@@ -57,6 +62,8 @@ class Client:
                 self.lobby.append(data)
             elif event == "game":
                 await self._game(data)
+            elif event == "legal":
+                self._legal(data)
             async with self.changed:
                 self.changed.notify_all()
         return handle
@@ -78,6 +85,11 @@ class Client:
             return
         await self.since(room)
 
+    def _legal(self, payload: dict[str, Any]) -> None:
+        held = self.legals.get(payload["room"])
+        if held is None or held[0] <= payload["v"]:
+            self.legals[payload["room"]] = (payload["v"], payload["actions"])
+
     async def since(self, room: str) -> dict[str, Any]:
         v = self.views[room][0] if room in self.views else 0
         answer = await self.call("since", {"room": room, "v": v})
@@ -86,6 +98,8 @@ class Client:
         return answer
 
     def _absorb(self, room: str, answer: dict[str, Any]) -> None:
+        if answer.get("legal"):
+            self._legal(answer["legal"])
         if answer.get("snapshot"):
             self.catchups["snapshot"] += 1
             snap = answer["snapshot"]
@@ -101,7 +115,7 @@ class Client:
     # -- requests ----------------------------------------------------------------------------------
     async def connect(self, url: str, token: str | None = None, name: str | None = None,
                       headers: dict[str, str] | None = None) -> Client:
-        auth: dict[str, Any] = {"protocol": 1}
+        auth: dict[str, Any] = {"protocol": PROTOCOL}
         if token:
             auth["token"] = token
         if name:
@@ -158,10 +172,18 @@ class Client:
         return {c for s in self.rooms[room]["seats"] if s["person"] == me for c in s["colours"]}
 
     def my_turn(self, room: str) -> bool:
+        """This client is to decide, and holds the legal actions of the current version."""
         if room not in self.views:
             return False
         pending = self.views[room][1].get("pending")
-        return bool(pending) and pending["colour"] in self.my_colours(room)
+        return (bool(pending) and pending["colour"] in self.my_colours(room)
+                and self.legals.get(room, (None,))[0] == self.v(room))
+
+    def legal(self, room: str) -> list[Any]:
+        """The legal actions of the current version (this client must be the one to decide)."""
+        v, actions = self.legals[room]
+        assert v == self.v(room), (v, self.v(room))
+        return actions
 
     async def play(self, room: str, rng: random.Random, stop_at: int | None = None) -> int:
         """Plays random legal actions for this client's seats until the game ends (or version stop_at).
@@ -173,7 +195,7 @@ class Client:
             if self.over(room) or (stop_at is not None and self.v(room) >= stop_at):
                 return accepted
             v, view = self.views[room]
-            answer = await self.call("act", {"room": room, "v": v, "action": rng.choice(view["legal"])})
+            answer = await self.call("act", {"room": room, "v": v, "action": rng.choice(self.legal(room))})
             if answer["ok"]:
                 accepted += 1
                 await self.wait(lambda v=v: self.v(room) > v)

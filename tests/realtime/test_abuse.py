@@ -16,7 +16,7 @@ async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, 
     await spectator.join(room)
     await a.wait(lambda: a.my_turn(room))
     v, view = a.views[room]
-    legal = view["legal"][0]
+    legal = a.legal(room)[0]
     mover, waiter = (a, b) if a.my_turn(room) else (b, a)
 
     async def code(client: Client, event: str, *args: object) -> str:
@@ -107,7 +107,7 @@ async def test_rate_limit_per_connection(config, clients):
 async def test_origin_is_checked_on_the_websocket(server, clients):
     evil = socketio.AsyncClient(serializer="msgpack", reconnection=False)
     try:
-        await evil.connect(server.url, auth={"protocol": 1}, transports=["websocket"],
+        await evil.connect(server.url, auth={"protocol": 2}, transports=["websocket"],
                            headers={"Origin": "http://evil.example"}, wait_timeout=5)
     except socketio.exceptions.ConnectionError:
         pass

@@ -11,7 +11,7 @@ async def test_first_connection_gets_a_token_and_reconnecting_keeps_the_person(s
     first = await Client().connect(server.url, name="Hina")
     clients.append(first)
     session = first.session
-    assert session["protocol"] == 1 and not session["resumed"] and session["name"] == "Hina"
+    assert session["protocol"] == 2 and not session["resumed"] and session["name"] == "Hina"
     assert len(session["token"]) >= 20 and session["person"].startswith("p_")
     await first.close()
     again = await Client().connect(server.url, token=session["token"])
@@ -24,18 +24,20 @@ async def test_first_connection_gets_a_token_and_reconnecting_keeps_the_person(s
 
 
 async def test_wrong_protocol_version_is_refused(server):
+    """A page of protocol 1 (loaded before the server was updated) is told to reload, as is any other."""
     import socketio
 
-    sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
-    refusals = []
-    sio.on("connect_error", refusals.append)
-    try:
-        await sio.connect(server.url, auth={"protocol": 2}, transports=["websocket"], wait_timeout=5)
-    except socketio.exceptions.ConnectionError:
-        assert refusals and "protocol: server speaks 1" in str(refusals[0])
-    else:
-        await sio.disconnect()
-        raise AssertionError("connected with protocol 2")
+    for version in (1, 3):
+        sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        refusals = []
+        sio.on("connect_error", refusals.append)
+        try:
+            await sio.connect(server.url, auth={"protocol": version}, transports=["websocket"], wait_timeout=5)
+        except socketio.exceptions.ConnectionError:
+            assert refusals and f"protocol: server speaks 2, not {version}; reload the page" in str(refusals[0])
+        else:
+            await sio.disconnect()
+            raise AssertionError(f"connected with protocol {version}")
 
 
 async def test_create_list_join_sit_bots_and_live_lobby_updates(server, clients):

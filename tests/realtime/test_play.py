@@ -161,7 +161,7 @@ async def test_concurrent_conflicting_actions_exactly_one_wins(server, clients, 
             if len(mine) == 1:
                 mine.append(player)
             answers = await asyncio.gather(*(
-                c.call("act", {"room": room, "v": v, "action": rng.choice(view["legal"])}) for c in mine))
+                c.call("act", {"room": room, "v": v, "action": rng.choice(player.legal(room))}) for c in mine))
             assert sorted(x["ok"] for x in answers) == [False, True], answers
             target = v + 1
             assert next(x for x in answers if not x["ok"])["error"]["code"] == "stale_version"
@@ -200,12 +200,73 @@ async def test_a_stored_move_whose_broadcast_fails_is_acknowledged_and_resent(se
 
     lobby.outbox.game_message = broken_once
     try:
-        await a.wait(lambda: a.v(room) >= 0)
+        await a.wait(lambda: a.my_turn(room))
         v, view = a.views[room]
-        answer = await a.call("act", {"room": room, "v": v, "action": view["legal"][0]})
+        answer = await a.call("act", {"room": room, "v": v, "action": a.legal(room)[0]})
         assert answer["ok"] and answer["v"] == v + 1, answer
         assert failed == [v + 1]
         for c in (a, b):  # the message nobody got arrives by the resend, no client asked for it
             await c.wait(lambda c=c: c.v(room) == v + 1)
     finally:
         lobby.outbox.game_message = real
+
+
+async def test_legal_actions_go_only_to_the_person_deciding(server, clients, store):
+    """Protocol 2: the room's view carries no legal actions; the person whose seat decides gets them in a
+    `legal` event of their own (every socket of theirs in the room), and in join and since answers."""
+    from server.game import Game
+
+    room, (a, b) = await table(server.url, humans=2, first=0)
+    clients.extend([a, b])
+    spectator, = await people(server.url, clients, "Spectator")
+    await spectator.join(room)
+    await asyncio.gather(a.play(room, random.Random(1), stop_at=14), b.play(room, random.Random(2), stop_at=14))
+    await a.wait(lambda: a.my_turn(room) or b.my_turn(room))
+    await spectator.wait(lambda: spectator.v(room) == a.v(room))
+
+    def legals(c: Client) -> list[int]:
+        return [d["v"] for e, d in c.received if e == "legal"]
+    assert legals(spectator) == []
+    pending = {m["v"]: colour for m, colour in zip(*replay(a, room), strict=True)}   # a saw v = 0
+    me = {a: a.my_colours(room), b: b.my_colours(room)}
+    for c in (a, b):   # exactly the versions at which one of their colours was to decide, once each
+        assert legals(c) == [v for v, colour in sorted(pending.items()) if colour in me[c]]
+    for c in (a, b, spectator):
+        assert "legal" not in c.view(room) and all("legal" not in d for e, d in c.received if e == "room")
+    decider = a if a.my_turn(room) else b
+    stored = Game.from_bytes((await store.game(room))["state"])
+    assert decider.legal(room) == stored.legal_actions()
+    # join and since answers carry them for the person deciding, and only for them
+    tab = await Client("another tab").connect(server.url, token=decider.session["token"])
+    clients.append(tab)
+    joined = await tab.join(room)
+    assert joined["game"]["legal"] == {"room": room, "v": decider.v(room), "actions": stored.legal_actions()}
+    assert "legal" not in (await spectator.ok("since", {"room": room, "v": 3}))
+    assert (await decider.ok("since", {"room": room, "v": 3}))["legal"]["v"] == decider.v(room)
+    other = b if decider is a else a
+    assert "legal" not in (await other.ok("since", {"room": room, "v": decider.v(room)}))
+
+
+def replay(client: Client, room: str) -> tuple[list[dict], list[str | None]]:
+    """The game messages a client received, in order, and who was to decide after each."""
+    from server.lobby import patch
+
+    messages = sorted((d for e, d in client.received if e == "game" and d["room"] == room), key=lambda m: m["v"])
+    view, deciders = None, []
+    for m in messages:
+        view = patch.apply(view, m["patch"])
+        deciders.append(view["pending"]["colour"] if view["pending"] else None)
+    return messages, deciders
+
+
+async def test_catch_up_over_messages_stored_by_protocol_1_is_a_snapshot(server, clients, store):
+    """A game older than protocol 2 has patches of protocol 1 in its log: they cannot be sent to a
+    client of protocol 2, so `since` answers with a snapshot."""
+    room, (a,) = await table(server.url, humans=1, bots=1, first=0)
+    clients.append(a)
+    await a.play(room, random.Random(1), stop_at=4)
+    v = a.v(room)
+    old = {"room": room, "v": v, "events": [], "patch": [["set", ["turn"], 0]]}   # the shape of protocol 1
+    await store.redis.lset(store.key("patches", room), -1, packed(old))
+    answer = await a.ok("since", {"room": room, "v": v - 1})
+    assert "snapshot" in answer and "messages" not in answer

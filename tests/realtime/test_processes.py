@@ -50,8 +50,9 @@ async def test_players_on_two_processes_play_a_whole_game(two_servers, clients, 
     twin = await Client("A0 on B").connect(b_url, token=on_a[0].session["token"])
     clients.append(twin)
     await twin.join(room)
+    await on_a[0].wait(lambda: on_a[0].my_turn(room))
     v, view = on_a[0].views[room]
-    answers = await asyncio.gather(*(c.call("act", {"room": room, "v": v, "action": view["legal"][0]})
+    answers = await asyncio.gather(*(c.call("act", {"room": room, "v": v, "action": on_a[0].legal(room)[0]})
                                      for c in (on_a[0], twin)))
     assert sorted(x["ok"] for x in answers) == [False, True]
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))

@@ -129,6 +129,16 @@ export class Table {
     if (!this.queue.busy && this.shown) this.refresh();
   }
 
+  /** Our legal actions came (usually just after the view they belong to): the decision becomes live. */
+  legalArrived() {
+    if (!this.queue.busy && !this.animating && this.shown) this.refresh();
+  }
+
+  /** The legal actions of the view on screen, when it is the latest and they have come. */
+  legalShown() {
+    return this.shown === this.target ? (this.app.room?.stream?.legalNow() ?? null) : null;
+  }
+
   async playEvent(ctx, ev, getDisp, setDisp) {
     const b = this.board;
     const text = describeEvent(ev, this.t);
@@ -209,7 +219,7 @@ export class Table {
   // ------------------------------------------------------------------ rendering
   refresh() {
     if (!this.shown) return;
-    if (!this.animating) this.input.reset(this.shown, this.myColours());
+    if (!this.animating) this.input.reset(this.shown, this.myColours(), this.legalShown());
     this.drawBoard();
     this.drawDecision();
     this.drawPlayers();
@@ -253,7 +263,7 @@ export class Table {
     const pend = v.pending;
     box.dataset.kind = this.input.kind || 'none';
     if (!pend) return;
-    if (!this.interactive()) {
+    if (!this.interactive() || this.input.awaitingLegal) {
       box.append(el('div', { class: 'prompt muted', text: '…' }));
       return;
     }
@@ -275,7 +285,7 @@ export class Table {
     }
     box.append(btns);
     // every legal action, as text: for keyboards, screen readers and anyone who prefers a list
-    const legal = v.legal || [];
+    const legal = this.input.legal;
     if (legal.length) {
       const det = el('details', { class: 'all-moves' }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }));
       const list = el('div', { class: 'move-list' });
@@ -424,7 +434,7 @@ export class Table {
     if (!res.ok) {
       const code = res.error?.code;
       this.flashStatus(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
-      this.input.reset(this.shown, this.myColours());
+      this.input.reset(this.shown, this.myColours(), this.legalShown());
     }
     this.drawBoard(); this.drawDecision();
   }
