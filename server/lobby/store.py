@@ -258,15 +258,16 @@ class Store:
             return None
         return {"v": int(raw[0]), "view": unpack(raw[1])}
 
-    async def commit(self, room_id: str, v: int, state: bytes, view: dict[str, Any], to_move: str | None,
+    async def commit(self, room_id: str, v: int, state: bytes, view: bytes, to_move: str | None,
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
                      room: bytes = b"") -> bool:
-        """Stores version v+1 if the stored version is still v and, when `room` (the stored bytes) is
-        given, the room is unchanged; and brings the room's timer forward to `check`. True when it did."""
+        """Stores version v+1 (`state`: engine bytes, `view`: msgpack) if the stored version is still v
+        and, when `room` (the stored bytes) is given, the room is unchanged; and brings the room's timer
+        forward to `check`. True when it did."""
         ok, _ = await self._commit(
             keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
                   self.key("timers"), self.key("room", room_id)],
-            args=[v, v + 1, state, pack(view), to_move or "", time.time(), pack(message), pack(action), cap,
+            args=[v, v + 1, state, view, to_move or "", time.time(), pack(message), pack(action), cap,
                   "" if check is None else check, room_id, room])
         return ok == 1
 
