@@ -1,30 +1,31 @@
-"""Arrangements for the chain searches of R9: the boats on every non-royal beach of the table.
+"""Boats on a beach as one integer, for the chain searches of R9 and the landings of R8.
 
-A search may visit tens of thousands of arrangements, so a beach's boats are one integer, not a tuple of
-colours: four bits per colour of `COLOURS` hold how many boats of that colour stand there (a beach has at
-most five moorings). Landing a fleet adds its code; the code says the boat count and how many colours.
+A search may visit tens of thousands of arrangements (the boats on every non-royal beach), so a beach's
+boats are one integer, not a tuple of colours: four bits per colour of `COLOURS` hold how many boats of
+that colour stand there (a beach has at most five moorings). Landing a fleet adds its code; the code says
+the boat count and how many colours.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from . import landing
 from .catalogue import COLOURS
 
 Arrangement = tuple[int, ...]
 """The boats on each beach (codes) in the topology's numbering of the non-royal beaches."""
 
-_BITS = 4
-_ONE = {colour: 1 << (_BITS * i) for i, colour in enumerate(COLOURS)}
+BITS = 4
+"""Bits per colour in a code."""
+ONE = {colour: 1 << (BITS * i) for i, colour in enumerate(COLOURS)}
+"""The code of one boat of each colour."""
 
 
 def code(boats: list[str] | tuple[str, ...]) -> int:
     """The code of these boats (any order)."""
     total = 0
     for colour in boats:
-        total += _ONE[colour]
+        total += ONE[colour]
     return total
 
 
@@ -44,13 +45,6 @@ def _tables(most: int) -> tuple[dict[int, int], dict[int, int], dict[int, tuple[
     return size, kinds, colours
 
 
-SIZE, KINDS, _BOATS = _tables(10)
+SIZE, KINDS, _BOATS = _tables(5)  # a beach has at most five moorings (R1), a fleet is one beach's boats
 """SIZE[code]: boats on the beach; KINDS[code]: how many colours among them (what a danger is checked
 against, R7)."""
-
-
-@lru_cache(maxsize=65536)
-def landings(free: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
-    """Every landing of the fleet `fleet` (a code) on beaches with `free` moorings (R8), each as the code
-    added to every beach (0 where nothing lands)."""
-    return tuple(tuple(code(added) for added in p) for p in landing.placements(free, _BOATS[fleet]))

@@ -185,7 +185,7 @@ class Game:
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
-        self._at_all_memo: dict[Arrangement, bool] = {}
+        self._at_all_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         self._blind: tuple[tuple[bool, ...] | None] | None = None
 
     # ------------------------------------------------------------------ creation
@@ -377,15 +377,31 @@ class Game:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
         if self.phase == "land":
             return self._sole_landing()
-        first = None
-        n = 0
+        # The candidates that are legal whatever R9 says go first: two of them answer without a search.
+        surely: list[Key] = []
+        maybe: list[Key] = []
         for key in self._candidates():
+            (surely if self._surely_allowed(key) else maybe).append(key)
+        if len(surely) >= 2:
+            return 2, None
+        n = len(surely)
+        first = surely[0] if surely else None
+        for key in maybe:
             if self._allowed(key):
                 n += 1
                 if n == 2:
                     break
                 first = key
         return n, first
+
+    def _surely_allowed(self, key: Key) -> bool:
+        """A cheap sufficient test of `_allowed` for a candidate: a migration that draws a tile or sinks
+        ends the chain whatever follows (R9)."""
+        if key[0] != "migrate":
+            return False
+        t = self.tiles[self.where[key[1]]]
+        danger, target = self._trace(t.cell, key[3])
+        return target is None or danger > len(set(t.beaches[key[2]]))
 
     def _sole_landing(self) -> tuple[int, Key | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
@@ -394,13 +410,22 @@ class Game:
         options = landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"])))
         if len(options) == 1 or self.ending:
             return min(len(options), 2), _landing_key(options[0])
+        # Landings that leave no beach full end the chain at once (R9): two of them answer without a search.
+        free = self.tiles[fleet["target"]].free()
+        if not self._full_now():
+            quiet = [p for p in options if not _fills(p, free)]
+            if len(quiet) >= 2:
+                self._memo["any_landing"] = True
+                return 2, None
         escaping = []
         for placement in options:
             if self._landing_escapes(placement):
                 escaping.append(placement)
                 if len(escaping) == 2:
+                    self._memo["any_landing"] = True
                     return 2, None
         if len(escaping) == 1:
+            self._memo["any_landing"] = True
             return 1, _landing_key(escaping[0])
         self._memo["any_landing"] = False
         return 2, None
@@ -532,8 +557,12 @@ class Game:
             danger, target = self._trace(t.cell, pier)
             if target is None or danger > len(set(t.beaches[b])):
                 return True  # it draws a tile or sinks: the chain can end (R9)
-            topo, arr, full = self._chain_now()
-            return self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
+            verdicts: dict[Key, bool] = self._memo.setdefault("migrations", {})
+            verdict = verdicts.get(key)
+            if verdict is None:
+                topo, arr, full = self._chain_now()
+                verdict = verdicts[key] = self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
+            return verdict
         if kind == "land":
             return self._landing_allowed(key[1])
         if kind == "place_tile":
@@ -947,7 +976,7 @@ class Game:
         moorings = topo.moorings
         free = tuple([moorings[j] - SIZE[arr[j]] for j in ids])
         out = []
-        for added in arrangements.landings(free, fleet):
+        for added in landing.landings(free, fleet):
             new = list(arr)
             for j, a in zip(ids, added):  # noqa: B905 - same length
                 new[j] += a
@@ -980,10 +1009,21 @@ class Game:
 
         Verdicts outlive the decision (see `_escape_memo`): a success keeps the path it found and holds
         while no arrangement of that path is forbidden; a failure holds while `forbidden` only grows."""
-        if start in forbidden or not self._escapes_at_all(topo, start):
+        if start in forbidden:
+            return False
+        way = self._way_out(topo, start)
+        if way is None:
             return False
         if not forbidden:
             return True
+        blind = self._colour_blind(topo)
+        if blind is None:
+            if forbidden.isdisjoint(way):
+                return True
+        elif (
+            self._blind_seen(blind) if forbidden is self.chain_seen else {_blind_form(a, blind) for a in forbidden}
+        ).isdisjoint(way):
+            return True  # the way out passes no arrangement the chain has seen, whatever the colours
         known = self._known_escape(start, forbidden)
         if known is not None:
             return known
@@ -1026,20 +1066,20 @@ class Game:
             self._escape_memo[arr] = None
         return False
 
-    def _escapes_at_all(self, topo: _Topology, start: Arrangement) -> bool:
-        """R9 without the chain's history: can the chain from `start` end at all? When it cannot, it
-        cannot with any history either (forbidding arrangements only takes ways out away), so the verdict
-        holds until the table changes (`_at_all_memo`). It is asked of the colour-blind form of `start`
-        (`_colour_blind`): the search explores no more arrangements than the rules can tell apart."""
+    def _way_out(self, topo: _Topology, start: Arrangement) -> tuple[Arrangement, ...] | None:
+        """R9 without the chain's history: can the chain from `start` end at all? The arrangements of a
+        way out after `start`, or None. When there is none, there is none with any history either
+        (forbidding arrangements only takes ways out away), so verdicts hold until the table changes
+        (`_at_all_memo`). Arrangements are taken in their colour-blind form (`_colour_blind`): the search
+        explores no more arrangements than the rules can tell apart."""
         blind = self._colour_blind(topo)
         start = _blind_form(start, blind)
         memo = self._at_all_memo
-        known = memo.get(start)
-        if known is not None:
-            return known
+        if start in memo:
+            return memo[start]
         if not self._quick_escape(topo, start):
-            memo[start] = True
-            return True
+            memo[start] = ()
+            return ()
         moorings, piers, index, trace = topo.moorings, topo.piers, topo.index, self._trace
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
@@ -1057,28 +1097,35 @@ class Game:
                     for nxt in self._landing_results(topo, left, target, fleet):
                         if nxt in parent:
                             continue
-                        verdict = memo.get(nxt)
-                        if verdict is False:
-                            continue
-                        distance = 0 if verdict else self._quick_escape(topo, nxt)
+                        rest: tuple[Arrangement, ...] = ()
+                        if nxt in memo:
+                            known = memo[nxt]
+                            if known is None:
+                                continue
+                            rest, distance = known, 0
+                        else:
+                            distance = self._quick_escape(topo, nxt)
                         if distance == 0:
-                            memo[nxt] = True
+                            way = (nxt, *rest)
+                            memo[nxt] = way[1:]
                             step: Arrangement | None = arr
                             while step is not None:
-                                memo[step] = True
+                                memo[step] = way
+                                way = (step, *way)
                                 step = parent[step]
-                            return True
+                            return memo[start]
                         parent[nxt] = arr
                         found.append((distance, nxt))
             found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
             todo.extend(nxt for _distance, nxt in found)
         for arr in parent:
-            memo[arr] = False
-        return False
+            memo[arr] = None
+        return None
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
         """Whether `arr` is already known to lead into an endless chain whatever the history."""
-        return self._at_all_memo.get(_blind_form(arr, self._colour_blind(topo))) is False
+        blind_arr = _blind_form(arr, self._colour_blind(topo))
+        return blind_arr in self._at_all_memo and self._at_all_memo[blind_arr] is None
 
     def _colour_blind(self, topo: _Topology) -> tuple[bool, ...] | None:
         """Per beach: whether the colours of its boats can never matter to R9 (None when none is).
@@ -1088,25 +1135,32 @@ class Game:
         crossing of danger 2 or more that leads to an island. On every other island only the number of
         boats on each beach matters. Cached until the table changes."""
         if self._blind is None:
-            sails_to: dict[Cell, set[Cell]] = {cell: set() for cell in topo.cells}
-            seeing = set()  # islands whose colours matter
+            sailed_from: dict[Cell, list[Cell]] = {cell: [] for cell in topo.cells}
+            seeing: set[Cell] = set()  # islands whose colours matter
             for i, (cell, _beach) in enumerate(topo.index):
                 for pier in topo.piers[i]:
                     danger, target = self._trace(cell, pier)
                     if target is not None:
-                        sails_to[cell].add(target)
+                        sailed_from[target].append(cell)
                         if danger >= 2:
                             seeing.add(cell)
-            grew = True
-            while grew:
-                grew = False
-                for cell, targets in sails_to.items():
-                    if cell not in seeing and not targets.isdisjoint(seeing):
+            todo = list(seeing)
+            while todo:
+                for cell in sailed_from[todo.pop()]:
+                    if cell not in seeing:
                         seeing.add(cell)
-                        grew = True
-            blind = tuple(cell not in seeing for cell, _beach in topo.index)
+                        todo.append(cell)
+            blind = tuple([cell not in seeing for cell, _beach in topo.index])
             self._blind = (blind if any(blind) else None,)
         return self._blind[0]
+
+    def _blind_seen(self, blind: tuple[bool, ...]) -> set[Arrangement]:
+        """The colour-blind forms of the arrangements this chain has seen (memoised for the decision)."""
+        memo: tuple[int, set[Arrangement]] | None = self._memo.get("blind_seen")
+        if memo is None or memo[0] != len(self.chain_seen):
+            memo = (len(self.chain_seen), {_blind_form(arr, blind) for arr in self.chain_seen})
+            self._memo["blind_seen"] = memo
+        return memo[1]
 
     def _known_escape(self, arr: Arrangement, forbidden: set[Arrangement]) -> bool | None:
         """A remembered verdict that still holds, or None."""
@@ -1122,6 +1176,7 @@ class Game:
 
     def _table_changed(self) -> None:
         """A tile or a royal island changed the table: every R9 verdict may change."""
+        self._memo.clear()
         self._escape_memo.clear()
         self._at_all_memo.clear()
         self._blind = None
@@ -1366,17 +1421,23 @@ class Game:
         return self._landing_escapes(placement) or not self._any_landing_escapes()
 
     def _landing_escapes(self, placement: landing.Placement) -> bool:
+        """R9 for a landing of the arrived fleet (memoised for the decision)."""
+        verdicts: dict[landing.Placement, bool] = self._memo.setdefault("landings", {})
+        verdict = verdicts.get(placement)
+        if verdict is None:
+            verdict = verdicts[placement] = self._landing_escapes_now(placement)
+        return verdict
+
+    def _landing_escapes_now(self, placement: landing.Placement) -> bool:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet["target"]]
-        free = target.free()
-        fills = any(added and len(added) == f for added, f in zip(placement, free, strict=True))
-        if not fills and not self._full_now():
+        if not _fills(placement, target.free()) and not self._full_now():
             return True  # nothing is full after it: the chain ends
         topo, arr, _full = self._chain_now()
         ids = topo.of_cell[fleet["target"]]
         new = list(arr)
-        for j, a in zip(ids, placement, strict=True):
+        for j, a in zip(ids, placement):  # noqa: B905 - same length
             new[j] += arrangements.code(a)
         after = tuple(new)
         if after in self.chain_seen:
@@ -1702,6 +1763,11 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _fills(placement: landing.Placement, free: tuple[int, ...]) -> bool:
+    """Whether the landing fills a beach (R6)."""
+    return any(added and len(added) == free[b] for b, added in enumerate(placement))
 
 
 def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement:
