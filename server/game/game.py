@@ -175,6 +175,7 @@ class Game:
         # the island topology, voyage traces and free cells (cleared where the table changes).
         self._legal: list[Key] | None = None  # keys: callers get fresh dicts, never the engine's own
         self._issued: Key | None = None  # the last key sample_action checked in this state
+        self._issued_action: tuple[Action, Action] | None = None
         self._memo: dict[str, Any] = {}
         self._topology: _Topology | None = None
         self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
@@ -311,8 +312,7 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
-            self._issued = self._legal[rng.randrange(len(self._legal))]
-            return _action(self._issued)
+            return self._issue(self._legal[rng.randrange(len(self._legal))])
         if self.phase == "land":
             return self._sample_landing(rng)
         if self.phase == "turn" and self.supply[self.colours[self.active]] > 0:
@@ -320,20 +320,24 @@ class Game:
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
-            self._issued = ("place_tile", cell[0], cell[1], rng.randrange(SIDES))
-            return _action(self._issued)
+            return self._issue(("place_tile", cell[0], cell[1], rng.randrange(SIDES)))
         keys = list(self._candidates())
         if self.phase not in _FILTERED:
-            self._issued = keys[rng.randrange(len(keys))]
-            return _action(self._issued)
+            return self._issue(keys[rng.randrange(len(keys))])
         while keys:
             i = rng.randrange(len(keys))
             if self._allowed(keys[i]):
-                self._issued = keys[i]
-                return _action(keys[i])
+                return self._issue(keys[i])
             keys[i] = keys[-1]
             keys.pop()
         raise AssertionError(f"no legal action in phase {self.phase}")  # pragma: no cover
+
+    def _issue(self, key: Key) -> Action:
+        """Hand out a sampled legal action, remembering it: applying it unchanged skips re-validation."""
+        self._issued = key
+        action = _action(key)
+        self._issued_action = (action, _action(key))  # what was handed out, and a copy to see it unchanged
+        return action
 
     def result(self) -> dict[str, Any] | None:
         """The final scores and ranking (R13), or None while the game runs."""
@@ -353,7 +357,11 @@ class Game:
             raise IllegalAction(
                 "wrong_player", f"{colour!r} may not act: the decision is {self.colours[self.active]}'s", action
             )
-        key = _key(action)
+        issued = self._issued_action
+        if issued is not None and action is issued[0] and action == issued[1] and self._issued is not None:
+            key = self._issued  # the action sample_action handed out, unchanged: legal and well formed
+        else:
+            key = _key(action)
         if key[0] not in _ANSWERS[self.phase]:
             raise IllegalAction(
                 "wrong_phase",
@@ -443,8 +451,7 @@ class Game:
                 options.pop()
         else:
             i = rng.randrange(len(options))
-        self._issued = _landing_key(options[i])
-        return _action(self._issued)
+        return self._issue(_landing_key(options[i]))
 
     def _sample_turn(self, rng: random.Random) -> Action:
         """Uniform over the turn's actions (R5 expansions, R10 royal islands, R11) by counting the
@@ -475,8 +482,7 @@ class Game:
         else:
             if r < len(royals):
                 key = ("royal", royals[r])
-        self._issued = key
-        return _action(key)
+        return self._issue(key)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -676,6 +682,7 @@ class Game:
     def _do(self, action: Action, events: list[Event], auto: bool = False) -> None:
         self._legal = None
         self._issued = None
+        self._issued_action = None
         self._memo.clear()
         kind = action["type"]
         colour = self.colours[self.active]
@@ -964,9 +971,8 @@ class Game:
             free = tuple([topo.moorings[j] - SIZE[left[j]] for j in topo.of_cell[target]])
             if landing.can_avoid_filling(free, SIZE[fleet]):
                 return True
-        forbidden = self.chain_seen
         for nxt in self._landing_results(topo, left, target, fleet):
-            if not topo.has_full(nxt) or (nxt not in forbidden and self._escapes(topo, nxt, forbidden)):
+            if not topo.has_full(nxt) or self._escapes(topo, nxt):
                 return True
         return False
 
@@ -1001,28 +1007,25 @@ class Game:
                         return 0
         return len(full)
 
-    def _escapes(self, topo: _Topology, start: Arrangement, forbidden: set[Arrangement]) -> bool:
+    def _escapes(self, topo: _Topology, start: Arrangement) -> bool:
         """R9: can the chain from `start` reach a table with no full beach (or a draw, or a sinking)
-        without passing through a `forbidden` arrangement? A depth-first search that tries first the
-        arrangements with the fewest full beaches, with the cheap tests applied to each arrangement as soon
-        as it is met.
+        without passing through an arrangement it has already seen (`forbidden`, the chain's history)?
+        First without the history (`_way_out`); then, when that way passes the history, a depth-first
+        search that tries first the arrangements with the fewest full beaches, with the cheap tests applied
+        to each arrangement as soon as it is met.
 
         Verdicts outlive the decision (see `_escape_memo`): a success keeps the path it found and holds
         while no arrangement of that path is forbidden; a failure holds while `forbidden` only grows."""
+        forbidden = self.chain_seen
         if start in forbidden:
             return False
         way = self._way_out(topo, start)
         if way is None:
             return False
-        if not forbidden:
+        if not way or not forbidden:
             return True
         blind = self._colour_blind(topo)
-        if blind is None:
-            if forbidden.isdisjoint(way):
-                return True
-        elif (
-            self._blind_seen(blind) if forbidden is self.chain_seen else {_blind_form(a, blind) for a in forbidden}
-        ).isdisjoint(way):
+        if (forbidden if blind is None else self._blind_seen(blind)).isdisjoint(way):
             return True  # the way out passes no arrangement the chain has seen, whatever the colours
         known = self._known_escape(start, forbidden)
         if known is not None:
@@ -1072,14 +1075,13 @@ class Game:
         (forbidding arrangements only takes ways out away), so verdicts hold until the table changes
         (`_at_all_memo`). Arrangements are taken in their colour-blind form (`_colour_blind`): the search
         explores no more arrangements than the rules can tell apart."""
+        if not self._quick_escape(topo, start):
+            return ()
         blind = self._colour_blind(topo)
         start = _blind_form(start, blind)
         memo = self._at_all_memo
         if start in memo:
             return memo[start]
-        if not self._quick_escape(topo, start):
-            memo[start] = ()
-            return ()
         moorings, piers, index, trace = topo.moorings, topo.piers, topo.index, self._trace
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
@@ -1281,8 +1283,7 @@ class Game:
         if target == at:  # turned back by a royal island: the departure island
             target = origin
         return any(
-            self._escapes(topo, nxt, self.chain_seen)
-            for nxt in self._landing_results(topo, arr, target, arrangements.code(boats))
+            self._escapes(topo, nxt) for nxt in self._landing_results(topo, arr, target, arrangements.code(boats))
         )
 
     # ------------------------------------------------------------------ voyage (R6, R7)
@@ -1442,7 +1443,7 @@ class Game:
         after = tuple(new)
         if after in self.chain_seen:
             return False
-        return self._escapes(topo, after, self.chain_seen)
+        return self._escapes(topo, after)
 
     def _full_now(self) -> bool:
         memo = self._memo.get("full_now")
