@@ -413,13 +413,10 @@ class Game:
 
     def _sole_landing(self) -> tuple[int, Key | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
-        fleet = self.fleet
-        assert fleet is not None
-        options = landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"])))
+        free, options = self._landings()
         if len(options) == 1 or self.ending:
             return min(len(options), 2), _landing_key(options[0])
         # Landings that leave no beach full end the chain at once (R9): two of them answer without a search.
-        free = self.tiles[fleet["target"]].free()
         if not self._full_now():
             quiet = [p for p in options if not _fills(p, free)]
             if len(quiet) >= 2:
@@ -438,10 +435,15 @@ class Game:
         self._memo["any_landing"] = False
         return 2, None
 
-    def _sample_landing(self, rng: random.Random) -> Action:
+    def _landings(self) -> tuple[tuple[int, ...], tuple[landing.Landing, ...]]:
+        """The free moorings of the arrived fleet's island, and every landing of the fleet there (R8)."""
         fleet = self.fleet
         assert fleet is not None
-        options = list(landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"]))))
+        free = self.tiles[fleet["target"]].free()
+        return free, landing.landings(free, arrangements.code(fleet["boats"]))
+
+    def _sample_landing(self, rng: random.Random) -> Action:
+        options = list(self._landings()[1])
         if not self.ending and self._any_landing_escapes():
             while True:  # the memo above guarantees one escapes
                 i = rng.randrange(len(options))
@@ -512,11 +514,8 @@ class Game:
                             for pier in piers:
                                 yield ("migrate", t.name, b, pier)
         elif phase == "land":
-            fleet = self.fleet
-            assert fleet is not None
-            target = self.tiles[fleet["target"]]
-            for placement in landing.placements(target.free(), tuple(sorted(fleet["boats"]))):
-                yield _landing_key(placement)
+            for row in self._landings()[1]:
+                yield _landing_key(row)
         elif phase == "place_tile":
             for cell in self._free_cells():
                 for rotation in range(SIDES):
@@ -1406,30 +1405,28 @@ class Game:
         to an arrangement of this chain (unless every landing does)."""
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
-        free = target.free()
-        added: list[list[str]] = [[] for _ in free]
+        free = self.tiles[fleet["target"]].free()
+        added = [0] * len(free)
         for colour, b in pairs:
-            if not 0 <= b < len(free):
+            if not 0 <= b < len(free) or colour not in arrangements.ONE:
                 return False
-            added[b].append(colour)
-        placement = tuple(tuple(sorted(a)) for a in added)
-        boats = tuple(sorted(fleet["boats"]))
-        if placement not in landing.placement_set(free, boats):
+            added[b] += arrangements.ONE[colour]
+        placement = tuple(added)
+        if placement not in landing.landing_set(free, arrangements.code(fleet["boats"])):
             return False
         if self.ending:
             return True  # R13: the game ends with this landing; no chain follows
         return self._landing_escapes(placement) or not self._any_landing_escapes()
 
-    def _landing_escapes(self, placement: landing.Placement) -> bool:
+    def _landing_escapes(self, placement: landing.Landing) -> bool:
         """R9 for a landing of the arrived fleet (memoised for the decision)."""
-        verdicts: dict[landing.Placement, bool] = self._memo.setdefault("landings", {})
+        verdicts: dict[landing.Landing, bool] = self._memo.setdefault("landings", {})
         verdict = verdicts.get(placement)
         if verdict is None:
             verdict = verdicts[placement] = self._landing_escapes_now(placement)
         return verdict
 
-    def _landing_escapes_now(self, placement: landing.Placement) -> bool:
+    def _landing_escapes_now(self, placement: landing.Landing) -> bool:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet["target"]]
@@ -1439,7 +1436,7 @@ class Game:
         ids = topo.of_cell[fleet["target"]]
         new = list(arr)
         for j, a in zip(ids, placement):  # noqa: B905 - same length
-            new[j] += arrangements.code(a)
+            new[j] += a
         after = tuple(new)
         if after in self.chain_seen:
             return False
@@ -1454,11 +1451,7 @@ class Game:
     def _any_landing_escapes(self) -> bool:
         memo = self._memo.get("any_landing")
         if memo is None:
-            fleet = self.fleet
-            assert fleet is not None
-            free = self.tiles[fleet["target"]].free()
-            boats = tuple(sorted(fleet["boats"]))
-            memo = any(self._landing_escapes(p) for p in landing.placements(free, boats))
+            memo = any(self._landing_escapes(p) for p in self._landings()[1])
             self._memo["any_landing"] = memo
         return bool(memo)
 
@@ -1766,9 +1759,9 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
     return component
 
 
-def _fills(placement: landing.Placement, free: tuple[int, ...]) -> bool:
+def _fills(placement: landing.Landing, free: tuple[int, ...]) -> bool:
     """Whether the landing fills a beach (R6)."""
-    return any(added and len(added) == free[b] for b, added in enumerate(placement))
+    return any(added and SIZE[added] == free[b] for b, added in enumerate(placement))
 
 
 def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement:
@@ -1793,8 +1786,8 @@ def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
     return tuple(chosen)
 
 
-def _landing_key(placement: landing.Placement) -> Key:
-    return ("land", tuple(sorted((c, b) for b, added in enumerate(placement) for c in added)))
+def _landing_key(placement: landing.Landing) -> Key:
+    return ("land", tuple(sorted([(c, b) for b, added in enumerate(placement) for c in arrangements.boats(added)])))
 
 
 def _action(key: Key) -> Action:

@@ -11,8 +11,10 @@ from functools import lru_cache
 
 from .arrangements import ONE, SIZE, boats, code
 
+Landing = tuple[int, ...]
+"""The boats added to each beach of the island, as codes (0 where none)."""
 Placement = tuple[tuple[str, ...], ...]
-"""Colours added to each beach of the island (sorted per beach; empty where none)."""
+"""The same as colours: sorted per beach, empty where none."""
 
 # Colours in the order landings are listed: alphabetical, so the listing does not depend on seat order.
 _LISTING = sorted(ONE)
@@ -20,13 +22,18 @@ _UNITS = [ONE[colour] for colour in _LISTING]
 _SHIFTS = [ONE[colour].bit_length() - 1 for colour in _LISTING]
 
 
-@lru_cache(maxsize=65536)
-def _picks(fleet: int, size: int) -> tuple[tuple[int, int], ...]:
+_PICKS: dict[int, list[tuple[int, int]]] = {}
+
+
+def _picks(fleet: int, size: int) -> list[tuple[int, int]]:
     """Every way to take `size` boats out of the boats `fleet` (codes): (taken, left), the colours in
-    listing order, the most of each first."""
-    out: list[tuple[int, int]] = []
-    _pick(fleet, size, 0, 0, out)
-    return tuple(out)
+    listing order, the most of each first. Memoised (a plain dict: this is the innermost loop of R8)."""
+    key = fleet * 8 + size
+    found = _PICKS.get(key)
+    if found is None:
+        found = _PICKS[key] = []
+        _pick(fleet, size, 0, 0, found)
+    return found
 
 
 def _pick(left: int, size: int, k: int, taken: int, out: list[tuple[int, int]]) -> None:
@@ -55,7 +62,7 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[in
 
 
 @lru_cache(maxsize=65536)
-def landings(free: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
+def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     """All distinct landings of the boats `fleet` (a code) on beaches with `free` moorings (R8), each as
     the code added to every beach (0 where nothing lands).
 
@@ -70,7 +77,7 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
         caps, low = tuple([free[i] for i in open_beaches]), 1
     else:
         caps, low = (1,) * len(open_beaches), 0
-    out: list[tuple[int, ...]] = []
+    out: list[Landing] = []
     row = [0] * len(free)
     for vector in _count_vectors(caps, placed, low):
         _spread(vector, 0, fleet, open_beaches, row, out)
@@ -78,7 +85,7 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _spread(
-    vector: tuple[int, ...], k: int, left: int, open_beaches: list[int], row: list[int], out: list[tuple[int, ...]]
+    vector: tuple[int, ...], k: int, left: int, open_beaches: list[int], row: list[int], out: list[Landing]
 ) -> None:
     """Put vector[k] of the boats `left` on open beach k, and so on for the next ones."""
     if k == len(vector):
@@ -99,9 +106,9 @@ def placements(free: tuple[int, ...], fleet: tuple[str, ...]) -> tuple[Placement
 
 
 @lru_cache(maxsize=65536)
-def placement_set(free: tuple[int, ...], fleet: tuple[str, ...]) -> frozenset[Placement]:
-    """`placements` as a set, for checking one landing."""
-    return frozenset(placements(free, fleet))
+def landing_set(free: tuple[int, ...], fleet: int) -> frozenset[Landing]:
+    """`landings` as a set, for checking one landing."""
+    return frozenset(landings(free, fleet))
 
 
 @lru_cache(maxsize=4096)
