@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
-from itertools import chain, combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
@@ -49,6 +49,7 @@ class Placed:
         "moorings",
         "_codes",
         "_counts",
+        "_free",
     )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
@@ -58,6 +59,7 @@ class Placed:
         self.rotation = rotation
         self.royal: str | None = None
         self._codes: tuple[int, ...] | None = None
+        self._free: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
         if isinstance(tile, Island):
             self.island: Island | None = tile
@@ -102,10 +104,13 @@ class Placed:
     def changed(self) -> None:
         self._codes = None
         self._counts = None
+        self._free = None
 
     def free(self) -> tuple[int, ...]:
-        """Free moorings per beach."""
-        return tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905 - same length
+        """Free moorings per beach (cached like `codes`)."""
+        if self._free is None:
+            self._free = tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905
+        return self._free
 
 
 class _Topology:
@@ -137,7 +142,10 @@ class _Topology:
             self.cells.append(cell)
 
     def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
-        return tuple(chain.from_iterable(tiles[cell].codes() for cell in self.cells))
+        out: list[int] = []
+        for cell in self.cells:
+            out.extend(tiles[cell].codes())
+        return tuple(out)
 
     def has_full(self, arr: Arrangement) -> bool:
         return any(SIZE[beach] == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
@@ -178,7 +186,8 @@ class Game:
         self._issued_action: tuple[Action, Action] | None = None
         self._memo: dict[str, Any] = {}
         self._topology: _Topology | None = None
-        self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
+        self._traces: dict[tuple[Cell, int], tuple[int, Cell | None]] = {}
+        self._traces_ending: dict[Cell, list[tuple[Cell, int]]] = {}  # the traces by the cell they end on
         self._free: set[Cell] | None = None
         self._free_sorted: list[Cell] | None = None
         self._island_tiles: list[Placed] | None = None
@@ -843,8 +852,7 @@ class Game:
         self.royal_founded[colour] += 1
         self._topology = None
         self._table_changed()
-        for k in [k for k, v in self._traces.items() if v[1] == t.cell]:
-            del self._traces[k]  # fleets reaching it are turned back now (R10)
+        self._forget_traces(t.cell)  # fleets reaching it are turned back now (R10)
         events.append(
             {"type": "royal_founded", "colour": colour, "island": island, "cell": list(t.cell), "returned": boats - 1}
         )
@@ -863,10 +871,11 @@ class Game:
         if t.island is not None:
             self._island_tiles = None
             self._topology = None
-        # Only the voyages that ended on this empty cell change.
-        stale = [k for k, v in self._traces.items() if v[2] == cell]
-        for k in stale:
-            del self._traces[k]
+        self._forget_traces(cell)  # only the voyages that ended on this empty cell change
+
+    def _forget_traces(self, cell: Cell) -> None:
+        for key in self._traces_ending.pop(cell, ()):
+            self._traces.pop(key, None)
 
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
@@ -876,6 +885,7 @@ class Game:
         self._table_changed()
         self._topology = None
         self._traces.clear()
+        self._traces_ending.clear()
 
     def _draw(self, events: list[Event]) -> str:
         """Take the top tile of the stack (R7, R11); mark the end of the game when it was the last of its
@@ -1254,19 +1264,17 @@ class Game:
         key = (cell, direction)
         found = self._traces.get(key)
         if found is not None:
-            return found[0], found[1]
+            return found
         danger = 0
         at, d = cell, direction
         while True:
             nxt = neighbour(at, d)
             t = self.tiles.get(nxt)
-            if t is None:
-                self._traces[key] = (danger, None, nxt)
-                return danger, None
-            if t.island is not None:
-                target = cell if t.royal is not None else nxt
-                self._traces[key] = (danger, target, nxt)
-                return danger, target
+            if t is None or t.island is not None:
+                found = (danger, None if t is None else cell if t.royal is not None else nxt)
+                self._traces[key] = found
+                self._traces_ending.setdefault(nxt, []).append(key)
+                return found
             d, path_danger = t.exits[opposite(d)]
             if path_danger > danger:
                 danger = path_danger
