@@ -17,7 +17,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from . import arrangements, landing
-from .arrangements import KINDS, SIZE, Arrangement
+from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
@@ -148,7 +148,7 @@ class _Topology:
         return tuple(out)
 
     def has_full(self, arr: Arrangement) -> bool:
-        return any(SIZE[beach] == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
+        return any((beach & COUNT) == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
 
 
 class Game:
@@ -964,7 +964,7 @@ class Game:
         if memo is None:
             topo = self._topo()
             arr = topo.arrangement(self.tiles)
-            memo = (topo, arr, [i for i, boats in enumerate(arr) if SIZE[boats] == topo.moorings[i]])
+            memo = (topo, arr, [i for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
             self._memo["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
 
@@ -977,8 +977,8 @@ class Game:
             return True  # it draws a tile or sinks
         left = arr[:i] + (0,) + arr[i + 1 :]
         if full == 1:
-            free = tuple([topo.moorings[j] - SIZE[left[j]] for j in topo.of_cell[target]])
-            if landing.can_avoid_filling(free, SIZE[fleet]):
+            free = tuple([topo.moorings[j] - (left[j] & COUNT) for j in topo.of_cell[target]])
+            if landing.can_avoid_filling(free, (fleet & COUNT)):
                 return True
         for nxt in self._landing_results(topo, left, target, fleet):
             if not topo.has_full(nxt) or self._escapes(topo, nxt):
@@ -989,12 +989,13 @@ class Game:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
         ids = topo.of_cell[target]
         moorings = topo.moorings
-        free = tuple([moorings[j] - SIZE[arr[j]] for j in ids])
+        free = tuple([moorings[j] - (arr[j] & COUNT) for j in ids])
         out = []
         for added in landing.landings(free, fleet):
             new = list(arr)
-            for j, a in zip(ids, added):  # noqa: B905 - same length
-                new[j] += a
+            for k in range(len(ids)):
+                if added[k]:
+                    new[ids[k]] += added[k]
             out.append(tuple(new))
         return out
 
@@ -1003,7 +1004,7 @@ class Game:
         the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
         the number of full beaches (how far the arrangement is from ending the chain)."""
         moorings = topo.moorings
-        full = [i for i, boats in enumerate(arr) if SIZE[boats] == moorings[i]]
+        full = [i for i, boats in enumerate(arr) if (boats & COUNT) == moorings[i]]
         for i in full:
             colours = KINDS[arr[i]]
             for pier in topo.piers[i]:
@@ -1011,7 +1012,7 @@ class Game:
                 if target is None or danger > colours:
                     return 0
                 if len(full) == 1:
-                    free = tuple([moorings[j] - (0 if j == i else SIZE[arr[j]]) for j in topo.of_cell[target]])
+                    free = tuple([moorings[j] - (0 if j == i else (arr[j] & COUNT)) for j in topo.of_cell[target]])
                     if landing.can_avoid_filling(free, moorings[i]):
                         return 0
         return len(full)
@@ -1049,7 +1050,7 @@ class Game:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
-                if SIZE[boats] != topo.moorings[i]:
+                if (boats & COUNT) != topo.moorings[i]:
                     continue
                 left = arr[:i] + (0,) + arr[i + 1 :]
                 for pier in topo.piers[i]:
@@ -1098,13 +1099,15 @@ class Game:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
-                if SIZE[boats] != moorings[i]:
+                if (boats & COUNT) != moorings[i]:
                     continue
                 left = arr[:i] + (0,) + arr[i + 1 :]
                 for pier in piers[i]:
                     target = trace(index[i][0], pier)[1]
                     assert target is not None  # else _quick_escape would have answered
-                    fleet = SIZE[boats] if blind is not None and blind[topo.of_cell[target][0]] else boats
+                    fleet = (
+                        arrangements.counted(boats) if blind is not None and blind[topo.of_cell[target][0]] else boats
+                    )
                     for nxt in self._landing_results(topo, left, target, fleet):
                         if nxt in parent:
                             continue
@@ -1207,7 +1210,7 @@ class Game:
         while todo:
             arr = todo.pop()
             for i, boats in enumerate(arr):
-                if SIZE[boats] != topo.moorings[i]:
+                if (boats & COUNT) != topo.moorings[i]:
                     continue
                 cell = topo.index[i][0]
                 left = arr[:i] + (0,) + arr[i + 1 :]
@@ -1769,14 +1772,14 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
 
 def _fills(placement: landing.Landing, free: tuple[int, ...]) -> bool:
     """Whether the landing fills a beach (R6)."""
-    return any(added and SIZE[added] == free[b] for b, added in enumerate(placement))
+    return any(added and (added & COUNT) == free[b] for b, added in enumerate(placement))
 
 
 def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement:
     """`arr` with the boats of colour-blind beaches counted, not told apart (as if all were red)."""
     if blind is None:
         return arr
-    return tuple([SIZE[boats] if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
+    return tuple([arrangements.counted(boats) if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
 
 
 def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:

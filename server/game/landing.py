@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .arrangements import ONE, SIZE, boats, code
+from .arrangements import COUNT, ONE, boats, code
 
 Landing = tuple[int, ...]
 """The boats added to each beach of the island, as codes (0 where none)."""
@@ -19,7 +19,7 @@ Placement = tuple[tuple[str, ...], ...]
 # Colours in the order landings are listed: alphabetical, so the listing does not depend on seat order.
 _LISTING = sorted(ONE)
 _UNITS = [ONE[colour] for colour in _LISTING]
-_SHIFTS = [ONE[colour].bit_length() - 1 for colour in _LISTING]
+_SHIFTS = [ONE[colour].bit_length() - 1 for colour in _LISTING]  # where each colour's count starts
 
 
 _PICKS: dict[int, list[tuple[int, int]]] = {}
@@ -70,7 +70,7 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     first, otherwise each boat goes on a different beach; the rest go on any free mooring; what finds no
     mooring goes back (the boats not placed). The boats already on a beach play no part.
     """
-    m = SIZE[fleet]
+    m = fleet & COUNT
     open_beaches = [i for i, f in enumerate(free) if f > 0]
     placed = min(m, sum(free))
     if m >= len(open_beaches):
