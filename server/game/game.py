@@ -21,6 +21,7 @@ from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
+from .landing import landings
 
 BOATS = 15
 """Boats of each colour (R1)."""
@@ -988,15 +989,14 @@ class Game:
     def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
         ids = topo.of_cell[target]
+        first, end = ids[0], ids[-1] + 1  # an island's beaches are numbered in a row
+        beaches = arr[first:end]
         moorings = topo.moorings
-        free = tuple([moorings[j] - (arr[j] & COUNT) for j in ids])
+        free = tuple([moorings[first + k] - (beaches[k] & COUNT) for k in range(len(beaches))])
+        head, tail = arr[:first], arr[end:]
         out = []
-        for added in landing.landings(free, fleet):
-            new = list(arr)
-            for k in range(len(ids)):
-                if added[k]:
-                    new[ids[k]] += added[k]
-            out.append(tuple(new))
+        for added in landings(free, fleet):
+            out.append(head + tuple([beaches[k] + added[k] for k in range(len(beaches))]) + tail)
         return out
 
     def _quick_escape(self, topo: _Topology, arr: Arrangement) -> int:

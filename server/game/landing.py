@@ -61,7 +61,9 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[in
     return out
 
 
-@lru_cache(maxsize=65536)
+_LANDINGS: dict[tuple[tuple[int, ...], int], tuple[Landing, ...]] = {}
+
+
 def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     """All distinct landings of the boats `fleet` (a code) on beaches with `free` moorings (R8), each as
     the code added to every beach (0 where nothing lands).
@@ -69,7 +71,18 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     With m boats and B the beaches that have a free mooring: if m >= |B| every beach of B gets one boat
     first, otherwise each boat goes on a different beach; the rest go on any free mooring; what finds no
     mooring goes back (the boats not placed). The boats already on a beach play no part.
+
+    Memoised in a plain dict (the chain searches of R9 ask it for every arrangement they reach); it is
+    bounded by the few thousand (free moorings, fleet) pairs the catalogue allows.
     """
+    key = (free, fleet)
+    found = _LANDINGS.get(key)
+    if found is None:
+        found = _LANDINGS[key] = _landings(free, fleet)
+    return found
+
+
+def _landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     m = fleet & COUNT
     open_beaches = [i for i, f in enumerate(free) if f > 0]
     placed = min(m, sum(free))
