@@ -129,18 +129,21 @@ class _Topology:
         self.piers: list[list[int]] = []
         self.of_cell: dict[Cell, list[int]] = {}
         self.cells: list[Cell] = []
-        for cell in sorted(tiles):
-            t = tiles[cell]
-            if t.island is None or t.royal is not None:
-                continue
-            ids = []
-            for b, beach in enumerate(t.island.beaches):
-                ids.append(len(self.index))
-                self.index.append((cell, b))
-                self.moorings.append(beach.moorings)
-                self.piers.append(t.piers[b])
-            self.of_cell[cell] = ids
-            self.cells.append(cell)
+        for t in tiles.values():  # in the order they were placed, which to_bytes keeps
+            self.add(t)
+
+    def add(self, t: Placed) -> None:
+        """Number the beaches of a newly placed tile, if it is a non-royal island."""
+        if t.island is None or t.royal is not None:
+            return
+        ids = []
+        for b, beach in enumerate(t.island.beaches):
+            ids.append(len(self.index))
+            self.index.append((t.cell, b))
+            self.moorings.append(beach.moorings)
+            self.piers.append(t.piers[b])
+        self.of_cell[t.cell] = ids
+        self.cells.append(t.cell)
 
     def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
         out: list[int] = []
@@ -313,7 +316,7 @@ class Game:
             if self.phase in _FILTERED:
                 self._legal = [k for k in self._candidates() if self._allowed(k)]
             else:  # candidates are legal by construction
-                self._legal = list(self._candidates())
+                self._legal = self._candidates()
         return [_action(k) for k in self._legal]
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -331,7 +334,7 @@ class Game:
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
             return self._issue(("place_tile", cell[0], cell[1], rng.randrange(SIDES)))
-        keys = list(self._candidates())
+        keys = self._candidates()
         if self.phase not in _FILTERED:
             return self._issue(keys[rng.randrange(len(keys))])
         while keys:
@@ -498,46 +501,48 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
 
-    def _candidates(self) -> Iterator[Key]:
+    def _candidates(self) -> list[Key]:
         """The keys of every action the pending decision could take, before the R9 filter."""
+        out: list[Key] = []
         phase = self.phase
         colour = self.colours[self.active]
         if phase == "setup":
             for b, boats in enumerate(self.tiles[self.where[TONGA]].beaches):
                 if len(boats) < 2:  # R3: no Tonga beach filled during set-up
-                    yield ("setup", b)
+                    out.append(("setup", b))
         elif phase == "turn":
-            yield from self._expansions(colour)
+            out.extend(self._expansions(colour))
             if self.royal_founded[colour] < MAX_ROYAL:  # R10
                 for t in self._islands():
                     if t.name != TONGA and t.royal is None and t.counts().keys() == {colour}:
-                        yield ("royal", t.name)
-            yield ("colonise",)
+                        out.append(("royal", t.name))
+            out.append(("colonise",))
         elif phase == "restart":
-            yield from self._restarts(colour)
-            yield ("colonise",)
+            out.extend(self._restarts(colour))
+            out.append(("colonise",))
         elif phase == "migrate":
             for t in self._islands():
                 if t.royal is None:
                     for b, piers in enumerate(t.piers):
                         if t.full(b):
                             for pier in piers:
-                                yield ("migrate", t.name, b, pier)
+                                out.append(("migrate", t.name, b, pier))
         elif phase == "land":
             for row in self._landings()[1]:
-                yield _landing_key(row)
+                out.append(_landing_key(row))
         elif phase == "place_tile":
             for cell in self._free_cells():
                 for rotation in range(SIDES):
-                    yield ("place_tile", cell[0], cell[1], rotation)
+                    out.append(("place_tile", cell[0], cell[1], rotation))
         elif phase == "settle":
             assert self.colonist_island is not None
             for b, free in enumerate(self.tiles[self.colonist_island].free()):
                 if free > 0:
-                    yield ("settle", b)
+                    out.append(("settle", b))
         elif phase == "turn_tile":
             for rotation in range(SIDES):
-                yield ("turn_tile", rotation)
+                out.append(("turn_tile", rotation))
+        return out
 
     def _allowed(self, key: Key) -> bool:
         """Whether the action with this (well-typed) key is legal now. The one place legality lives:
@@ -871,7 +876,8 @@ class Game:
         self._table_changed()
         if t.island is not None:
             self._island_tiles = None
-            self._topology = None
+            if self._topology is not None:
+                self._topology.add(t)
         self._forget_traces(cell)  # only the voyages that ended on this empty cell change
 
     def _forget_traces(self, cell: Cell) -> None:
