@@ -475,6 +475,7 @@ class Game:
         supply = self.supply[colour]
         expansions = []
         royals = []
+        total = 1  # colonising
         may_found = self.royal_founded[colour] < MAX_ROYAL
         for t in self._islands():
             if t.royal is not None:
@@ -484,10 +485,12 @@ class Game:
             if k:
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
                 n = min(k, len(t.moorings), supply, len(open_beaches))
-                expansions.append((comb(len(open_beaches), n), t.name, open_beaches, n))
+                count = _CHOOSE[len(open_beaches)][n]
+                total += count
+                expansions.append((count, t.name, open_beaches, n))
                 if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
-        r = rng.randrange(sum(e[0] for e in expansions) + len(royals) + 1)
+        r = rng.randrange(total + len(royals))
         key: Key = ("colonise",)
         for count, name, open_beaches, n in expansions:
             if r < count:
@@ -1788,13 +1791,17 @@ def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement
     return tuple([arrangements.counted(boats) if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
 
 
+_CHOOSE = [[comb(n, k) for k in range(7)] for n in range(7)]
+"""_CHOOSE[n][k]: the binomial coefficient, for the at most six beaches of an island."""
+
+
 def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
     """The `rank`-th n-combination of `items` in lexicographic order (as itertools.combinations)."""
     chosen = []
     start = 0
     for left in range(n, 0, -1):
         for i in range(start, len(items)):
-            count = comb(len(items) - i - 1, left - 1)
+            count = _CHOOSE[len(items) - i - 1][left - 1]
             if rank < count:
                 chosen.append(items[i])
                 start = i + 1
