@@ -21,7 +21,7 @@ from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
-from .landing import landings
+from .landing import island_landings
 
 BOATS = 15
 """Boats of each colour (R1)."""
@@ -121,13 +121,15 @@ class _Topology:
     numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell", "cells")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells")
 
     def __init__(self, tiles: dict[Cell, Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
         self.moorings: list[int] = []
         self.piers: list[list[int]] = []
         self.of_cell: dict[Cell, list[int]] = {}
+        # an island's beaches are numbered in a row: first, end and their moorings
+        self.span: dict[Cell, tuple[int, int, tuple[int, ...]]] = {}
         self.cells: list[Cell] = []
         for t in tiles.values():  # in the order they were placed, which to_bytes keeps
             self.add(t)
@@ -143,6 +145,7 @@ class _Topology:
             self.moorings.append(beach.moorings)
             self.piers.append(t.piers[b])
         self.of_cell[t.cell] = ids
+        self.span[t.cell] = (ids[0], ids[-1] + 1, t.moorings)
         self.cells.append(t.cell)
 
     def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
@@ -201,6 +204,7 @@ class Game:
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
         self._at_all_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         self._blind: tuple[tuple[bool, ...] | None] | None = None
+        self._moves_cache: list[list[tuple[int, Cell | None]] | None] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -997,16 +1001,9 @@ class Game:
 
     def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
-        ids = topo.of_cell[target]
-        first, end = ids[0], ids[-1] + 1  # an island's beaches are numbered in a row
-        beaches = arr[first:end]
-        moorings = topo.moorings
-        free = tuple([moorings[first + k] - (beaches[k] & COUNT) for k in range(len(beaches))])
+        first, end, moorings = topo.span[target]
         head, tail = arr[:first], arr[end:]
-        out = []
-        for added in landings(free, fleet):
-            out.append(head + tuple([beaches[k] + added[k] for k in range(len(beaches))]) + tail)
-        return out
+        return [head + beaches + tail for beaches in island_landings(arr[first:end], moorings, fleet)]
 
     def _quick_escape(self, topo: _Topology, arr: Arrangement) -> int:
         """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
@@ -1016,8 +1013,7 @@ class Game:
         full = [i for i, boats in enumerate(arr) if (boats & COUNT) == moorings[i]]
         for i in full:
             colours = KINDS[arr[i]]
-            for pier in topo.piers[i]:
-                danger, target = self._trace(topo.index[i][0], pier)
+            for danger, target in self._moves(topo, i):
                 if target is None or danger > colours:
                     return 0
                 if len(full) == 1:
@@ -1101,7 +1097,7 @@ class Game:
         memo = self._at_all_memo
         if start in memo:
             return memo[start]
-        moorings, piers, index, trace = topo.moorings, topo.piers, topo.index, self._trace
+        moorings = topo.moorings
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
         while todo:
@@ -1111,8 +1107,7 @@ class Game:
                 if (boats & COUNT) != moorings[i]:
                     continue
                 left = arr[:i] + (0,) + arr[i + 1 :]
-                for pier in piers[i]:
-                    target = trace(index[i][0], pier)[1]
+                for _danger, target in self._moves(topo, i):
                     assert target is not None  # else _quick_escape would have answered
                     fleet = (
                         arrangements.counted(boats) if blind is not None and blind[topo.of_cell[target][0]] else boats
@@ -1144,6 +1139,17 @@ class Game:
         for arr in parent:
             memo[arr] = None
         return None
+
+    def _moves(self, topo: _Topology, i: int) -> list[tuple[int, Cell | None]]:
+        """(danger, island reached) for each pier of beach `i` of the topology (see `_trace`). Cached until
+        the table changes."""
+        if self._moves_cache is None:
+            self._moves_cache = [None] * len(topo.index)
+        moves = self._moves_cache[i]
+        if moves is None:
+            cell = topo.index[i][0]
+            moves = self._moves_cache[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
+        return moves
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
         """Whether `arr` is already known to lead into an endless chain whatever the history."""
@@ -1200,6 +1206,7 @@ class Game:
     def _table_changed(self) -> None:
         """A tile or a royal island changed the table: every R9 verdict may change."""
         self._memo.clear()
+        self._moves_cache = None
         self._escape_memo.clear()
         self._at_all_memo.clear()
         self._blind = None

@@ -82,6 +82,22 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     return found
 
 
+_ISLAND_LANDINGS: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: int) -> list[tuple[int, ...]]:
+    """The boats on an island's beaches (codes, with these moorings) after each landing of `fleet` there:
+    what the chain searches of R9 ask of every arrangement they reach, so memoised."""
+    key = (beaches, moorings, fleet)
+    found = _ISLAND_LANDINGS.get(key)
+    if found is None:
+        free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
+        found = _ISLAND_LANDINGS[key] = [
+            tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)
+        ]
+    return found
+
+
 def _landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     m = fleet & COUNT
     open_beaches = [i for i, f in enumerate(free) if f > 0]
