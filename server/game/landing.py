@@ -8,6 +8,7 @@ as colours, for actions and events.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypeVar
 
 from .arrangements import COUNT, ONE, boats, code
 
@@ -61,6 +62,19 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[in
     return out
 
 
+_MEMO_LIMIT = 20_000
+"""Entries a landing memo keeps; a long-running server forgets them all at once when one is full."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(memo: dict[K, V], key: K, value: V) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
 _LANDINGS: dict[tuple[tuple[int, ...], int], tuple[Landing, ...]] = {}
 
 
@@ -72,13 +86,13 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     first, otherwise each boat goes on a different beach; the rest go on any free mooring; what finds no
     mooring goes back (the boats not placed). The boats already on a beach play no part.
 
-    Memoised in a plain dict (the chain searches of R9 ask it for every arrangement they reach); it is
-    bounded by the few thousand (free moorings, fleet) pairs the catalogue allows.
+    Memoised in a plain dict: the chain searches of R9 ask it for every arrangement they reach.
     """
     key = (free, fleet)
     found = _LANDINGS.get(key)
     if found is None:
-        found = _LANDINGS[key] = _landings(free, fleet)
+        found = _landings(free, fleet)
+        _remember(_LANDINGS, key, found)
     return found
 
 
@@ -92,9 +106,8 @@ def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: 
     found = _ISLAND_LANDINGS.get(key)
     if found is None:
         free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
-        found = _ISLAND_LANDINGS[key] = [
-            tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)
-        ]
+        found = [tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)]
+        _remember(_ISLAND_LANDINGS, key, found)
     return found
 
 
