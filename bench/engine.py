@@ -1,6 +1,7 @@
 """Engine benchmark: complete random-bot games per second, decisions per game, and the time to list the
 legal actions of a decision, for 2, 4 and 6 colours. Medians of several runs, all in one process so the
-figures compare with each other.
+figures compare with each other; the slowest single game of all runs is printed too (rare games spend long
+in an exhaustive R9 search), and whether the engine ran compiled (mypyc, setup.py) or as plain Python.
 
     .venv/bin/python -m bench.engine [--games 200] [--runs 5]
 """
@@ -12,19 +13,23 @@ import random
 import statistics
 import time
 
-from server.game import COLOURS, Game
+from server.game import COLOURS, COMPILED, Game
 from server.game.bots import RandomBot, play_out
 
 
-def games_per_second(players: int, games: int, first_seed: int) -> tuple[float, float]:
-    """Play `games` complete games with the random bot; (games per second, decisions per game)."""
+def games_per_second(players: int, games: int, first_seed: int) -> tuple[float, float, float]:
+    """Play `games` complete games with the random bot; (games per second, decisions per game, seconds of
+    the slowest game)."""
     decisions = 0
+    slowest = 0.0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
+        began = time.perf_counter()
         game = Game.new(list(COLOURS[:players]), seed=seed)
         decisions += play_out(game, RandomBot(seed))
+        slowest = max(slowest, time.perf_counter() - began)
     elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / games
+    return games / elapsed, decisions / games, slowest
 
 
 def listing_times(players: int, games: int) -> list[float]:
@@ -53,19 +58,24 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per player count (median reported)")
     parser.add_argument("--listing-games", type=int, default=60, help="games for the listing timings")
     args = parser.parse_args()
-    print(f"engine benchmark: {args.runs} runs x {args.games} random-bot games per player count")
-    print(f"{'colours':>7} {'games/s':>9} {'min':>7} {'max':>7} {'decisions/game':>15} {'list p50':>9} {'list p99':>9}")
+    engine = "compiled (mypyc)" if COMPILED else "plain Python (not compiled)"
+    print(f"engine benchmark, {engine}: {args.runs} runs x {args.games} random-bot games per player count")
+    print(
+        f"{'colours':>7} {'games/s':>9} {'min':>7} {'max':>7} {'decisions/game':>15} {'list p50':>9} {'list p99':>9}"
+        f" {'slowest game':>13}"
+    )
     for players in (2, 4, 6):
-        rates, decisions = [], []
+        rates, decisions, slowest = [], [], 0.0
         for run in range(args.runs):
-            rate, per_game = games_per_second(players, args.games, first_seed=run * args.games)
+            rate, per_game, worst = games_per_second(players, args.games, first_seed=run * args.games)
             rates.append(rate)
             decisions.append(per_game)
+            slowest = max(slowest, worst)
         listing = listing_times(players, args.listing_games)
         print(
             f"{players:>7} {statistics.median(rates):>9.0f} {min(rates):>7.0f} {max(rates):>7.0f}"
             f" {statistics.median(decisions):>15.1f} {percentile(listing, 50) * 1e6:>7.0f}us"
-            f" {percentile(listing, 99) * 1e6:>7.0f}us"
+            f" {percentile(listing, 99) * 1e6:>7.0f}us {slowest * 1e3:>11.0f}ms"
         )
 
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
-from itertools import chain, combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
 from . import arrangements, landing
-from .arrangements import KINDS, SIZE, Arrangement
+from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
+from .landing import island_landings
 
 BOATS = 15
 """Boats of each colour (R1)."""
@@ -49,6 +50,7 @@ class Placed:
         "moorings",
         "_codes",
         "_counts",
+        "_free",
     )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
@@ -58,6 +60,7 @@ class Placed:
         self.rotation = rotation
         self.royal: str | None = None
         self._codes: tuple[int, ...] | None = None
+        self._free: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
         if isinstance(tile, Island):
             self.island: Island | None = tile
@@ -102,10 +105,13 @@ class Placed:
     def changed(self) -> None:
         self._codes = None
         self._counts = None
+        self._free = None
 
     def free(self) -> tuple[int, ...]:
-        """Free moorings per beach."""
-        return tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905 - same length
+        """Free moorings per beach (cached like `codes`)."""
+        if self._free is None:
+            self._free = tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905
+        return self._free
 
 
 class _Topology:
@@ -115,32 +121,41 @@ class _Topology:
     numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell", "cells")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells")
 
     def __init__(self, tiles: dict[Cell, Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
         self.moorings: list[int] = []
         self.piers: list[list[int]] = []
         self.of_cell: dict[Cell, list[int]] = {}
+        # an island's beaches are numbered in a row: first, end and their moorings
+        self.span: dict[Cell, tuple[int, int, tuple[int, ...]]] = {}
         self.cells: list[Cell] = []
-        for cell in sorted(tiles):
-            t = tiles[cell]
-            if t.island is None or t.royal is not None:
-                continue
-            ids = []
-            for b, beach in enumerate(t.island.beaches):
-                ids.append(len(self.index))
-                self.index.append((cell, b))
-                self.moorings.append(beach.moorings)
-                self.piers.append(t.piers[b])
-            self.of_cell[cell] = ids
-            self.cells.append(cell)
+        for t in tiles.values():  # in the order they were placed, which to_bytes keeps
+            self.add(t)
+
+    def add(self, t: Placed) -> None:
+        """Number the beaches of a newly placed tile, if it is a non-royal island."""
+        if t.island is None or t.royal is not None:
+            return
+        ids = []
+        for b, beach in enumerate(t.island.beaches):
+            ids.append(len(self.index))
+            self.index.append((t.cell, b))
+            self.moorings.append(beach.moorings)
+            self.piers.append(t.piers[b])
+        self.of_cell[t.cell] = ids
+        self.span[t.cell] = (ids[0], ids[-1] + 1, t.moorings)
+        self.cells.append(t.cell)
 
     def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
-        return tuple(chain.from_iterable(tiles[cell].codes() for cell in self.cells))
+        out: list[int] = []
+        for cell in self.cells:
+            out.extend(tiles[cell].codes())
+        return tuple(out)
 
     def has_full(self, arr: Arrangement) -> bool:
-        return any(SIZE[beach] == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
+        return any((beach & COUNT) == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
 
 
 class Game:
@@ -175,9 +190,11 @@ class Game:
         # the island topology, voyage traces and free cells (cleared where the table changes).
         self._legal: list[Key] | None = None  # keys: callers get fresh dicts, never the engine's own
         self._issued: Key | None = None  # the last key sample_action checked in this state
+        self._issued_action: tuple[Action, Action] | None = None
         self._memo: dict[str, Any] = {}
         self._topology: _Topology | None = None
-        self._traces: dict[tuple[Cell, int], tuple[int, Cell | None, Cell]] = {}
+        self._traces: dict[tuple[Cell, int], tuple[int, Cell | None]] = {}
+        self._traces_ending: dict[Cell, list[tuple[Cell, int]]] = {}  # the traces by the cell they end on
         self._free: set[Cell] | None = None
         self._free_sorted: list[Cell] | None = None
         self._island_tiles: list[Placed] | None = None
@@ -185,8 +202,9 @@ class Game:
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
-        self._at_all_memo: dict[Arrangement, bool] = {}
+        self._at_all_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         self._blind: tuple[tuple[bool, ...] | None] | None = None
+        self._moves_cache: list[list[tuple[int, Cell | None]] | None] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -302,7 +320,7 @@ class Game:
             if self.phase in _FILTERED:
                 self._legal = [k for k in self._candidates() if self._allowed(k)]
             else:  # candidates are legal by construction
-                self._legal = list(self._candidates())
+                self._legal = self._candidates()
         return [_action(k) for k in self._legal]
 
     def sample_action(self, rng: random.Random) -> Action:
@@ -311,8 +329,7 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
-            self._issued = self._legal[rng.randrange(len(self._legal))]
-            return _action(self._issued)
+            return self._issue(self._legal[rng.randrange(len(self._legal))])
         if self.phase == "land":
             return self._sample_landing(rng)
         if self.phase == "turn" and self.supply[self.colours[self.active]] > 0:
@@ -320,20 +337,24 @@ class Game:
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[rng.randrange(len(cells))]
-            self._issued = ("place_tile", cell[0], cell[1], rng.randrange(SIDES))
-            return _action(self._issued)
-        keys = list(self._candidates())
+            return self._issue(("place_tile", cell[0], cell[1], rng.randrange(SIDES)))
+        keys = self._candidates()
         if self.phase not in _FILTERED:
-            self._issued = keys[rng.randrange(len(keys))]
-            return _action(self._issued)
+            return self._issue(keys[rng.randrange(len(keys))])
         while keys:
             i = rng.randrange(len(keys))
             if self._allowed(keys[i]):
-                self._issued = keys[i]
-                return _action(keys[i])
+                return self._issue(keys[i])
             keys[i] = keys[-1]
             keys.pop()
         raise AssertionError(f"no legal action in phase {self.phase}")  # pragma: no cover
+
+    def _issue(self, key: Key) -> Action:
+        """Hand out a sampled legal action, remembering it: applying it unchanged skips re-validation."""
+        self._issued = key
+        action = _action(key)
+        self._issued_action = (action, _action(key))  # what was handed out, and a copy to see it unchanged
+        return action
 
     def result(self) -> dict[str, Any] | None:
         """The final scores and ranking (R13), or None while the game runs."""
@@ -353,7 +374,11 @@ class Game:
             raise IllegalAction(
                 "wrong_player", f"{colour!r} may not act: the decision is {self.colours[self.active]}'s", action
             )
-        key = _key(action)
+        issued = self._issued_action
+        if issued is not None and action is issued[0] and action == issued[1] and self._issued is not None:
+            key = self._issued  # the action sample_action handed out, unchanged: legal and well formed
+        else:
+            key = _key(action)
         if key[0] not in _ANSWERS[self.phase]:
             raise IllegalAction(
                 "wrong_phase",
@@ -377,9 +402,16 @@ class Game:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
         if self.phase == "land":
             return self._sole_landing()
-        first = None
-        n = 0
+        # The candidates that are legal whatever R9 says go first: two of them answer without a search.
+        surely: list[Key] = []
+        maybe: list[Key] = []
         for key in self._candidates():
+            (surely if self._surely_allowed(key) else maybe).append(key)
+        if len(surely) >= 2:
+            return 2, None
+        n = len(surely)
+        first = surely[0] if surely else None
+        for key in maybe:
             if self._allowed(key):
                 n += 1
                 if n == 2:
@@ -387,28 +419,48 @@ class Game:
                 first = key
         return n, first
 
+    def _surely_allowed(self, key: Key) -> bool:
+        """A cheap sufficient test of `_allowed` for a candidate: a migration that draws a tile or sinks
+        ends the chain whatever follows (R9)."""
+        if key[0] != "migrate":
+            return False
+        t = self.tiles[self.where[key[1]]]
+        danger, target = self._trace(t.cell, key[3])
+        return target is None or danger > len(set(t.beaches[key[2]]))
+
     def _sole_landing(self) -> tuple[int, Key | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
-        fleet = self.fleet
-        assert fleet is not None
-        options = landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"])))
+        free, options = self._landings()
         if len(options) == 1 or self.ending:
             return min(len(options), 2), _landing_key(options[0])
+        # Landings that leave no beach full end the chain at once (R9): two of them answer without a search.
+        if not self._full_now():
+            quiet = [p for p in options if not _fills(p, free)]
+            if len(quiet) >= 2:
+                self._memo["any_landing"] = True
+                return 2, None
         escaping = []
         for placement in options:
             if self._landing_escapes(placement):
                 escaping.append(placement)
                 if len(escaping) == 2:
+                    self._memo["any_landing"] = True
                     return 2, None
         if len(escaping) == 1:
+            self._memo["any_landing"] = True
             return 1, _landing_key(escaping[0])
         self._memo["any_landing"] = False
         return 2, None
 
-    def _sample_landing(self, rng: random.Random) -> Action:
+    def _landings(self) -> tuple[tuple[int, ...], tuple[landing.Landing, ...]]:
+        """The free moorings of the arrived fleet's island, and every landing of the fleet there (R8)."""
         fleet = self.fleet
         assert fleet is not None
-        options = list(landing.placements(self.tiles[fleet["target"]].free(), tuple(sorted(fleet["boats"]))))
+        free = self.tiles[fleet["target"]].free()
+        return free, landing.landings(free, arrangements.code(fleet["boats"]))
+
+    def _sample_landing(self, rng: random.Random) -> Action:
+        options = list(self._landings()[1])
         if not self.ending and self._any_landing_escapes():
             while True:  # the memo above guarantees one escapes
                 i = rng.randrange(len(options))
@@ -418,8 +470,7 @@ class Game:
                 options.pop()
         else:
             i = rng.randrange(len(options))
-        self._issued = _landing_key(options[i])
-        return _action(self._issued)
+        return self._issue(_landing_key(options[i]))
 
     def _sample_turn(self, rng: random.Random) -> Action:
         """Uniform over the turn's actions (R5 expansions, R10 royal islands, R11) by counting the
@@ -428,6 +479,7 @@ class Game:
         supply = self.supply[colour]
         expansions = []
         royals = []
+        total = 1  # colonising
         may_found = self.royal_founded[colour] < MAX_ROYAL
         for t in self._islands():
             if t.royal is not None:
@@ -437,10 +489,12 @@ class Game:
             if k:
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
                 n = min(k, len(t.moorings), supply, len(open_beaches))
-                expansions.append((comb(len(open_beaches), n), t.name, open_beaches, n))
+                count = _CHOOSE[len(open_beaches)][n]
+                total += count
+                expansions.append((count, t.name, open_beaches, n))
                 if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
-        r = rng.randrange(sum(e[0] for e in expansions) + len(royals) + 1)
+        r = rng.randrange(total + len(royals))
         key: Key = ("colonise",)
         for count, name, open_beaches, n in expansions:
             if r < count:
@@ -450,54 +504,52 @@ class Game:
         else:
             if r < len(royals):
                 key = ("royal", royals[r])
-        self._issued = key
-        return _action(key)
+        return self._issue(key)
 
     # ------------------------------------------------------------------ legal actions
 
-    def _candidates(self) -> Iterator[Key]:
+    def _candidates(self) -> list[Key]:
         """The keys of every action the pending decision could take, before the R9 filter."""
+        out: list[Key] = []
         phase = self.phase
         colour = self.colours[self.active]
         if phase == "setup":
             for b, boats in enumerate(self.tiles[self.where[TONGA]].beaches):
                 if len(boats) < 2:  # R3: no Tonga beach filled during set-up
-                    yield ("setup", b)
+                    out.append(("setup", b))
         elif phase == "turn":
-            yield from self._expansions(colour)
+            out.extend(self._expansions(colour))
             if self.royal_founded[colour] < MAX_ROYAL:  # R10
                 for t in self._islands():
                     if t.name != TONGA and t.royal is None and t.counts().keys() == {colour}:
-                        yield ("royal", t.name)
-            yield ("colonise",)
+                        out.append(("royal", t.name))
+            out.append(("colonise",))
         elif phase == "restart":
-            yield from self._restarts(colour)
-            yield ("colonise",)
+            out.extend(self._restarts(colour))
+            out.append(("colonise",))
         elif phase == "migrate":
             for t in self._islands():
                 if t.royal is None:
                     for b, piers in enumerate(t.piers):
                         if t.full(b):
                             for pier in piers:
-                                yield ("migrate", t.name, b, pier)
+                                out.append(("migrate", t.name, b, pier))
         elif phase == "land":
-            fleet = self.fleet
-            assert fleet is not None
-            target = self.tiles[fleet["target"]]
-            for placement in landing.placements(target.free(), tuple(sorted(fleet["boats"]))):
-                yield _landing_key(placement)
+            for row in self._landings()[1]:
+                out.append(_landing_key(row))
         elif phase == "place_tile":
             for cell in self._free_cells():
                 for rotation in range(SIDES):
-                    yield ("place_tile", cell[0], cell[1], rotation)
+                    out.append(("place_tile", cell[0], cell[1], rotation))
         elif phase == "settle":
             assert self.colonist_island is not None
             for b, free in enumerate(self.tiles[self.colonist_island].free()):
                 if free > 0:
-                    yield ("settle", b)
+                    out.append(("settle", b))
         elif phase == "turn_tile":
             for rotation in range(SIDES):
-                yield ("turn_tile", rotation)
+                out.append(("turn_tile", rotation))
+        return out
 
     def _allowed(self, key: Key) -> bool:
         """Whether the action with this (well-typed) key is legal now. The one place legality lives:
@@ -532,8 +584,12 @@ class Game:
             danger, target = self._trace(t.cell, pier)
             if target is None or danger > len(set(t.beaches[b])):
                 return True  # it draws a tile or sinks: the chain can end (R9)
-            topo, arr, full = self._chain_now()
-            return self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
+            verdicts: dict[Key, bool] = self._memo.setdefault("migrations", {})
+            verdict = verdicts.get(key)
+            if verdict is None:
+                topo, arr, full = self._chain_now()
+                verdict = verdicts[key] = self._option_escapes(topo, arr, topo.of_cell[t.cell][b], pier, len(full))
+            return verdict
         if kind == "land":
             return self._landing_allowed(key[1])
         if kind == "place_tile":
@@ -647,6 +703,7 @@ class Game:
     def _do(self, action: Action, events: list[Event], auto: bool = False) -> None:
         self._legal = None
         self._issued = None
+        self._issued_action = None
         self._memo.clear()
         kind = action["type"]
         colour = self.colours[self.active]
@@ -808,8 +865,7 @@ class Game:
         self.royal_founded[colour] += 1
         self._topology = None
         self._table_changed()
-        for k in [k for k, v in self._traces.items() if v[1] == t.cell]:
-            del self._traces[k]  # fleets reaching it are turned back now (R10)
+        self._forget_traces(t.cell)  # fleets reaching it are turned back now (R10)
         events.append(
             {"type": "royal_founded", "colour": colour, "island": island, "cell": list(t.cell), "returned": boats - 1}
         )
@@ -827,11 +883,13 @@ class Game:
         self._table_changed()
         if t.island is not None:
             self._island_tiles = None
-            self._topology = None
-        # Only the voyages that ended on this empty cell change.
-        stale = [k for k, v in self._traces.items() if v[2] == cell]
-        for k in stale:
-            del self._traces[k]
+            if self._topology is not None:
+                self._topology.add(t)
+        self._forget_traces(cell)  # only the voyages that ended on this empty cell change
+
+    def _forget_traces(self, cell: Cell) -> None:
+        for key in self._traces_ending.pop(cell, ()):
+            self._traces.pop(key, None)
 
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
@@ -841,6 +899,7 @@ class Game:
         self._table_changed()
         self._topology = None
         self._traces.clear()
+        self._traces_ending.clear()
 
     def _draw(self, events: list[Event]) -> str:
         """Take the top tile of the stack (R7, R11); mark the end of the game when it was the last of its
@@ -919,7 +978,7 @@ class Game:
         if memo is None:
             topo = self._topo()
             arr = topo.arrangement(self.tiles)
-            memo = (topo, arr, [i for i, boats in enumerate(arr) if SIZE[boats] == topo.moorings[i]])
+            memo = (topo, arr, [i for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
             self._memo["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
 
@@ -932,58 +991,57 @@ class Game:
             return True  # it draws a tile or sinks
         left = arr[:i] + (0,) + arr[i + 1 :]
         if full == 1:
-            free = tuple([topo.moorings[j] - SIZE[left[j]] for j in topo.of_cell[target]])
-            if landing.can_avoid_filling(free, SIZE[fleet]):
+            free = tuple([topo.moorings[j] - (left[j] & COUNT) for j in topo.of_cell[target]])
+            if landing.can_avoid_filling(free, (fleet & COUNT)):
                 return True
-        forbidden = self.chain_seen
         for nxt in self._landing_results(topo, left, target, fleet):
-            if not topo.has_full(nxt) or (nxt not in forbidden and self._escapes(topo, nxt, forbidden)):
+            if not topo.has_full(nxt) or self._escapes(topo, nxt):
                 return True
         return False
 
     def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
-        ids = topo.of_cell[target]
-        moorings = topo.moorings
-        free = tuple([moorings[j] - SIZE[arr[j]] for j in ids])
-        out = []
-        for added in arrangements.landings(free, fleet):
-            new = list(arr)
-            for j, a in zip(ids, added):  # noqa: B905 - same length
-                new[j] += a
-            out.append(tuple(new))
-        return out
+        first, end, moorings = topo.span[target]
+        head, tail = arr[:first], arr[end:]
+        return [head + beaches + tail for beaches in island_landings(arr[first:end], moorings, fleet)]
 
     def _quick_escape(self, topo: _Topology, arr: Arrangement) -> int:
         """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
         the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
         the number of full beaches (how far the arrangement is from ending the chain)."""
         moorings = topo.moorings
-        full = [i for i, boats in enumerate(arr) if SIZE[boats] == moorings[i]]
+        full = [i for i, boats in enumerate(arr) if (boats & COUNT) == moorings[i]]
         for i in full:
             colours = KINDS[arr[i]]
-            for pier in topo.piers[i]:
-                danger, target = self._trace(topo.index[i][0], pier)
+            for danger, target in self._moves(topo, i):
                 if target is None or danger > colours:
                     return 0
                 if len(full) == 1:
-                    free = tuple([moorings[j] - (0 if j == i else SIZE[arr[j]]) for j in topo.of_cell[target]])
+                    free = tuple([moorings[j] - (0 if j == i else (arr[j] & COUNT)) for j in topo.of_cell[target]])
                     if landing.can_avoid_filling(free, moorings[i]):
                         return 0
         return len(full)
 
-    def _escapes(self, topo: _Topology, start: Arrangement, forbidden: set[Arrangement]) -> bool:
+    def _escapes(self, topo: _Topology, start: Arrangement) -> bool:
         """R9: can the chain from `start` reach a table with no full beach (or a draw, or a sinking)
-        without passing through a `forbidden` arrangement? A depth-first search that tries first the
-        arrangements with the fewest full beaches, with the cheap tests applied to each arrangement as soon
-        as it is met.
+        without passing through an arrangement it has already seen (`forbidden`, the chain's history)?
+        First without the history (`_way_out`); then, when that way passes the history, a depth-first
+        search that tries first the arrangements with the fewest full beaches, with the cheap tests applied
+        to each arrangement as soon as it is met.
 
         Verdicts outlive the decision (see `_escape_memo`): a success keeps the path it found and holds
         while no arrangement of that path is forbidden; a failure holds while `forbidden` only grows."""
-        if start in forbidden or not self._escapes_at_all(topo, start):
+        forbidden = self.chain_seen
+        if start in forbidden:
             return False
-        if not forbidden:
+        way = self._way_out(topo, start)
+        if way is None:
+            return False
+        if not way or not forbidden:
             return True
+        blind = self._colour_blind(topo)
+        if (forbidden if blind is None else self._blind_seen(blind)).isdisjoint(way):
+            return True  # the way out passes no arrangement the chain has seen, whatever the colours
         known = self._known_escape(start, forbidden)
         if known is not None:
             return known
@@ -997,7 +1055,7 @@ class Game:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
-                if SIZE[boats] != topo.moorings[i]:
+                if (boats & COUNT) != topo.moorings[i]:
                     continue
                 left = arr[:i] + (0,) + arr[i + 1 :]
                 for pier in topo.piers[i]:
@@ -1026,59 +1084,77 @@ class Game:
             self._escape_memo[arr] = None
         return False
 
-    def _escapes_at_all(self, topo: _Topology, start: Arrangement) -> bool:
-        """R9 without the chain's history: can the chain from `start` end at all? When it cannot, it
-        cannot with any history either (forbidding arrangements only takes ways out away), so the verdict
-        holds until the table changes (`_at_all_memo`). It is asked of the colour-blind form of `start`
-        (`_colour_blind`): the search explores no more arrangements than the rules can tell apart."""
+    def _way_out(self, topo: _Topology, start: Arrangement) -> tuple[Arrangement, ...] | None:
+        """R9 without the chain's history: can the chain from `start` end at all? The arrangements of a
+        way out after `start`, or None. When there is none, there is none with any history either
+        (forbidding arrangements only takes ways out away), so verdicts hold until the table changes
+        (`_at_all_memo`). Arrangements are taken in their colour-blind form (`_colour_blind`): the search
+        explores no more arrangements than the rules can tell apart."""
+        if not self._quick_escape(topo, start):
+            return ()
         blind = self._colour_blind(topo)
         start = _blind_form(start, blind)
         memo = self._at_all_memo
-        known = memo.get(start)
-        if known is not None:
-            return known
-        if not self._quick_escape(topo, start):
-            memo[start] = True
-            return True
-        moorings, piers, index, trace = topo.moorings, topo.piers, topo.index, self._trace
+        if start in memo:
+            return memo[start]
+        moorings = topo.moorings
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
         while todo:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
             for i, boats in enumerate(arr):
-                if SIZE[boats] != moorings[i]:
+                if (boats & COUNT) != moorings[i]:
                     continue
                 left = arr[:i] + (0,) + arr[i + 1 :]
-                for pier in piers[i]:
-                    target = trace(index[i][0], pier)[1]
+                for _danger, target in self._moves(topo, i):
                     assert target is not None  # else _quick_escape would have answered
-                    fleet = SIZE[boats] if blind is not None and blind[topo.of_cell[target][0]] else boats
+                    fleet = (
+                        arrangements.counted(boats) if blind is not None and blind[topo.of_cell[target][0]] else boats
+                    )
                     for nxt in self._landing_results(topo, left, target, fleet):
                         if nxt in parent:
                             continue
-                        verdict = memo.get(nxt)
-                        if verdict is False:
-                            continue
-                        distance = 0 if verdict else self._quick_escape(topo, nxt)
+                        rest: tuple[Arrangement, ...] = ()
+                        if nxt in memo:
+                            known = memo[nxt]
+                            if known is None:
+                                continue
+                            rest, distance = known, 0
+                        else:
+                            distance = self._quick_escape(topo, nxt)
                         if distance == 0:
-                            memo[nxt] = True
+                            way = (nxt, *rest)
+                            memo[nxt] = way[1:]
                             step: Arrangement | None = arr
                             while step is not None:
-                                memo[step] = True
+                                memo[step] = way
+                                way = (step, *way)
                                 step = parent[step]
-                            return True
+                            return memo[start]
                         parent[nxt] = arr
                         found.append((distance, nxt))
             found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
             todo.extend(nxt for _distance, nxt in found)
         for arr in parent:
-            memo[arr] = False
-        return False
+            memo[arr] = None
+        return None
+
+    def _moves(self, topo: _Topology, i: int) -> list[tuple[int, Cell | None]]:
+        """(danger, island reached) for each pier of beach `i` of the topology (see `_trace`). Cached until
+        the table changes."""
+        if self._moves_cache is None:
+            self._moves_cache = [None] * len(topo.index)
+        moves = self._moves_cache[i]
+        if moves is None:
+            cell = topo.index[i][0]
+            moves = self._moves_cache[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
+        return moves
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
         """Whether `arr` is already known to lead into an endless chain whatever the history."""
-        return self._at_all_memo.get(_blind_form(arr, self._colour_blind(topo))) is False
+        blind_arr = _blind_form(arr, self._colour_blind(topo))
+        return blind_arr in self._at_all_memo and self._at_all_memo[blind_arr] is None
 
     def _colour_blind(self, topo: _Topology) -> tuple[bool, ...] | None:
         """Per beach: whether the colours of its boats can never matter to R9 (None when none is).
@@ -1088,25 +1164,32 @@ class Game:
         crossing of danger 2 or more that leads to an island. On every other island only the number of
         boats on each beach matters. Cached until the table changes."""
         if self._blind is None:
-            sails_to: dict[Cell, set[Cell]] = {cell: set() for cell in topo.cells}
-            seeing = set()  # islands whose colours matter
+            sailed_from: dict[Cell, list[Cell]] = {cell: [] for cell in topo.cells}
+            seeing: set[Cell] = set()  # islands whose colours matter
             for i, (cell, _beach) in enumerate(topo.index):
                 for pier in topo.piers[i]:
                     danger, target = self._trace(cell, pier)
                     if target is not None:
-                        sails_to[cell].add(target)
+                        sailed_from[target].append(cell)
                         if danger >= 2:
                             seeing.add(cell)
-            grew = True
-            while grew:
-                grew = False
-                for cell, targets in sails_to.items():
-                    if cell not in seeing and not targets.isdisjoint(seeing):
+            todo = list(seeing)
+            while todo:
+                for cell in sailed_from[todo.pop()]:
+                    if cell not in seeing:
                         seeing.add(cell)
-                        grew = True
-            blind = tuple(cell not in seeing for cell, _beach in topo.index)
+                        todo.append(cell)
+            blind = tuple([cell not in seeing for cell, _beach in topo.index])
             self._blind = (blind if any(blind) else None,)
         return self._blind[0]
+
+    def _blind_seen(self, blind: tuple[bool, ...]) -> set[Arrangement]:
+        """The colour-blind forms of the arrangements this chain has seen (memoised for the decision)."""
+        memo: tuple[int, set[Arrangement]] | None = self._memo.get("blind_seen")
+        if memo is None or memo[0] != len(self.chain_seen):
+            memo = (len(self.chain_seen), {_blind_form(arr, blind) for arr in self.chain_seen})
+            self._memo["blind_seen"] = memo
+        return memo[1]
 
     def _known_escape(self, arr: Arrangement, forbidden: set[Arrangement]) -> bool | None:
         """A remembered verdict that still holds, or None."""
@@ -1122,6 +1205,8 @@ class Game:
 
     def _table_changed(self) -> None:
         """A tile or a royal island changed the table: every R9 verdict may change."""
+        self._memo.clear()
+        self._moves_cache = None
         self._escape_memo.clear()
         self._at_all_memo.clear()
         self._blind = None
@@ -1141,7 +1226,7 @@ class Game:
         while todo:
             arr = todo.pop()
             for i, boats in enumerate(arr):
-                if SIZE[boats] != topo.moorings[i]:
+                if (boats & COUNT) != topo.moorings[i]:
                     continue
                 cell = topo.index[i][0]
                 left = arr[:i] + (0,) + arr[i + 1 :]
@@ -1198,19 +1283,17 @@ class Game:
         key = (cell, direction)
         found = self._traces.get(key)
         if found is not None:
-            return found[0], found[1]
+            return found
         danger = 0
         at, d = cell, direction
         while True:
             nxt = neighbour(at, d)
             t = self.tiles.get(nxt)
-            if t is None:
-                self._traces[key] = (danger, None, nxt)
-                return danger, None
-            if t.island is not None:
-                target = cell if t.royal is not None else nxt
-                self._traces[key] = (danger, target, nxt)
-                return danger, target
+            if t is None or t.island is not None:
+                found = (danger, None if t is None else cell if t.royal is not None else nxt)
+                self._traces[key] = found
+                self._traces_ending.setdefault(nxt, []).append(key)
+                return found
             d, path_danger = t.exits[opposite(d)]
             if path_danger > danger:
                 danger = path_danger
@@ -1226,8 +1309,7 @@ class Game:
         if target == at:  # turned back by a royal island: the departure island
             target = origin
         return any(
-            self._escapes(topo, nxt, self.chain_seen)
-            for nxt in self._landing_results(topo, arr, target, arrangements.code(boats))
+            self._escapes(topo, nxt) for nxt in self._landing_results(topo, arr, target, arrangements.code(boats))
         )
 
     # ------------------------------------------------------------------ voyage (R6, R7)
@@ -1350,38 +1432,42 @@ class Game:
         to an arrangement of this chain (unless every landing does)."""
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
-        free = target.free()
-        added: list[list[str]] = [[] for _ in free]
+        free = self.tiles[fleet["target"]].free()
+        added = [0] * len(free)
         for colour, b in pairs:
-            if not 0 <= b < len(free):
+            if not 0 <= b < len(free) or colour not in arrangements.ONE:
                 return False
-            added[b].append(colour)
-        placement = tuple(tuple(sorted(a)) for a in added)
-        boats = tuple(sorted(fleet["boats"]))
-        if placement not in landing.placement_set(free, boats):
+            added[b] += arrangements.ONE[colour]
+        placement = tuple(added)
+        if placement not in landing.landing_set(free, arrangements.code(fleet["boats"])):
             return False
         if self.ending:
             return True  # R13: the game ends with this landing; no chain follows
         return self._landing_escapes(placement) or not self._any_landing_escapes()
 
-    def _landing_escapes(self, placement: landing.Placement) -> bool:
+    def _landing_escapes(self, placement: landing.Landing) -> bool:
+        """R9 for a landing of the arrived fleet (memoised for the decision)."""
+        verdicts: dict[landing.Landing, bool] = self._memo.setdefault("landings", {})
+        verdict = verdicts.get(placement)
+        if verdict is None:
+            verdict = verdicts[placement] = self._landing_escapes_now(placement)
+        return verdict
+
+    def _landing_escapes_now(self, placement: landing.Landing) -> bool:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet["target"]]
-        free = target.free()
-        fills = any(added and len(added) == f for added, f in zip(placement, free, strict=True))
-        if not fills and not self._full_now():
+        if not _fills(placement, target.free()) and not self._full_now():
             return True  # nothing is full after it: the chain ends
         topo, arr, _full = self._chain_now()
         ids = topo.of_cell[fleet["target"]]
         new = list(arr)
-        for j, a in zip(ids, placement, strict=True):
-            new[j] += arrangements.code(a)
+        for j, a in zip(ids, placement):  # noqa: B905 - same length
+            new[j] += a
         after = tuple(new)
         if after in self.chain_seen:
             return False
-        return self._escapes(topo, after, self.chain_seen)
+        return self._escapes(topo, after)
 
     def _full_now(self) -> bool:
         memo = self._memo.get("full_now")
@@ -1392,11 +1478,7 @@ class Game:
     def _any_landing_escapes(self) -> bool:
         memo = self._memo.get("any_landing")
         if memo is None:
-            fleet = self.fleet
-            assert fleet is not None
-            free = self.tiles[fleet["target"]].free()
-            boats = tuple(sorted(fleet["boats"]))
-            memo = any(self._landing_escapes(p) for p in landing.placements(free, boats))
+            memo = any(self._landing_escapes(p) for p in self._landings()[1])
             self._memo["any_landing"] = memo
         return bool(memo)
 
@@ -1704,11 +1786,20 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
     return component
 
 
+def _fills(placement: landing.Landing, free: tuple[int, ...]) -> bool:
+    """Whether the landing fills a beach (R6)."""
+    return any(added and (added & COUNT) == free[b] for b, added in enumerate(placement))
+
+
 def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement:
     """`arr` with the boats of colour-blind beaches counted, not told apart (as if all were red)."""
     if blind is None:
         return arr
-    return tuple([SIZE[boats] if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
+    return tuple([arrangements.counted(boats) if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
+
+
+_CHOOSE = [[comb(n, k) for k in range(7)] for n in range(7)]
+"""_CHOOSE[n][k]: the binomial coefficient, for the at most six beaches of an island."""
 
 
 def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
@@ -1717,7 +1808,7 @@ def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
     start = 0
     for left in range(n, 0, -1):
         for i in range(start, len(items)):
-            count = comb(len(items) - i - 1, left - 1)
+            count = _CHOOSE[len(items) - i - 1][left - 1]
             if rank < count:
                 chosen.append(items[i])
                 start = i + 1
@@ -1726,8 +1817,8 @@ def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
     return tuple(chosen)
 
 
-def _landing_key(placement: landing.Placement) -> Key:
-    return ("land", tuple(sorted((c, b) for b, added in enumerate(placement) for c in added)))
+def _landing_key(placement: landing.Landing) -> Key:
+    return ("land", tuple(sorted([(c, b) for b, added in enumerate(placement) for c in arrangements.boats(added)])))
 
 
 def _action(key: Key) -> Action:

@@ -1,33 +1,52 @@
 """R8 landing: every way a fleet may be spread over an island's beaches.
 
-Pure functions of (free moorings per beach, the fleet's colours), memoised because chain searches (R9)
-ask the same questions many times.
+Pure functions of (free moorings per beach, the fleet), memoised because chain searches (R9) ask the same
+questions many times. The core works on boat codes (arrangements.py); `placements` gives the same landings
+as colours, for actions and events.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypeVar
 
+from .arrangements import COUNT, ONE, boats, code
+
+Landing = tuple[int, ...]
+"""The boats added to each beach of the island, as codes (0 where none)."""
 Placement = tuple[tuple[str, ...], ...]
-"""Colours added to each beach of the island (sorted per beach; empty where none)."""
+"""The same as colours: sorted per beach, empty where none."""
+
+# Colours in the order landings are listed: alphabetical, so the listing does not depend on seat order.
+_LISTING = sorted(ONE)
+_UNITS = [ONE[colour] for colour in _LISTING]
+_SHIFTS = [ONE[colour].bit_length() - 1 for colour in _LISTING]  # where each colour's count starts
 
 
-@lru_cache(maxsize=65536)
-def _sub_multisets(
-    counts: tuple[tuple[str, int], ...], size: int
-) -> list[tuple[tuple[str, ...], tuple[tuple[str, int], ...]]]:
-    """Every sub-multiset of `size` colours from `counts`, with what remains."""
+_PICKS: dict[int, list[tuple[int, int]]] = {}
+
+
+def _picks(fleet: int, size: int) -> list[tuple[int, int]]:
+    """Every way to take `size` boats out of the boats `fleet` (codes): (taken, left), the colours in
+    listing order, the most of each first. Memoised (a plain dict: this is the innermost loop of R8)."""
+    key = fleet * 8 + size
+    found = _PICKS.get(key)
+    if found is None:
+        found = _PICKS[key] = []
+        _pick(fleet, size, 0, 0, found)
+    return found
+
+
+def _pick(left: int, size: int, k: int, taken: int, out: list[tuple[int, int]]) -> None:
     if size == 0:
-        return [((), counts)]
-    if not counts:
-        return []
-    (colour, n), rest = counts[0], counts[1:]
-    out = []
-    for take in range(min(n, size), -1, -1):
-        for picked, remaining in _sub_multisets(rest, size - take):
-            left = ((colour, n - take), *remaining) if n - take else remaining
-            out.append(((colour,) * take + picked, left))
-    return out
+        out.append((taken, left))
+        return
+    if k == len(_UNITS):
+        return
+    unit = _UNITS[k]
+    have = (left >> _SHIFTS[k]) & 15
+    for take in range(min(have, size), -1, -1):
+        _pick(left - take * unit, size - take, k + 1, taken + take * unit, out)
 
 
 @lru_cache(maxsize=65536)
@@ -43,53 +62,95 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[in
     return out
 
 
-@lru_cache(maxsize=65536)
-def placements(free: tuple[int, ...], fleet: tuple[str, ...]) -> tuple[Placement, ...]:
-    """All distinct landings of `fleet` (sorted colours) on beaches with `free` moorings (R8).
+_MEMO_LIMIT = 20_000
+"""Entries a landing memo keeps; a long-running server forgets them all at once when one is full."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(memo: dict[K, V], key: K, value: V) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+_LANDINGS: dict[tuple[tuple[int, ...], int], tuple[Landing, ...]] = {}
+
+
+def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
+    """All distinct landings of the boats `fleet` (a code) on beaches with `free` moorings (R8), each as
+    the code added to every beach (0 where nothing lands).
 
     With m boats and B the beaches that have a free mooring: if m >= |B| every beach of B gets one boat
     first, otherwise each boat goes on a different beach; the rest go on any free mooring; what finds no
-    mooring goes back (the boats not placed). The colours already on a beach play no part.
+    mooring goes back (the boats not placed). The boats already on a beach play no part.
+
+    Memoised in a plain dict: the chain searches of R9 ask it for every arrangement they reach.
     """
-    m = len(fleet)
+    key = (free, fleet)
+    found = _LANDINGS.get(key)
+    if found is None:
+        found = _landings(free, fleet)
+        _remember(_LANDINGS, key, found)
+    return found
+
+
+_ISLAND_LANDINGS: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: int) -> list[tuple[int, ...]]:
+    """The boats on an island's beaches (codes, with these moorings) after each landing of `fleet` there:
+    what the chain searches of R9 ask of every arrangement they reach, so memoised."""
+    key = (beaches, moorings, fleet)
+    found = _ISLAND_LANDINGS.get(key)
+    if found is None:
+        free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
+        found = [tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)]
+        _remember(_ISLAND_LANDINGS, key, found)
+    return found
+
+
+def _landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
+    m = fleet & COUNT
     open_beaches = [i for i, f in enumerate(free) if f > 0]
     placed = min(m, sum(free))
     if m >= len(open_beaches):
-        caps, low = tuple(free[i] for i in open_beaches), 1
+        caps, low = tuple([free[i] for i in open_beaches]), 1
     else:
         caps, low = (1,) * len(open_beaches), 0
-    counts: dict[str, int] = {}
-    for colour in fleet:
-        counts[colour] = counts.get(colour, 0) + 1
-    start = tuple(sorted(counts.items()))
-    out: list[Placement] = []
+    out: list[Landing] = []
+    row = [0] * len(free)
     for vector in _count_vectors(caps, placed, low):
-        partial: list[tuple[list[tuple[str, ...]], tuple[tuple[str, int], ...]]] = [([], start)]
-        for size in vector:
-            partial = [
-                (chosen + [picked], rest) for chosen, rest in partial for picked, rest in _sub_multisets(rest, size)
-            ]
-        for chosen, _rest in partial:
-            per_beach: list[tuple[str, ...]] = [()] * len(free)
-            for beach, picked in zip(open_beaches, chosen, strict=True):
-                per_beach[beach] = picked
-            out.append(tuple(per_beach))
+        _spread(vector, 0, fleet, open_beaches, row, out)
     return tuple(out)
 
 
+def _spread(
+    vector: tuple[int, ...], k: int, left: int, open_beaches: list[int], row: list[int], out: list[Landing]
+) -> None:
+    """Put vector[k] of the boats `left` on open beach k, and so on for the next ones."""
+    if k == len(vector):
+        out.append(tuple(row))
+        return
+    beach = open_beaches[k]
+    for taken, rest in _picks(left, vector[k]):
+        row[beach] = taken
+        _spread(vector, k + 1, rest, open_beaches, row, out)
+    row[beach] = 0
+
+
 @lru_cache(maxsize=65536)
-def placement_set(free: tuple[int, ...], fleet: tuple[str, ...]) -> frozenset[Placement]:
-    """`placements` as a set, for checking one landing."""
-    return frozenset(placements(free, fleet))
+def placements(free: tuple[int, ...], fleet: tuple[str, ...]) -> tuple[Placement, ...]:
+    """All distinct landings of `fleet` (sorted colours) on beaches with `free` moorings (R8), as the
+    colours added to each beach (see `landings`)."""
+    return tuple([tuple([boats(added) for added in row]) for row in landings(free, code(fleet))])
 
 
-def returned(fleet: tuple[str, ...], placement: Placement) -> list[str]:
-    """The boats of `fleet` that `placement` leaves without a mooring (back to their owners)."""
-    left = list(fleet)
-    for beach in placement:
-        for colour in beach:
-            left.remove(colour)
-    return left
+@lru_cache(maxsize=65536)
+def landing_set(free: tuple[int, ...], fleet: int) -> frozenset[Landing]:
+    """`landings` as a set, for checking one landing."""
+    return frozenset(landings(free, fleet))
 
 
 @lru_cache(maxsize=4096)
