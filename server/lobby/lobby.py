@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections import OrderedDict
@@ -396,7 +397,9 @@ class Lobby:
         """When the room's timers must next be looked at (at `now`; the pending decision began at `at`):
         a bot's or the clock's deadline, a grace period's end, and presence every `presence_ttl`."""
         seat = room.seats[room.seat_of_colour(to_move)]
-        times = [now + self.timings.presence_ttl]
+        # presence within presence_ttl, at a random point of its second half: rooms started together (or
+        # all of them after a restart) do not all come due in the same tick
+        times = [now + self.timings.presence_ttl * random.uniform(0.5, 1.0)]
         if seat.kind == "bot" or seat.autopilot:
             times.append(at + room.settings.bot_pace)
         if room.settings.clock is not None:
@@ -456,17 +459,15 @@ class Lobby:
         """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
         `lease`: the timer's score while this process holds the claim on it (`Store.claim_due`); the room
         is rescheduled at its next check when done."""
-        room = await self.store.room(room_id)
+        room, head, present = await self.store.look(room_id, time.time() - self.timings.presence_ttl)
         if room is None or room.status != PLAYING:
             await self.store.unschedule(room_id)
             return
-        head = await self.store.game_head(room_id)
         if head is None:
             return
-        v, to_move, at = head
+        v, to_move, at, sent = head
         now = time.time()
-        await self._resend(room, v, at, now)
-        present = await self._present(room_id)
+        await self._resend(room, v, at, now, sent)
 
         def presence(r: Room) -> bool:
             changed = False
@@ -508,12 +509,12 @@ class Lobby:
         else:
             await self.store.reschedule(room_id, check, lease)
 
-    async def _resend(self, room: Room, v: int, at: float, now: float) -> None:
-        """A process that died between storing a version and broadcasting it leaves its message unsent:
-        any process sends it again (clients ignore duplicates), and the legal actions of that version."""
-        if now - at < 1.0 or await self.store.sent(room.id) >= v:
+    async def _resend(self, room: Room, v: int, at: float, now: float, sent: int) -> None:
+        """A process that died between storing a version and broadcasting it leaves its message unsent
+        (`sent`, the version last recorded as broadcast, is behind): any process sends it again (clients
+        ignore duplicates), and the legal actions of that version."""
+        if now - at < 1.0 or sent >= v:
             return
-        sent = await self.store.sent(room.id)
         for message in await self.store.messages_since(room.id, sent) or []:
             log.warning("resending %s v%s (its process stopped before broadcasting)", room.id, message["v"])
             await self.outbox.game_message(room.id, message)
@@ -548,9 +549,8 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
-        ids = await self.store.all_rooms()
-        for room_id, room in zip(ids, await self.store.rooms(ids), strict=True):
-            if room is None and await self.store.forget(room_id):
+        for room_id in await self.store.expired_rooms():
+            if await self.store.forget(room_id):
                 await self.outbox.lobby_changed({"op": "remove", "room": room_id})
 
     async def run_timers(self, stop: asyncio.Event) -> None:

@@ -48,6 +48,17 @@ if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
 """
 
+# The ids among ARGV[2] rooms of the index from ARGV[1] whose room key (ARGV[3] .. id) is gone; the first
+# element says whether the index goes on after them.
+EXPIRED = """
+local ids = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1)
+local out = {#ids == tonumber(ARGV[2]) and 1 or 0}
+for _, id in ipairs(ids) do
+  if redis.call('EXISTS', ARGV[3] .. id) == 0 then out[#out + 1] = id end
+end
+return out
+"""
+
 # Records which versions were broadcast (KEYS: game hashes, ARGV: versions); a version only goes up.
 MARK_SENT = """
 for i, key in ipairs(KEYS) do
@@ -107,6 +118,7 @@ class Store:
         self._claim = client.register_script(CLAIM)
         self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
+        self._expired = client.register_script(EXPIRED)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -161,6 +173,17 @@ class Store:
 
     async def all_rooms(self) -> list[str]:
         return [m.decode() for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
+
+    async def expired_rooms(self, batch: int = 1000) -> list[str]:
+        """Ids in the room index whose room key is gone (expired), without reading the rooms."""
+        gone: list[str] = []
+        start = 0
+        while True:
+            found = await self._expired(keys=[self.key("rooms")], args=[start, batch, self.key("room", "")])
+            gone += [m.decode() for m in found[1:]]
+            if not found[0]:
+                return gone
+            start += batch
 
     async def forget(self, room_id: str) -> bool:
         """Drops an expired room from the indexes; True when this call removed it."""
@@ -343,13 +366,17 @@ class Store:
         """Person → number of live sockets in the room. Sockets of a process whose heartbeat is late are
         not counted but kept (a Redis outage makes every heartbeat late, and those sockets are still
         there); only those of processes gone for PROCESS_GONE_AFTER are dropped."""
-        fields = await self.redis.hgetall(self.key("watch", room_id))
-        if not fields:
-            return {}
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
-            pipe.zrangebyscore(self.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
-            live_raw, known_raw = await pipe.execute()
+            self._watchers_into(pipe, room_id, alive_after)
+            return await self._watchers_from(room_id, *await pipe.execute())
+
+    def _watchers_into(self, pipe: Any, room_id: str, alive_after: float) -> None:
+        pipe.hgetall(self.key("watch", room_id))
+        pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
+        pipe.zrangebyscore(self.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
+
+    async def _watchers_from(self, room_id: str, fields: dict[bytes, bytes], live_raw: list[bytes],
+                             known_raw: list[bytes]) -> dict[str, int]:
         live = {m.decode() for m in live_raw}
         known = {m.decode() for m in known_raw}
         counts: dict[str, int] = {}
@@ -363,6 +390,21 @@ class Store:
         if dead:
             await self.redis.hdel(self.key("watch", room_id), *dead)
         return counts
+
+    async def look(self, room_id: str, alive_after: float
+                   ) -> tuple[Room | None, tuple[int, str | None, float, int] | None, dict[str, int]]:
+        """What the timer loop needs of a room, in one round trip: the room, its game's head (version,
+        colour to move, time of the last action, version last broadcast) and `watchers`."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(self.key("room", room_id))
+            pipe.hmget(self.key("game", room_id), "v", "to_move", "at", "sent")
+            self._watchers_into(pipe, room_id, alive_after)
+            raw_room, raw_head, *present = await pipe.execute()
+        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        head = None
+        if raw_head[0] is not None:
+            head = (int(raw_head[0]), raw_head[1].decode() or None, float(raw_head[2]), int(raw_head[3] or 0))
+        return room, head, await self._watchers_from(room_id, *present)
 
     # -- timers ------------------------------------------------------------------------------------
     async def schedule(self, room_id: str, at: float, earlier_only: bool = False) -> None:
