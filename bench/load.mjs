@@ -3,7 +3,7 @@
 // spectators per room. Patches are applied with the browser client's own code (client/src/patch.js).
 // Prints one JSON line of figures on stdout when done.
 import { createRequire } from "node:module";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 
 const require = createRequire(new URL("../client/package.json", import.meta.url));
 const { io } = require("socket.io-client");
@@ -53,6 +53,7 @@ class Seat {
     if (l.v >= this.legal.v) this.legal = l;
   }
   onGame(m) {
+    const received = performance.now();
     if (stats.measuring) stats.messages += 1;
     if (m.v <= this.v) return;
     if (m.v !== this.v + 1 && this.v >= 0) { stats.gaps += 1; return this.catchUp(); }
@@ -61,7 +62,7 @@ class Seat {
     const t0 = this.sent.get(m.v);
     if (t0 !== undefined) {
       this.sent.delete(m.v);
-      if (stats.measuring) stats.latencies.push(performance.now() - t0);
+      if (stats.measuring) stats.latencies.push(received - t0);
     }
     if (this.measure && stats.measuring && m.v > 0) {
       stats.patchBytes.push(notepack.encode(m.patch).length);
@@ -134,7 +135,11 @@ for (const t of tables) await call(t.players[0], "room_start", { room: t.room })
 process.stderr.write(`set up ${rooms} rooms, ${rooms * (4 + spectators)} sockets in ${setup.toFixed(1)} s\n`);
 const stopAt = performance.now() + warmup + duration;
 let cpuStart = null;
-setTimeout(() => { stats.measuring = true; cpuStart = process.cpuUsage(); console.log("MEASURE_START"); }, warmup);
+// the generator's own event-loop delay: a receipt it could not run in time adds to measured latency
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+setTimeout(() => {
+  stats.measuring = true; cpuStart = process.cpuUsage(); loopDelay.enable(); console.log("MEASURE_START");
+}, warmup);
 const started = performance.now();
 await Promise.all(tables.map((t) => drive(t, stopAt)));
 const seconds = (performance.now() - started - warmup) / 1000;
@@ -148,6 +153,9 @@ const out = {
   message_bytes_median: percentile(stats.messageBytes, 0.5), legal_bytes_median: percentile(stats.legalBytes, 0.5),
   legal_per_s: stats.legals / seconds,
   generator_cpu_percent: (100 * (cpu.user + cpu.system)) / 1e6 / seconds,
+  // the histogram holds whole timer intervals: the delay is what exceeds the resolution
+  generator_lag_ms_p50: Math.max(0, loopDelay.percentile(50) / 1e6 - 5),
+  generator_lag_ms_p99: Math.max(0, loopDelay.percentile(99) / 1e6 - 5),
 };
 console.log("RESULT " + JSON.stringify(out));
 for (const t of tables) for (const s of [...t.players, ...t.watchers]) s.close();

@@ -212,6 +212,8 @@ def report(r: dict[str, object]) -> None:
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis), "
           f"{per_action} ms per action")
     print(f"server memory        {f('server_rss_mb')} MB resident")
+    print(f"load generator       event-loop delay p50/p99 {f('generator_lag_ms_p50')} / {f('generator_lag_ms_p99')} ms "
+          "(a receipt it runs late adds to the latency it measures)")
     print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; other processes "
           f"{f('other_cpu_percent')} % of one core; machine load average {f('machine_load', '{:.1f}')} "
           f"on {os.cpu_count()} cores")
