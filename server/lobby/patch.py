@@ -60,8 +60,9 @@ def _put(value: Any) -> Any:
 
 
 def _change(old: Any, new: Any) -> Any:
-    """What turns one node into another that differs: its change, or the new value whole when that is
-    no longer (an array that changed more than it stayed, a map whose every field changed)."""
+    """What turns one node into another that differs: its change, or the new value whole when at least
+    half of its entries changed and the whole is no longer (an array that changed more than it stayed, a
+    map whose every field changed)."""
     if isinstance(old, dict) and isinstance(new, dict):
         change = _map(old, new)
     elif isinstance(old, list) and isinstance(new, list):
@@ -70,6 +71,8 @@ def _change(old: Any, new: Any) -> Any:
         return _put(new)
     if len(change) == 2 and not isinstance(change[1], dict | list):
         return change   # one scalar put is always shorter than the whole
+    if len(change) < len(new) and change[0] != "@":
+        return change   # fewer than half of its entries changed (measuring both would cost more)
     whole = {"=": new}
     return whole if _size(whole) <= _size(change) else change
 
