@@ -20,7 +20,7 @@ from . import arrangements, landing
 from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
-from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
+from .geometry import NOWHERE, SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
 from .landing import island_landings
 
 BOATS = 15
@@ -114,6 +114,25 @@ class Placed:
         return self._free
 
 
+class Fleet:
+    """A fleet at sea (R6, R7): its boats, the island it set out from, the cell it is on and the direction
+    it sails out of, the tiles it drew, the cell ahead and, once known, the island it will land on."""
+
+    __slots__ = ("boats", "colours", "origin", "at", "heading", "drawn", "next", "target")
+
+    def __init__(
+        self, boats: list[str], colours: int, origin: Cell, heading: int, at: Cell | None = None, drawn: int = 0
+    ) -> None:
+        self.boats = boats
+        self.colours = colours
+        self.origin = origin
+        self.at = origin if at is None else at
+        self.heading = heading
+        self.drawn = drawn
+        self.next: Cell = NOWHERE  # known once it sails into it
+        self.target: Cell = NOWHERE  # known once it reaches an island
+
+
 class _Topology:
     """The non-royal islands on the table, their beaches numbered globally, for chain searches (R9).
 
@@ -178,7 +197,7 @@ class Game:
         self.turn = 0
         self.phase = "setup"
         self.setup_left = 0
-        self.fleet: dict[str, Any] | None = None
+        self.fleet: Fleet | None = None
         self.in_hand: str | None = None
         self.hand_reason: str | None = None
         self.colonist_island: Cell | None = None
@@ -296,9 +315,9 @@ class Game:
             ]
         elif self.phase == "land":
             assert self.fleet is not None
-            target = self.tiles[self.fleet["target"]]
+            target = self.tiles[self.fleet.target]
             d["island"] = target.name
-            d["fleet"] = list(self.fleet["boats"])
+            d["fleet"] = list(self.fleet.boats)
             d["free"] = list(target.free())
         elif self.phase == "place_tile":
             d["tile"] = self.in_hand
@@ -306,7 +325,7 @@ class Game:
         elif self.phase == "turn_tile":
             assert self.fleet is not None
             d["tile"] = self.in_hand
-            d["cell"] = list(self.fleet["next"])
+            d["cell"] = list(self.fleet.next)
         elif self.phase == "settle":
             assert self.colonist_island is not None
             d["island"] = self.tiles[self.colonist_island].name
@@ -456,8 +475,8 @@ class Game:
         """The free moorings of the arrived fleet's island, and every landing of the fleet there (R8)."""
         fleet = self.fleet
         assert fleet is not None
-        free = self.tiles[fleet["target"]].free()
-        return free, landing.landings(free, arrangements.code(fleet["boats"]))
+        free = self.tiles[fleet.target].free()
+        return free, landing.landings(free, arrangements.code(fleet.boats))
 
     def _sample_landing(self, rng: random.Random) -> Action:
         options = list(self._landings()[1])
@@ -688,11 +707,11 @@ class Game:
             return memo  # type: ignore[no-any-return]
         assert self.fleet is not None and self.in_hand is not None
         fleet = self.fleet
-        cell = fleet["next"]
+        cell = fleet.next
         good = []
         for rotation in range(SIDES):
             self._put(self.in_hand, cell, rotation)
-            if self._voyage_escapes(fleet["at"], fleet["dir"], fleet["origin"], fleet["boats"]):
+            if self._voyage_escapes(fleet.at, fleet.heading, fleet.origin, fleet.boats):
                 good.append(rotation)
             self._unput(cell)
         self._memo["turnings"] = good
@@ -770,7 +789,7 @@ class Game:
             self.phase = "game_over" if self.ending else "end_turn"
         elif kind == "turn_tile":
             assert self.fleet is not None and self.in_hand is not None
-            cell = self.fleet["next"]
+            cell = self.fleet.next
             self._put(self.in_hand, cell, action["rotation"])
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "turned", auto))
@@ -1332,14 +1351,7 @@ class Game:
                 "auto": auto,
             }
         )
-        self.fleet = {
-            "boats": boats,
-            "colours": colours,
-            "origin": t.cell,
-            "at": t.cell,
-            "dir": action["pier"],
-            "drawn": 0,
-        }
+        self.fleet = Fleet(boats, colours, t.cell, action["pier"])
         self.phase = "sail"
 
     def _sail(self, events: list[Event]) -> None:
@@ -1347,12 +1359,12 @@ class Game:
         `turn_tile` decision in the free follow-up variant), else enter what is there."""
         fleet = self.fleet
         assert fleet is not None
-        nxt = neighbour(fleet["at"], fleet["dir"])
-        fleet["next"] = nxt
+        nxt = neighbour(fleet.at, fleet.heading)
+        fleet.next = nxt
         if nxt not in self.tiles:
             name = self._draw(events)
-            fleet["drawn"] += 1
-            if self.variants["free_follow_up"] and fleet["drawn"] > 1:
+            fleet.drawn += 1
+            if self.variants["free_follow_up"] and fleet.drawn > 1:
                 self.in_hand = name
                 self.phase = "turn_tile"
                 n, first = self._sole()
@@ -1360,36 +1372,36 @@ class Game:
                     assert first is not None
                     self._do(_action(first), events, auto=True)
                 return
-            self._put(name, nxt, forced_rotation(fleet["dir"]))
+            self._put(name, nxt, forced_rotation(fleet.heading))
             events.append(_placed_event(self.tiles[nxt], "forced", True))
         self.phase = "enter"
 
     def _enter(self, events: list[Event]) -> None:
         fleet = self.fleet
         assert fleet is not None
-        nxt = fleet["next"]
+        nxt = fleet.next
         t = self.tiles[nxt]
         if t.island is not None:
             if t.royal is not None:  # R10: turned back to the departure island
-                origin = self.tiles[fleet["origin"]]
+                origin = self.tiles[fleet.origin]
                 events.append(
                     {"type": "turned_back", "cell": list(nxt), "island": origin.name, "to": list(origin.cell)}
                 )
-                fleet["target"] = origin.cell
+                fleet.target = origin.cell
             else:
-                fleet["target"] = nxt
+                fleet.target = nxt
             self.phase = "arrive"
             return
         if self.ending:
             # R13: the fleet drew the last ocean tile; it stays on it at sea and scores nothing.
-            self.at_sea.append((nxt, fleet["boats"]))
-            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self.at_sea.append((nxt, fleet.boats))
+            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
             self.phase = "game_over"
             return
-        entry = opposite(fleet["dir"])
+        entry = opposite(fleet.heading)
         exit_dir, danger = t.exits[entry]
-        colours = fleet["colours"]
+        colours = fleet.colours
         events.append(
             {
                 "type": "path_followed",
@@ -1403,23 +1415,23 @@ class Game:
         passed = danger <= colours
         events.append({"type": "crossing", "cell": list(nxt), "danger": danger, "colours": colours, "passed": passed})
         if not passed:
-            self._return(fleet["boats"])
-            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self._return(fleet.boats)
+            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
             self.chain_seen.clear()
             self._forget_failures()
             self.phase = "chain"
             return
-        fleet["at"] = nxt
-        fleet["dir"] = exit_dir
+        fleet.at = nxt
+        fleet.heading = exit_dir
         self.phase = "sail"
 
     def _arrive(self, events: list[Event]) -> None:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
+        target = self.tiles[fleet.target]
         events.append(
-            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet["boats"])}
+            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet.boats)}
         )
         self.phase = "land"
         n, first = self._sole()
@@ -1432,14 +1444,14 @@ class Game:
         to an arrangement of this chain (unless every landing does)."""
         fleet = self.fleet
         assert fleet is not None
-        free = self.tiles[fleet["target"]].free()
+        free = self.tiles[fleet.target].free()
         added = [0] * len(free)
         for colour, b in pairs:
             if not 0 <= b < len(free) or colour not in arrangements.ONE:
                 return False
             added[b] += arrangements.ONE[colour]
         placement = tuple(added)
-        if placement not in landing.landing_set(free, arrangements.code(fleet["boats"])):
+        if placement not in landing.landing_set(free, arrangements.code(fleet.boats)):
             return False
         if self.ending:
             return True  # R13: the game ends with this landing; no chain follows
@@ -1456,11 +1468,11 @@ class Game:
     def _landing_escapes_now(self, placement: landing.Landing) -> bool:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
+        target = self.tiles[fleet.target]
         if not _fills(placement, target.free()) and not self._full_now():
             return True  # nothing is full after it: the chain ends
         topo, arr, _full = self._chain_now()
-        ids = topo.of_cell[fleet["target"]]
+        ids = topo.of_cell[fleet.target]
         new = list(arr)
         for j, a in zip(ids, placement):  # noqa: B905 - same length
             new[j] += a
@@ -1485,8 +1497,8 @@ class Game:
     def _land(self, pairs: list[list[Any]], events: list[Event], auto: bool) -> None:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
-        left = list(fleet["boats"])
+        target = self.tiles[fleet.target]
+        left = list(fleet.boats)
         for colour, b in pairs:
             target.beaches[b].append(colour)
             left.remove(colour)
@@ -1672,17 +1684,35 @@ def _placed_event(t: Placed, how: str, auto: bool) -> Event:
     }
 
 
-def _fleet_out(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
+def _fleet_out(fleet: Fleet | None) -> dict[str, Any] | None:
     if fleet is None:
         return None
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in fleet.items()}
+    data: dict[str, Any] = {
+        "boats": fleet.boats,
+        "colours": fleet.colours,
+        "origin": list(fleet.origin),
+        "at": list(fleet.at),
+        "dir": fleet.heading,
+        "drawn": fleet.drawn,
+    }
+    if fleet.next != NOWHERE:
+        data["next"] = list(fleet.next)
+    if fleet.target != NOWHERE:
+        data["target"] = list(fleet.target)
+    return data
 
 
-def _fleet_in(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
-    if fleet is None:
+def _fleet_in(data: dict[str, Any] | None) -> Fleet | None:
+    if data is None:
         return None
-    cells = ("origin", "at", "next", "target")
-    return {k: (tuple(v) if k in cells and v is not None else v) for k, v in fleet.items()}
+
+    def cell(name: str) -> Cell:
+        value = data.get(name)
+        return NOWHERE if value is None else (value[0], value[1])
+
+    fleet = Fleet(data["boats"], data["colours"], cell("origin"), data["dir"], at=cell("at"), drawn=data["drawn"])
+    fleet.next, fleet.target = cell("next"), cell("target")
+    return fleet
 
 
 # Decisions whose candidates the R9 filter may forbid; the others' candidates are all legal.
