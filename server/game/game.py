@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
@@ -140,9 +140,9 @@ class _Topology:
     numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells", "moves")
 
-    def __init__(self, tiles: dict[Cell, Placed]) -> None:
+    def __init__(self, tiles: Iterable[Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
         self.moorings: list[int] = []
         self.piers: list[list[int]] = []
@@ -150,7 +150,9 @@ class _Topology:
         # an island's beaches are numbered in a row: first, end and their moorings
         self.span: dict[Cell, tuple[int, int, tuple[int, ...]]] = {}
         self.cells: list[Cell] = []
-        for t in tiles.values():  # in the order they were placed, which to_bytes keeps
+        # per beach, (danger, island reached) for each pier: filled by Game._moves, valid for one table
+        self.moves: list[list[tuple[int, Cell | None]] | None] = []
+        for t in tiles:  # in the order they were placed, which to_bytes keeps
             self.add(t)
 
     def add(self, t: Placed) -> None:
@@ -163,6 +165,7 @@ class _Topology:
             self.index.append((t.cell, b))
             self.moorings.append(beach.moorings)
             self.piers.append(t.piers[b])
+            self.moves.append(None)
         self.of_cell[t.cell] = ids
         self.span[t.cell] = (ids[0], ids[-1] + 1, t.moorings)
         self.cells.append(t.cell)
@@ -175,6 +178,22 @@ class _Topology:
 
     def has_full(self, arr: Arrangement) -> bool:
         return any((beach & COUNT) == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
+
+
+class _Network:
+    """The islands a chain can still reach from some arrangement (R9): those with a full beach and those
+    their fleets can land on, directly or after further landings. Nothing outside them can change or
+    fill while the chain runs, so a search works on their beaches alone (numbered by `topology`; `ids`
+    gives each one's number on the whole table) and its verdicts hold for any table that differs only
+    outside them."""
+
+    __slots__ = ("topology", "ids", "blind", "memo")
+
+    def __init__(self, topology: _Topology, ids: list[int], blind: tuple[bool, ...] | None) -> None:
+        self.topology = topology
+        self.ids = ids
+        self.blind = blind
+        self.memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}  # see Game._way_out
 
 
 class Game:
@@ -221,9 +240,9 @@ class Game:
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
-        self._at_all_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
+        self._networks: dict[tuple[Cell, ...], _Network] = {}
+        self._sailing_cache: tuple[dict[Cell, set[Cell]], set[Cell]] | None = None
         self._blind: tuple[tuple[bool, ...] | None] | None = None
-        self._moves_cache: list[list[tuple[int, Cell | None]] | None] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -1105,15 +1124,29 @@ class Game:
 
     def _way_out(self, topo: _Topology, start: Arrangement) -> tuple[Arrangement, ...] | None:
         """R9 without the chain's history: can the chain from `start` end at all? The arrangements of a
-        way out after `start`, or None. When there is none, there is none with any history either
-        (forbidding arrangements only takes ways out away), so verdicts hold until the table changes
-        (`_at_all_memo`). Arrangements are taken in their colour-blind form (`_colour_blind`): the search
-        explores no more arrangements than the rules can tell apart."""
+        way out after `start` (colour-blind, see `_colour_blind`), or None. When there is none, there is
+        none with any history either (forbidding arrangements only takes ways out away), so verdicts hold
+        until the table changes. The search runs on the islands the chain can reach (`_network`), so a
+        table that differs elsewhere asks it again for nothing."""
         if not self._quick_escape(topo, start):
             return ()
-        blind = self._colour_blind(topo)
-        start = _blind_form(start, blind)
-        memo = self._at_all_memo
+        network = self._network(topo, start)
+        ids = network.ids
+        steps = self._network_way_out(network, _blind_form(tuple([start[j] for j in ids]), network.blind))
+        if steps is None:
+            return None
+        on_table = list(_blind_form(start, self._colour_blind(topo)))
+        way = []
+        for step in steps:
+            for k, j in enumerate(ids):
+                on_table[j] = step[k]
+            way.append(tuple(on_table))
+        return tuple(way)
+
+    def _network_way_out(self, network: _Network, start: Arrangement) -> tuple[Arrangement, ...] | None:
+        """`_way_out` on the beaches of `network`: a depth-first search that tries first the arrangements
+        with the fewest full beaches; verdicts are kept in `network.memo` (the way out, or None)."""
+        topo, blind, memo = network.topology, network.blind, network.memo
         if start in memo:
             return memo[start]
         moorings = topo.moorings
@@ -1162,18 +1195,54 @@ class Game:
     def _moves(self, topo: _Topology, i: int) -> list[tuple[int, Cell | None]]:
         """(danger, island reached) for each pier of beach `i` of the topology (see `_trace`). Cached until
         the table changes."""
-        if self._moves_cache is None:
-            self._moves_cache = [None] * len(topo.index)
-        moves = self._moves_cache[i]
+        moves = topo.moves[i]
         if moves is None:
             cell = topo.index[i][0]
-            moves = self._moves_cache[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
+            moves = topo.moves[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
         return moves
+
+    def _network(self, topo: _Topology, arr: Arrangement) -> _Network:
+        """The islands the chain from `arr` can reach (see `_Network`), cached until the table changes."""
+        sails_to = self._sailing(topo)[0]
+        todo = [topo.index[i][0] for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]]
+        reached = set(todo)
+        while todo:
+            for target in sails_to[todo.pop()]:
+                if target not in reached:
+                    reached.add(target)
+                    todo.append(target)
+        cells = tuple([cell for cell in topo.cells if cell in reached])
+        network = self._networks.get(cells)
+        if network is None:
+            ids = [j for cell in cells for j in topo.of_cell[cell]]
+            blind = self._colour_blind(topo)
+            local = None if blind is None else tuple([blind[j] for j in ids])
+            network = _Network(
+                _Topology([self.tiles[cell] for cell in cells]), ids, local if local and any(local) else None
+            )
+            self._networks[cells] = network
+        return network
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
         """Whether `arr` is already known to lead into an endless chain whatever the history."""
-        blind_arr = _blind_form(arr, self._colour_blind(topo))
-        return blind_arr in self._at_all_memo and self._at_all_memo[blind_arr] is None
+        network = self._network(topo, arr)
+        local = _blind_form(tuple([arr[j] for j in network.ids]), network.blind)
+        return local in network.memo and network.memo[local] is None
+
+    def _sailing(self, topo: _Topology) -> tuple[dict[Cell, set[Cell]], set[Cell]]:
+        """The islands each island's fleets can land on, and the islands with a crossing of danger 2 or
+        more on the way to an island. Cached until the table changes."""
+        if self._sailing_cache is None:
+            sails_to: dict[Cell, set[Cell]] = {cell: set() for cell in topo.cells}
+            dangerous: set[Cell] = set()
+            for i, (cell, _beach) in enumerate(topo.index):
+                for danger, target in self._moves(topo, i):
+                    if target is not None:
+                        sails_to[cell].add(target)
+                        if danger >= 2:
+                            dangerous.add(cell)
+            self._sailing_cache = (sails_to, dangerous)
+        return self._sailing_cache
 
     def _colour_blind(self, topo: _Topology) -> tuple[bool, ...] | None:
         """Per beach: whether the colours of its boats can never matter to R9 (None when none is).
@@ -1183,15 +1252,12 @@ class Game:
         crossing of danger 2 or more that leads to an island. On every other island only the number of
         boats on each beach matters. Cached until the table changes."""
         if self._blind is None:
+            sails_to, dangerous = self._sailing(topo)
             sailed_from: dict[Cell, list[Cell]] = {cell: [] for cell in topo.cells}
-            seeing: set[Cell] = set()  # islands whose colours matter
-            for i, (cell, _beach) in enumerate(topo.index):
-                for pier in topo.piers[i]:
-                    danger, target = self._trace(cell, pier)
-                    if target is not None:
-                        sailed_from[target].append(cell)
-                        if danger >= 2:
-                            seeing.add(cell)
+            for cell, targets in sails_to.items():
+                for target in targets:
+                    sailed_from[target].append(cell)
+            seeing = set(dangerous)  # islands whose colours matter
             todo = list(seeing)
             while todo:
                 for cell in sailed_from[todo.pop()]:
@@ -1225,9 +1291,11 @@ class Game:
     def _table_changed(self) -> None:
         """A tile or a royal island changed the table: every R9 verdict may change."""
         self._memo.clear()
-        self._moves_cache = None
+        if self._topology is not None:
+            self._topology.moves = [None] * len(self._topology.index)
+        self._networks.clear()
+        self._sailing_cache = None
         self._escape_memo.clear()
-        self._at_all_memo.clear()
         self._blind = None
 
     def _forget_failures(self) -> None:
@@ -1292,7 +1360,7 @@ class Game:
 
     def _topo(self) -> _Topology:
         if self._topology is None:
-            self._topology = _Topology(self.tiles)
+            self._topology = _Topology(self.tiles.values())
         return self._topology
 
     def _trace(self, cell: Cell, direction: int) -> tuple[int, Cell | None]:
