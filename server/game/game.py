@@ -240,7 +240,8 @@ class Game:
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
-        self._networks: dict[tuple[Cell, ...], _Network] = {}
+        self._networks: dict[tuple[Cell, ...], _Network] = {}  # by their islands
+        self._network_of_full: dict[tuple[Cell, ...], _Network] = {}  # by the islands with a full beach
         self._sailing_cache: tuple[dict[Cell, set[Cell]], set[Cell]] | None = None
         self._blind: tuple[tuple[bool, ...] | None] | None = None
 
@@ -1203,8 +1204,12 @@ class Game:
 
     def _network(self, topo: _Topology, arr: Arrangement) -> _Network:
         """The islands the chain from `arr` can reach (see `_Network`), cached until the table changes."""
+        full = tuple([topo.index[i][0] for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
+        known = self._network_of_full.get(full)  # the islands with a full beach decide the rest
+        if known is not None:
+            return known
         sails_to = self._sailing(topo)[0]
-        todo = [topo.index[i][0] for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]]
+        todo = list(full)
         reached = set(todo)
         while todo:
             for target in sails_to[todo.pop()]:
@@ -1221,6 +1226,7 @@ class Game:
                 _Topology([self.tiles[cell] for cell in cells]), ids, local if local and any(local) else None
             )
             self._networks[cells] = network
+        self._network_of_full[full] = network
         return network
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
@@ -1294,6 +1300,7 @@ class Game:
         if self._topology is not None:
             self._topology.moves = [None] * len(self._topology.index)
         self._networks.clear()
+        self._network_of_full.clear()
         self._sailing_cache = None
         self._escape_memo.clear()
         self._blind = None
