@@ -16,9 +16,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 
 # The engine runs compiled by mypyc (setup.py; the install above compiles it): compile it again in place
-# whenever one of its sources changed since, as server/game refuses to run a stale build.
-native=$(ls server/game/native__mypyc*.so 2>/dev/null | head -n 1 || true)
-if [ "${TONGIAKI_PURE_PYTHON:-}" != 1 ] && { [ -z "$native" ] || [ -n "$(find server/game -name '*.py' -newer "$native")" ]; }; then
+# when it is missing or was compiled from other sources (server.game refuses to import such a build).
+if [ "${TONGIAKI_PURE_PYTHON:-}" != 1 ] \
+   && ! .venv/bin/python -c "import sys, server.game as g; sys.exit(0 if g.COMPILED else 1)" 2>/dev/null; then
   echo "compiling the engine (mypyc)…"
   .venv/bin/python setup.py --quiet build_ext --inplace >/dev/null 2>&1 \
     || .venv/bin/python setup.py build_ext --inplace

@@ -3,23 +3,27 @@
 Installed, its modules run compiled by mypyc (setup.py); from source alone they run as plain Python.
 """
 
+import hashlib
+import json
 import sys
 from pathlib import Path
 
 
 def _refuse_stale_build() -> None:
-    # A compiled module is imported in preference to its source, and the compiled code of them all lives
-    # in one library (native__mypyc): a library older than a source would silently play by old rules.
+    # A compiled module is imported in preference to its source: a build of other sources than those
+    # beside it would silently play by other rules. setup.py records the digests of what it compiled.
     here = Path(__file__).parent
-    for library in here.glob("native__mypyc*.so"):
-        built = library.stat().st_mtime
-        for compiled in here.glob("*.so"):
-            source = here / (compiled.name.split(".")[0] + ".py")
-            if source.exists() and source.stat().st_mtime > built:
-                raise ImportError(
-                    f"{source} changed after the engine was compiled: run scripts/bootstrap.sh to compile "
-                    "it again, or delete server/game/*.so to run it as plain Python"
-                )
+    if not any(here.glob("native__mypyc*.so")):
+        return
+    record = here / "native.json"
+    compiled = json.loads(record.read_text()) if record.exists() else {}
+    for name in sorted({p.name.split(".")[0] + ".py" for p in here.glob("*.so")} - {"native__mypyc.py"}):
+        source = here / name
+        if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != compiled.get(name):
+            raise ImportError(
+                f"{source} changed after the engine was compiled: run scripts/bootstrap.sh to compile it "
+                "again, or delete server/game/*.so to run it as plain Python"
+            )
 
 
 _refuse_stale_build()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
@@ -20,7 +20,7 @@ from . import arrangements, landing
 from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
-from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
+from .geometry import NOWHERE, SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
 from .landing import island_landings
 
 BOATS = 15
@@ -114,6 +114,25 @@ class Placed:
         return self._free
 
 
+class Fleet:
+    """A fleet at sea (R6, R7): its boats, the island it set out from, the cell it is on and the direction
+    it sails out of, the tiles it drew, the cell ahead and, once known, the island it will land on."""
+
+    __slots__ = ("boats", "colours", "origin", "at", "heading", "drawn", "next", "target")
+
+    def __init__(
+        self, boats: list[str], colours: int, origin: Cell, heading: int, at: Cell | None = None, drawn: int = 0
+    ) -> None:
+        self.boats = boats
+        self.colours = colours
+        self.origin = origin
+        self.at = origin if at is None else at
+        self.heading = heading
+        self.drawn = drawn
+        self.next: Cell = NOWHERE  # known once it sails into it
+        self.target: Cell = NOWHERE  # known once it reaches an island
+
+
 class _Topology:
     """The non-royal islands on the table, their beaches numbered globally, for chain searches (R9).
 
@@ -121,9 +140,9 @@ class _Topology:
     numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells", "moves")
 
-    def __init__(self, tiles: dict[Cell, Placed]) -> None:
+    def __init__(self, tiles: Iterable[Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
         self.moorings: list[int] = []
         self.piers: list[list[int]] = []
@@ -131,7 +150,9 @@ class _Topology:
         # an island's beaches are numbered in a row: first, end and their moorings
         self.span: dict[Cell, tuple[int, int, tuple[int, ...]]] = {}
         self.cells: list[Cell] = []
-        for t in tiles.values():  # in the order they were placed, which to_bytes keeps
+        # per beach, (danger, island reached) for each pier: filled by Game._moves, valid for one table
+        self.moves: list[list[tuple[int, Cell | None]] | None] = []
+        for t in tiles:  # in the order they were placed, which to_bytes keeps
             self.add(t)
 
     def add(self, t: Placed) -> None:
@@ -144,6 +165,7 @@ class _Topology:
             self.index.append((t.cell, b))
             self.moorings.append(beach.moorings)
             self.piers.append(t.piers[b])
+            self.moves.append(None)
         self.of_cell[t.cell] = ids
         self.span[t.cell] = (ids[0], ids[-1] + 1, t.moorings)
         self.cells.append(t.cell)
@@ -156,6 +178,22 @@ class _Topology:
 
     def has_full(self, arr: Arrangement) -> bool:
         return any((beach & COUNT) == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
+
+
+class _Network:
+    """The islands a chain can still reach from some arrangement (R9): those with a full beach and those
+    their fleets can land on, directly or after further landings. Nothing outside them can change or
+    fill while the chain runs, so a search works on their beaches alone (numbered by `topology`; `ids`
+    gives each one's number on the whole table) and its verdicts hold for any table that differs only
+    outside them."""
+
+    __slots__ = ("topology", "ids", "blind", "memo")
+
+    def __init__(self, topology: _Topology, ids: list[int], blind: tuple[bool, ...] | None) -> None:
+        self.topology = topology
+        self.ids = ids
+        self.blind = blind
+        self.memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}  # see Game._way_out
 
 
 class Game:
@@ -178,7 +216,7 @@ class Game:
         self.turn = 0
         self.phase = "setup"
         self.setup_left = 0
-        self.fleet: dict[str, Any] | None = None
+        self.fleet: Fleet | None = None
         self.in_hand: str | None = None
         self.hand_reason: str | None = None
         self.colonist_island: Cell | None = None
@@ -202,9 +240,10 @@ class Game:
         # this table: cleared whenever a tile or a royal island changes it.
         self._escape_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
         # R9 verdicts without the chain's history, by colour-blind arrangement; valid for this table.
-        self._at_all_memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}
+        self._networks: dict[tuple[Cell, ...], _Network] = {}  # by their islands
+        self._network_of_full: dict[tuple[Cell, ...], _Network] = {}  # by the islands with a full beach
+        self._sailing_cache: tuple[dict[Cell, set[Cell]], set[Cell]] | None = None
         self._blind: tuple[tuple[bool, ...] | None] | None = None
-        self._moves_cache: list[list[tuple[int, Cell | None]] | None] | None = None
 
     # ------------------------------------------------------------------ creation
 
@@ -296,9 +335,9 @@ class Game:
             ]
         elif self.phase == "land":
             assert self.fleet is not None
-            target = self.tiles[self.fleet["target"]]
+            target = self.tiles[self.fleet.target]
             d["island"] = target.name
-            d["fleet"] = list(self.fleet["boats"])
+            d["fleet"] = list(self.fleet.boats)
             d["free"] = list(target.free())
         elif self.phase == "place_tile":
             d["tile"] = self.in_hand
@@ -306,7 +345,7 @@ class Game:
         elif self.phase == "turn_tile":
             assert self.fleet is not None
             d["tile"] = self.in_hand
-            d["cell"] = list(self.fleet["next"])
+            d["cell"] = list(self.fleet.next)
         elif self.phase == "settle":
             assert self.colonist_island is not None
             d["island"] = self.tiles[self.colonist_island].name
@@ -456,8 +495,8 @@ class Game:
         """The free moorings of the arrived fleet's island, and every landing of the fleet there (R8)."""
         fleet = self.fleet
         assert fleet is not None
-        free = self.tiles[fleet["target"]].free()
-        return free, landing.landings(free, arrangements.code(fleet["boats"]))
+        free = self.tiles[fleet.target].free()
+        return free, landing.landings(free, arrangements.code(fleet.boats))
 
     def _sample_landing(self, rng: random.Random) -> Action:
         options = list(self._landings()[1])
@@ -688,11 +727,11 @@ class Game:
             return memo  # type: ignore[no-any-return]
         assert self.fleet is not None and self.in_hand is not None
         fleet = self.fleet
-        cell = fleet["next"]
+        cell = fleet.next
         good = []
         for rotation in range(SIDES):
             self._put(self.in_hand, cell, rotation)
-            if self._voyage_escapes(fleet["at"], fleet["dir"], fleet["origin"], fleet["boats"]):
+            if self._voyage_escapes(fleet.at, fleet.heading, fleet.origin, fleet.boats):
                 good.append(rotation)
             self._unput(cell)
         self._memo["turnings"] = good
@@ -770,7 +809,7 @@ class Game:
             self.phase = "game_over" if self.ending else "end_turn"
         elif kind == "turn_tile":
             assert self.fleet is not None and self.in_hand is not None
-            cell = self.fleet["next"]
+            cell = self.fleet.next
             self._put(self.in_hand, cell, action["rotation"])
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "turned", auto))
@@ -1086,15 +1125,29 @@ class Game:
 
     def _way_out(self, topo: _Topology, start: Arrangement) -> tuple[Arrangement, ...] | None:
         """R9 without the chain's history: can the chain from `start` end at all? The arrangements of a
-        way out after `start`, or None. When there is none, there is none with any history either
-        (forbidding arrangements only takes ways out away), so verdicts hold until the table changes
-        (`_at_all_memo`). Arrangements are taken in their colour-blind form (`_colour_blind`): the search
-        explores no more arrangements than the rules can tell apart."""
+        way out after `start` (colour-blind, see `_colour_blind`), or None. When there is none, there is
+        none with any history either (forbidding arrangements only takes ways out away), so verdicts hold
+        until the table changes. The search runs on the islands the chain can reach (`_network`), so a
+        table that differs elsewhere asks it again for nothing."""
         if not self._quick_escape(topo, start):
             return ()
-        blind = self._colour_blind(topo)
-        start = _blind_form(start, blind)
-        memo = self._at_all_memo
+        network = self._network(topo, start)
+        ids = network.ids
+        steps = self._network_way_out(network, _blind_form(tuple([start[j] for j in ids]), network.blind))
+        if steps is None:
+            return None
+        on_table = list(_blind_form(start, self._colour_blind(topo)))
+        way = []
+        for step in steps:
+            for k, j in enumerate(ids):
+                on_table[j] = step[k]
+            way.append(tuple(on_table))
+        return tuple(way)
+
+    def _network_way_out(self, network: _Network, start: Arrangement) -> tuple[Arrangement, ...] | None:
+        """`_way_out` on the beaches of `network`: a depth-first search that tries first the arrangements
+        with the fewest full beaches; verdicts are kept in `network.memo` (the way out, or None)."""
+        topo, blind, memo = network.topology, network.blind, network.memo
         if start in memo:
             return memo[start]
         moorings = topo.moorings
@@ -1143,18 +1196,59 @@ class Game:
     def _moves(self, topo: _Topology, i: int) -> list[tuple[int, Cell | None]]:
         """(danger, island reached) for each pier of beach `i` of the topology (see `_trace`). Cached until
         the table changes."""
-        if self._moves_cache is None:
-            self._moves_cache = [None] * len(topo.index)
-        moves = self._moves_cache[i]
+        moves = topo.moves[i]
         if moves is None:
             cell = topo.index[i][0]
-            moves = self._moves_cache[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
+            moves = topo.moves[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
         return moves
+
+    def _network(self, topo: _Topology, arr: Arrangement) -> _Network:
+        """The islands the chain from `arr` can reach (see `_Network`), cached until the table changes."""
+        full = tuple([topo.index[i][0] for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
+        known = self._network_of_full.get(full)  # the islands with a full beach decide the rest
+        if known is not None:
+            return known
+        sails_to = self._sailing(topo)[0]
+        todo = list(full)
+        reached = set(todo)
+        while todo:
+            for target in sails_to[todo.pop()]:
+                if target not in reached:
+                    reached.add(target)
+                    todo.append(target)
+        cells = tuple([cell for cell in topo.cells if cell in reached])
+        network = self._networks.get(cells)
+        if network is None:
+            ids = [j for cell in cells for j in topo.of_cell[cell]]
+            blind = self._colour_blind(topo)
+            local = None if blind is None else tuple([blind[j] for j in ids])
+            network = _Network(
+                _Topology([self.tiles[cell] for cell in cells]), ids, local if local and any(local) else None
+            )
+            self._networks[cells] = network
+        self._network_of_full[full] = network
+        return network
 
     def _hopeless(self, topo: _Topology, arr: Arrangement) -> bool:
         """Whether `arr` is already known to lead into an endless chain whatever the history."""
-        blind_arr = _blind_form(arr, self._colour_blind(topo))
-        return blind_arr in self._at_all_memo and self._at_all_memo[blind_arr] is None
+        network = self._network(topo, arr)
+        local = _blind_form(tuple([arr[j] for j in network.ids]), network.blind)
+        return local in network.memo and network.memo[local] is None
+
+    def _sailing(self, topo: _Topology) -> tuple[dict[Cell, set[Cell]], set[Cell]]:
+        """The islands each island's fleets can land on, and the islands with a crossing of danger 2 or
+        more on the way to an island. Cached until the table changes."""
+        if self._sailing_cache is None:
+            sails_to: dict[Cell, set[Cell]] = {cell: set() for cell in topo.cells}
+            dangerous: set[Cell] = set()
+            for i, (cell, _beach) in enumerate(topo.index):
+                for danger, target in self._moves(topo, i):
+                    if target is not None:
+                        sails_to[cell].add(target)
+                        if danger >= 2:
+                            dangerous.add(cell)
+            self._sailing_cache = (sails_to, dangerous)
+        return self._sailing_cache
 
     def _colour_blind(self, topo: _Topology) -> tuple[bool, ...] | None:
         """Per beach: whether the colours of its boats can never matter to R9 (None when none is).
@@ -1164,15 +1258,12 @@ class Game:
         crossing of danger 2 or more that leads to an island. On every other island only the number of
         boats on each beach matters. Cached until the table changes."""
         if self._blind is None:
+            sails_to, dangerous = self._sailing(topo)
             sailed_from: dict[Cell, list[Cell]] = {cell: [] for cell in topo.cells}
-            seeing: set[Cell] = set()  # islands whose colours matter
-            for i, (cell, _beach) in enumerate(topo.index):
-                for pier in topo.piers[i]:
-                    danger, target = self._trace(cell, pier)
-                    if target is not None:
-                        sailed_from[target].append(cell)
-                        if danger >= 2:
-                            seeing.add(cell)
+            for cell, targets in sails_to.items():
+                for target in targets:
+                    sailed_from[target].append(cell)
+            seeing = set(dangerous)  # islands whose colours matter
             todo = list(seeing)
             while todo:
                 for cell in sailed_from[todo.pop()]:
@@ -1206,9 +1297,12 @@ class Game:
     def _table_changed(self) -> None:
         """A tile or a royal island changed the table: every R9 verdict may change."""
         self._memo.clear()
-        self._moves_cache = None
+        if self._topology is not None:
+            self._topology.moves = [None] * len(self._topology.index)
+        self._networks.clear()
+        self._network_of_full.clear()
+        self._sailing_cache = None
         self._escape_memo.clear()
-        self._at_all_memo.clear()
         self._blind = None
 
     def _forget_failures(self) -> None:
@@ -1273,7 +1367,7 @@ class Game:
 
     def _topo(self) -> _Topology:
         if self._topology is None:
-            self._topology = _Topology(self.tiles)
+            self._topology = _Topology(self.tiles.values())
         return self._topology
 
     def _trace(self, cell: Cell, direction: int) -> tuple[int, Cell | None]:
@@ -1332,14 +1426,7 @@ class Game:
                 "auto": auto,
             }
         )
-        self.fleet = {
-            "boats": boats,
-            "colours": colours,
-            "origin": t.cell,
-            "at": t.cell,
-            "dir": action["pier"],
-            "drawn": 0,
-        }
+        self.fleet = Fleet(boats, colours, t.cell, action["pier"])
         self.phase = "sail"
 
     def _sail(self, events: list[Event]) -> None:
@@ -1347,12 +1434,12 @@ class Game:
         `turn_tile` decision in the free follow-up variant), else enter what is there."""
         fleet = self.fleet
         assert fleet is not None
-        nxt = neighbour(fleet["at"], fleet["dir"])
-        fleet["next"] = nxt
+        nxt = neighbour(fleet.at, fleet.heading)
+        fleet.next = nxt
         if nxt not in self.tiles:
             name = self._draw(events)
-            fleet["drawn"] += 1
-            if self.variants["free_follow_up"] and fleet["drawn"] > 1:
+            fleet.drawn += 1
+            if self.variants["free_follow_up"] and fleet.drawn > 1:
                 self.in_hand = name
                 self.phase = "turn_tile"
                 n, first = self._sole()
@@ -1360,36 +1447,36 @@ class Game:
                     assert first is not None
                     self._do(_action(first), events, auto=True)
                 return
-            self._put(name, nxt, forced_rotation(fleet["dir"]))
+            self._put(name, nxt, forced_rotation(fleet.heading))
             events.append(_placed_event(self.tiles[nxt], "forced", True))
         self.phase = "enter"
 
     def _enter(self, events: list[Event]) -> None:
         fleet = self.fleet
         assert fleet is not None
-        nxt = fleet["next"]
+        nxt = fleet.next
         t = self.tiles[nxt]
         if t.island is not None:
             if t.royal is not None:  # R10: turned back to the departure island
-                origin = self.tiles[fleet["origin"]]
+                origin = self.tiles[fleet.origin]
                 events.append(
                     {"type": "turned_back", "cell": list(nxt), "island": origin.name, "to": list(origin.cell)}
                 )
-                fleet["target"] = origin.cell
+                fleet.target = origin.cell
             else:
-                fleet["target"] = nxt
+                fleet.target = nxt
             self.phase = "arrive"
             return
         if self.ending:
             # R13: the fleet drew the last ocean tile; it stays on it at sea and scores nothing.
-            self.at_sea.append((nxt, fleet["boats"]))
-            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self.at_sea.append((nxt, fleet.boats))
+            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
             self.phase = "game_over"
             return
-        entry = opposite(fleet["dir"])
+        entry = opposite(fleet.heading)
         exit_dir, danger = t.exits[entry]
-        colours = fleet["colours"]
+        colours = fleet.colours
         events.append(
             {
                 "type": "path_followed",
@@ -1403,23 +1490,23 @@ class Game:
         passed = danger <= colours
         events.append({"type": "crossing", "cell": list(nxt), "danger": danger, "colours": colours, "passed": passed})
         if not passed:
-            self._return(fleet["boats"])
-            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet["boats"])})
+            self._return(fleet.boats)
+            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
             self.chain_seen.clear()
             self._forget_failures()
             self.phase = "chain"
             return
-        fleet["at"] = nxt
-        fleet["dir"] = exit_dir
+        fleet.at = nxt
+        fleet.heading = exit_dir
         self.phase = "sail"
 
     def _arrive(self, events: list[Event]) -> None:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
+        target = self.tiles[fleet.target]
         events.append(
-            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet["boats"])}
+            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet.boats)}
         )
         self.phase = "land"
         n, first = self._sole()
@@ -1432,14 +1519,14 @@ class Game:
         to an arrangement of this chain (unless every landing does)."""
         fleet = self.fleet
         assert fleet is not None
-        free = self.tiles[fleet["target"]].free()
+        free = self.tiles[fleet.target].free()
         added = [0] * len(free)
         for colour, b in pairs:
             if not 0 <= b < len(free) or colour not in arrangements.ONE:
                 return False
             added[b] += arrangements.ONE[colour]
         placement = tuple(added)
-        if placement not in landing.landing_set(free, arrangements.code(fleet["boats"])):
+        if placement not in landing.landing_set(free, arrangements.code(fleet.boats)):
             return False
         if self.ending:
             return True  # R13: the game ends with this landing; no chain follows
@@ -1456,11 +1543,11 @@ class Game:
     def _landing_escapes_now(self, placement: landing.Landing) -> bool:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
+        target = self.tiles[fleet.target]
         if not _fills(placement, target.free()) and not self._full_now():
             return True  # nothing is full after it: the chain ends
         topo, arr, _full = self._chain_now()
-        ids = topo.of_cell[fleet["target"]]
+        ids = topo.of_cell[fleet.target]
         new = list(arr)
         for j, a in zip(ids, placement):  # noqa: B905 - same length
             new[j] += a
@@ -1485,8 +1572,8 @@ class Game:
     def _land(self, pairs: list[list[Any]], events: list[Event], auto: bool) -> None:
         fleet = self.fleet
         assert fleet is not None
-        target = self.tiles[fleet["target"]]
-        left = list(fleet["boats"])
+        target = self.tiles[fleet.target]
+        left = list(fleet.boats)
         for colour, b in pairs:
             target.beaches[b].append(colour)
             left.remove(colour)
@@ -1672,17 +1759,35 @@ def _placed_event(t: Placed, how: str, auto: bool) -> Event:
     }
 
 
-def _fleet_out(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
+def _fleet_out(fleet: Fleet | None) -> dict[str, Any] | None:
     if fleet is None:
         return None
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in fleet.items()}
+    data: dict[str, Any] = {
+        "boats": fleet.boats,
+        "colours": fleet.colours,
+        "origin": list(fleet.origin),
+        "at": list(fleet.at),
+        "dir": fleet.heading,
+        "drawn": fleet.drawn,
+    }
+    if fleet.next != NOWHERE:
+        data["next"] = list(fleet.next)
+    if fleet.target != NOWHERE:
+        data["target"] = list(fleet.target)
+    return data
 
 
-def _fleet_in(fleet: dict[str, Any] | None) -> dict[str, Any] | None:
-    if fleet is None:
+def _fleet_in(data: dict[str, Any] | None) -> Fleet | None:
+    if data is None:
         return None
-    cells = ("origin", "at", "next", "target")
-    return {k: (tuple(v) if k in cells and v is not None else v) for k, v in fleet.items()}
+
+    def cell(name: str) -> Cell:
+        value = data.get(name)
+        return NOWHERE if value is None else (value[0], value[1])
+
+    fleet = Fleet(data["boats"], data["colours"], cell("origin"), data["dir"], at=cell("at"), drawn=data["drawn"])
+    fleet.next, fleet.target = cell("next"), cell("target")
+    return fleet
 
 
 # Decisions whose candidates the R9 filter may forbid; the others' candidates are all legal.

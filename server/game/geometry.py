@@ -20,6 +20,10 @@ START: Cell = (0, 0)
 """Tonga's cell."""
 
 
+NOWHERE: Cell = (1 << 20, 1 << 20)
+"""A cell no table reaches (the 32 tiles span a few dozen cells): where a fleet heads before it knows."""
+
+
 def neighbour(cell: Cell, direction: int) -> Cell:
     """The cell next to `cell` in world `direction`."""
     dq, dr = OFFSETS[direction]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import TILES, Island, Ocean
+from .geometry import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game, Placed
@@ -86,11 +87,11 @@ def public_view(game: Game, colour: str | None = None) -> dict[str, Any]:
     fleet = None
     if game.fleet is not None:
         f = game.fleet
-        where = f.get("target") or f["at"]
+        where = f.at if f.target == NOWHERE else f.target
         fleet = {
-            "boats": list(f["boats"]),
-            "colours": f["colours"],
-            "from": game.tiles[f["origin"]].name,
+            "boats": list(f.boats),
+            "colours": f.colours,
+            "from": game.tiles[f.origin].name,
             "cell": [where[0], where[1]],
         }
     view: dict[str, Any] = {

@@ -32,7 +32,7 @@ def boats_of(game: Game, colour: str) -> int:
     on_beaches = sum(b.count(colour) for t in islands for b in t.beaches)
     royal = sum(1 for t in islands if t.royal == colour)
     at_sea = sum(boats.count(colour) for _cell, boats in game.at_sea)
-    sailing = game.fleet["boats"].count(colour) if game.fleet else 0
+    sailing = game.fleet.boats.count(colour) if game.fleet else 0
     return game.supply[colour] + on_beaches + royal + at_sea + sailing
 
 
