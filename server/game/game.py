@@ -1093,30 +1093,24 @@ class Game:
         while todo:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
-            for i, boats in enumerate(arr):
-                if (boats & COUNT) != topo.moorings[i]:
-                    continue
-                left = arr[:i] + (0,) + arr[i + 1 :]
-                for pier in topo.piers[i]:
-                    target = self._trace(topo.index[i][0], pier)[1]
-                    assert target is not None  # else _quick_escape would have answered
-                    for nxt in self._landing_results(topo, left, target, boats):
-                        if nxt in parent or nxt in forbidden or hopeless(topo, nxt):
-                            continue
-                        verdict = self._known_escape(nxt, forbidden)
-                        if verdict is False:
-                            continue
-                        distance = 0 if verdict else self._quick_escape(topo, nxt)
-                        if distance == 0:
-                            witness = (nxt, *(self._escape_memo.get(nxt) or ()))
-                            step: Arrangement | None = arr
-                            while step is not None:
-                                self._escape_memo[step] = witness
-                                witness = (step, *witness)
-                                step = parent[step]
-                            return True
-                        parent[nxt] = arr
-                        found.append((distance, nxt))
+            for _sailed, _landed, nexts in self._next_arrangements(topo, arr, None):
+                for nxt in nexts:
+                    if nxt in parent or nxt in forbidden or hopeless(topo, nxt):
+                        continue
+                    verdict = self._known_escape(nxt, forbidden)
+                    if verdict is False:
+                        continue
+                    distance = 0 if verdict else self._quick_escape(topo, nxt)
+                    if distance == 0:
+                        witness = (nxt, *(self._escape_memo.get(nxt) or ()))
+                        step: Arrangement | None = arr
+                        while step is not None:
+                            self._escape_memo[step] = witness
+                            witness = (step, *witness)
+                            step = parent[step]
+                        return True
+                    parent[nxt] = arr
+                    found.append((distance, nxt))
             found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
             todo.extend(nxt for _distance, nxt in found)
         for arr in parent:
@@ -1150,48 +1144,57 @@ class Game:
         topo, blind, memo = network.topology, network.blind, network.memo
         if start in memo:
             return memo[start]
-        moorings = topo.moorings
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
         while todo:
             arr = todo.pop()
             found: list[tuple[int, Arrangement]] = []
-            for i, boats in enumerate(arr):
-                if (boats & COUNT) != moorings[i]:
-                    continue
-                left = arr[:i] + (0,) + arr[i + 1 :]
-                for _danger, target in self._moves(topo, i):
-                    assert target is not None  # else _quick_escape would have answered
-                    fleet = (
-                        arrangements.counted(boats) if blind is not None and blind[topo.of_cell[target][0]] else boats
-                    )
-                    for nxt in self._landing_results(topo, left, target, fleet):
-                        if nxt in parent:
+            for _sailed, _landed, nexts in self._next_arrangements(topo, arr, blind):
+                for nxt in nexts:
+                    if nxt in parent:
+                        continue
+                    rest: tuple[Arrangement, ...] = ()
+                    if nxt in memo:
+                        known = memo[nxt]
+                        if known is None:
                             continue
-                        rest: tuple[Arrangement, ...] = ()
-                        if nxt in memo:
-                            known = memo[nxt]
-                            if known is None:
-                                continue
-                            rest, distance = known, 0
-                        else:
-                            distance = self._quick_escape(topo, nxt)
-                        if distance == 0:
-                            way = (nxt, *rest)
-                            memo[nxt] = way[1:]
-                            step: Arrangement | None = arr
-                            while step is not None:
-                                memo[step] = way
-                                way = (step, *way)
-                                step = parent[step]
-                            return memo[start]
-                        parent[nxt] = arr
-                        found.append((distance, nxt))
+                        rest, distance = known, 0
+                    else:
+                        distance = self._quick_escape(topo, nxt)
+                    if distance == 0:
+                        way = (nxt, *rest)
+                        memo[nxt] = way[1:]
+                        step: Arrangement | None = arr
+                        while step is not None:
+                            memo[step] = way
+                            way = (step, *way)
+                            step = parent[step]
+                        return memo[start]
+                    parent[nxt] = arr
+                    found.append((distance, nxt))
             found.sort(key=lambda pair: -pair[0])  # the fewest full beaches are tried first
             todo.extend(nxt for _distance, nxt in found)
         for arr in parent:
             memo[arr] = None
         return None
+
+    def _next_arrangements(
+        self, topo: _Topology, arr: Arrangement, blind: tuple[bool, ...] | None
+    ) -> list[tuple[Cell, Cell, list[Arrangement]]]:
+        """Every arrangement one step of the chain (R6–R8: a full beach's fleet sails and lands) leads to
+        from `arr`, by the islands sailed from and landed on; on `blind` beaches the boats are counted,
+        not told apart. For arrangements where no pier of a full beach draws a tile (`_quick_escape`)."""
+        out = []
+        for i, boats in enumerate(arr):
+            if (boats & COUNT) != topo.moorings[i]:
+                continue
+            sailed = topo.index[i][0]
+            left = arr[:i] + (0,) + arr[i + 1 :]
+            for _danger, target in self._moves(topo, i):
+                assert target is not None  # a draw ends the chain: no search goes past it
+                fleet = arrangements.counted(boats) if blind is not None and blind[topo.of_cell[target][0]] else boats
+                out.append((sailed, target, self._landing_results(topo, left, target, fleet)))
+        return out
 
     def _moves(self, topo: _Topology, i: int) -> list[tuple[int, Cell | None]]:
         """(danger, island reached) for each pier of beach `i` of the topology (see `_trace`). Cached until
@@ -1319,19 +1322,12 @@ class Game:
         edges[start] = []
         while todo:
             arr = todo.pop()
-            for i, boats in enumerate(arr):
-                if (boats & COUNT) != topo.moorings[i]:
-                    continue
-                cell = topo.index[i][0]
-                left = arr[:i] + (0,) + arr[i + 1 :]
-                for pier in topo.piers[i]:
-                    target = self._trace(cell, pier)[1]
-                    assert target is not None
-                    for nxt in self._landing_results(topo, left, target, boats):
-                        edges[arr].append((nxt, cell, target))
-                        if nxt not in edges:
-                            edges[nxt] = []
-                            todo.append(nxt)
+            for sailed, landed, nexts in self._next_arrangements(topo, arr, None):
+                for nxt in nexts:
+                    edges[arr].append((nxt, sailed, landed))
+                    if nxt not in edges:
+                        edges[nxt] = []
+                        todo.append(nxt)
         component = _components({a: [e[0] for e in out] for a, out in edges.items()})
         leaves = {c for a, out in edges.items() for c in [component[a]] if all(component[e[0]] == c for e in out)}
         cells: set[Cell] = set()
