@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 
-def _refuse_stale_build() -> None:
-    # A compiled module is imported in preference to its source: a build of other sources than those
-    # beside it would silently play by other rules. setup.py records the digests of what it compiled.
-    here = Path(__file__).parent
+def refuse_stale_build(here: Path) -> None:
+    """Raise ImportError when the engine in `here` is compiled from other sources than those beside it.
+
+    A compiled module is imported in preference to its source, so such a build would silently play by
+    other rules. setup.py records the digests of what it compiled in native.json."""
     if not any(here.glob("native__mypyc*.so")):
         return
     record = here / "native.json"
@@ -26,7 +27,7 @@ def _refuse_stale_build() -> None:
             )
 
 
-_refuse_stale_build()
+refuse_stale_build(Path(__file__).parent)
 
 from .catalogue import COLOURS  # noqa: E402 - after the check above
 from .errors import IllegalAction, PositionError  # noqa: E402
