@@ -7,7 +7,6 @@ leaves through a view, an event or an error reveals its order (R15).
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
@@ -368,20 +367,20 @@ class Game:
         if self.phase == "over":
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         if self._legal is not None:
-            return self._issue(self._legal[rng.randrange(len(self._legal))])
+            return self._issue(self._legal[_below(rng, len(self._legal))])
         if self.phase == "land":
             return self._sample_landing(rng)
         if self.phase == "turn" and self.supply[self.colours[self.active]] > 0:
             return self._sample_turn(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
-            cell = cells[rng.randrange(len(cells))]
-            return self._issue(("place_tile", cell[0], cell[1], rng.randrange(SIDES)))
+            cell = cells[_below(rng, len(cells))]
+            return self._issue(("place_tile", cell[0], cell[1], _below(rng, SIDES)))
         keys = self._candidates()
         if self.phase not in _FILTERED:
-            return self._issue(keys[rng.randrange(len(keys))])
+            return self._issue(keys[_below(rng, len(keys))])
         while keys:
-            i = rng.randrange(len(keys))
+            i = _below(rng, len(keys))
             if self._allowed(keys[i]):
                 return self._issue(keys[i])
             keys[i] = keys[-1]
@@ -397,7 +396,7 @@ class Game:
 
     def result(self) -> dict[str, Any] | None:
         """The final scores and ranking (R13), or None while the game runs."""
-        return copy.deepcopy(self.final)
+        return _copy_result(self.final)
 
     # ------------------------------------------------------------------ applying actions
 
@@ -502,13 +501,13 @@ class Game:
         options = list(self._landings()[1])
         if not self.ending and self._any_landing_escapes():
             while True:  # the memo above guarantees one escapes
-                i = rng.randrange(len(options))
+                i = _below(rng, len(options))
                 if self._landing_escapes(options[i]):
                     break
                 options[i] = options[-1]
                 options.pop()
         else:
-            i = rng.randrange(len(options))
+            i = _below(rng, len(options))
         return self._issue(_landing_key(options[i]))
 
     def _sample_turn(self, rng: random.Random) -> Action:
@@ -533,7 +532,7 @@ class Game:
                 expansions.append((count, t.name, open_beaches, n))
                 if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
-        r = rng.randrange(total + len(royals))
+        r = _below(rng, total + len(royals))
         key: Key = ("colonise",)
         for count, name, open_beaches, n in expansions:
             if r < count:
@@ -1643,7 +1642,7 @@ class Game:
         self.phase = "over"
         self.fleet = None
         self._legal = []
-        events.append({"type": "game_over", "result": copy.deepcopy(self.final)})
+        events.append({"type": "game_over", "result": _copy_result(self.final)})
 
     # ------------------------------------------------------------------ views (R15)
 
@@ -1897,6 +1896,30 @@ def _blind_form(arr: Arrangement, blind: tuple[bool, ...] | None) -> Arrangement
     if blind is None:
         return arr
     return tuple([arrangements.counted(boats) if b else boats for boats, b in zip(arr, blind)])  # noqa: B905 - same length
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """rng.randrange(n), the same draw from the same generator, without the interpreted wrapper."""
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
+
+
+def _copy_result(final: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An independent copy of the result (R13): callers may change what they are given."""
+    if final is None:
+        return None
+    out = dict(final)
+    for key in ("scores", "islands", "boats", "teams"):
+        if out[key] is not None:
+            out[key] = dict(out[key])
+    for key in ("ranking", "team_ranking"):
+        if out[key] is not None:
+            out[key] = [list(group) for group in out[key]]
+    out["winners"] = list(out["winners"])
+    return out
 
 
 _CHOOSE = [[comb(n, k) for k in range(7)] for n in range(7)]
