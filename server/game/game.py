@@ -473,10 +473,13 @@ class Game:
             return min(len(options), 2), _landing_key(options[0])
         # Landings that leave no beach full end the chain at once (R9): two of them answer without a search.
         if not self._full_now():
-            quiet = [p for p in options if not _fills(p, free)]
-            if len(quiet) >= 2:
-                self._memo["any_landing"] = True
-                return 2, None
+            quiet = 0
+            for p in options:
+                if not _fills(p, free):
+                    quiet += 1
+                    if quiet == 2:
+                        self._memo["any_landing"] = True
+                        return 2, None
         escaping = []
         for placement in options:
             if self._landing_escapes(placement):
@@ -498,17 +501,17 @@ class Game:
         return free, landing.landings(free, arrangements.code(fleet.boats))
 
     def _sample_landing(self, rng: random.Random) -> Action:
-        options = list(self._landings()[1])
-        if not self.ending and self._any_landing_escapes():
-            while True:  # the memo above guarantees one escapes
-                i = _below(rng, len(options))
-                if self._landing_escapes(options[i]):
-                    break
-                options[i] = options[-1]
-                options.pop()
-        else:
-            i = _below(rng, len(options))
-        return self._issue(_landing_key(options[i]))
+        options = self._landings()[1]
+        i = _below(rng, len(options))
+        if self.ending or not self._any_landing_escapes() or self._landing_escapes(options[i]):
+            return self._issue(_landing_key(options[i]))
+        left = list(options)  # redraw among the others (the memo above guarantees one escapes)
+        while True:
+            left[i] = left[-1]
+            left.pop()
+            i = _below(rng, len(left))
+            if self._landing_escapes(left[i]):
+                return self._issue(_landing_key(left[i]))
 
     def _sample_turn(self, rng: random.Random) -> Action:
         """Uniform over the turn's actions (R5 expansions, R10 royal islands, R11) by counting the
