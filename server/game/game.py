@@ -139,7 +139,7 @@ class _Topology:
     numbering.
     """
 
-    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells", "moves")
+    __slots__ = ("index", "moorings", "piers", "of_cell", "span", "cells", "islands", "moves")
 
     def __init__(self, tiles: Iterable[Placed]) -> None:
         self.index: list[tuple[Cell, int]] = []
@@ -149,6 +149,7 @@ class _Topology:
         # an island's beaches are numbered in a row: first, end and their moorings
         self.span: dict[Cell, tuple[int, int, tuple[int, ...]]] = {}
         self.cells: list[Cell] = []
+        self.islands: list[Placed] = []  # the tiles of `cells`
         # per beach, (danger, island reached) for each pier: filled by Game._moves, valid for one table
         self.moves: list[list[tuple[int, Cell | None]] | None] = []
         for t in tiles:  # in the order they were placed, which to_bytes keeps
@@ -168,11 +169,13 @@ class _Topology:
         self.of_cell[t.cell] = ids
         self.span[t.cell] = (ids[0], ids[-1] + 1, t.moorings)
         self.cells.append(t.cell)
+        self.islands.append(t)
 
-    def arrangement(self, tiles: dict[Cell, Placed]) -> Arrangement:
+    def arrangement(self) -> Arrangement:
+        """The boats on the table now, in this numbering."""
         out: list[int] = []
-        for cell in self.cells:
-            out.extend(tiles[cell].codes())
+        for t in self.islands:
+            out.extend(t.codes())
         return tuple(out)
 
     def has_full(self, arr: Arrangement) -> bool:
@@ -1018,7 +1021,7 @@ class Game:
         memo = self._memo.get("chain")
         if memo is None:
             topo = self._topo()
-            arr = topo.arrangement(self.tiles)
+            arr = topo.arrangement()
             memo = (topo, arr, [i for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
             self._memo["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
@@ -1394,7 +1397,7 @@ class Game:
     def _voyage_escapes(self, at: Cell, direction: int, origin: Cell, boats: list[str]) -> bool:
         """R9 for a fleet already at sea on `at` heading out through `direction`."""
         topo = self._topo()
-        arr = topo.arrangement(self.tiles)
+        arr = topo.arrangement()
         danger, target = self._trace(at, direction)
         if target is None or danger > len(set(boats)):
             return True
