@@ -109,7 +109,7 @@ class Placed:
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach (cached like `codes`)."""
         if self._free is None:
-            self._free = tuple([m - len(boats) for m, boats in zip(self.moorings, self.beaches)])  # noqa: B905
+            self._free = tuple([m - len(self.beaches[b]) for b, m in enumerate(self.moorings)])
         return self._free
 
 
@@ -179,7 +179,8 @@ class _Topology:
         return tuple(out)
 
     def has_full(self, arr: Arrangement) -> bool:
-        return any((beach & COUNT) == moorings for beach, moorings in zip(arr, self.moorings, strict=True))
+        moorings = self.moorings
+        return any((beach & COUNT) == moorings[i] for i, beach in enumerate(arr))
 
 
 class _Network:
@@ -1011,8 +1012,8 @@ class Game:
     def _any_full(self) -> bool:
         """R6: some beach on the table is full."""
         for t in self._islands():
-            for boats, moorings in zip(t.beaches, t.moorings):  # noqa: B905 - same length
-                if len(boats) == moorings:
+            for b, moorings in enumerate(t.moorings):
+                if len(t.beaches[b]) == moorings:
                     return True
         return False
 
