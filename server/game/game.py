@@ -8,6 +8,7 @@ leaves through a view, an event or an error reveals its order (R15).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 from math import comb
@@ -61,24 +62,16 @@ class Placed:
         self._codes: tuple[int, ...] | None = None
         self._free: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
+        shape = _SHAPES.get((name, rotation))
+        if shape is None:
+            shape = _SHAPES[(name, rotation)] = _shape(name, rotation)
+        self.piers, self.moorings, self.exits = shape  # shared by every tile so turned: never changed
         if isinstance(tile, Island):
             self.island: Island | None = tile
-            self.piers = [[world_side(s, rotation) for s in b.piers] for b in tile.beaches]
-            self.moorings: tuple[int, ...] = tuple(b.moorings for b in tile.beaches)
             self.beaches: list[list[str]] = [[] for _ in tile.beaches]
-            self.exits: list[tuple[int, int]] = []
         else:
             self.island = None
-            self.moorings = ()
-            self.piers = []
             self.beaches = []
-            # exits[entry world direction] = (exit world direction, danger)
-            exits = [(0, 0)] * SIDES
-            for a, b, danger in tile.paths:
-                wa, wb = world_side(a, rotation), world_side(b, rotation)
-                exits[wa] = (wb, danger)
-                exits[wb] = (wa, danger)
-            self.exits = exits
 
     def full(self, beach: int) -> bool:
         """R6: every mooring of the beach holds a boat."""
@@ -111,6 +104,30 @@ class Placed:
         if self._free is None:
             self._free = tuple([m - len(self.beaches[b]) for b, m in enumerate(self.moorings)])
         return self._free
+
+
+Shape = tuple[list[list[int]], tuple[int, ...], list[tuple[int, int]]]
+
+
+def _shape(name: str, rotation: int) -> Shape:
+    """A tile turned by `rotation`, in world directions: each beach's piers and moorings (islands), and
+    for oceans exits[entry direction] = (exit direction, danger)."""
+    tile = TILES[name]
+    if isinstance(tile, Island):
+        return (
+            [[world_side(s, rotation) for s in b.piers] for b in tile.beaches],
+            tuple(b.moorings for b in tile.beaches),
+            [],
+        )
+    exits = [(0, 0)] * SIDES
+    for a, b, danger in tile.paths:
+        wa, wb = world_side(a, rotation), world_side(b, rotation)
+        exits[wa] = (wb, danger)
+        exits[wb] = (wa, danger)
+    return [], (), exits
+
+
+_SHAPES: dict[tuple[str, int], Shape] = {}
 
 
 class Fleet:
@@ -923,8 +940,16 @@ class Game:
         self.where[name] = cell
         if self._free is not None:  # the frontier moves out past the new tile
             self._free.discard(cell)
-            self._free.update(n for n in neighbours(cell) if n not in self.tiles)
-        self._free_sorted = None
+            added = [n for n in neighbours(cell) if n not in self.tiles and n not in self._free]
+            self._free.update(added)
+            if self._free_sorted is not None:
+                at = bisect_left(self._free_sorted, cell)
+                if at < len(self._free_sorted) and self._free_sorted[at] == cell:
+                    del self._free_sorted[at]
+                for n in added:
+                    insort(self._free_sorted, n)
+        else:
+            self._free_sorted = None
         self._table_changed()
         if t.island is not None:
             self._island_tiles = None
