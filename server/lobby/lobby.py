@@ -95,6 +95,9 @@ def public_view(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return view, view.pop("legal", [])
 
 
+MIN_WAIT = 0.01
+"""The timer loop's shortest sleep (seconds): it looks at most 100 times a second for due rooms."""
+
 HELD_ROOMS = 4096
 """Games a process keeps in memory (least recently used go first); one is a few tens of KB."""
 
@@ -554,10 +557,13 @@ class Lobby:
                 await self.outbox.lobby_changed({"op": "remove", "room": room_id})
 
     async def run_timers(self, stop: asyncio.Event) -> None:
-        """The process's timer loop: claims due rooms (any process may) and advances them."""
-        last_beat = last_sweep = 0.0
+        """The process's timer loop: claims due rooms (any process may) and advances them. It sleeps until
+        the next timer falls due (another process may bring one forward: at most a tick, and at least
+        MIN_WAIT), so bots and clocks act when they are due instead of all together at the next tick."""
+        last_beat = last_sweep = last_flush = 0.0
         redis_down = False
         while not stop.is_set():
+            wait = self.timings.tick
             try:
                 now = time.time()
                 if now - last_beat >= min(1.0, self.timings.presence_ttl / 3):
@@ -566,14 +572,19 @@ class Lobby:
                 if now - last_sweep >= min(5.0, self.timings.finished_ttl):
                     await self.sweep()
                     last_sweep = now
-                await self.flush_sent()
+                if now - last_flush >= self.timings.tick:
+                    await self.flush_sent()
+                    last_flush = now
                 lease = now + 2.0
-                due = await self.store.claim_due(now, lease)
+                due, next_at = await self.store.claim_due(now, lease)
                 if redis_down:
                     log.warning("timer loop: Redis is reachable again")
                     redis_down = False
-                if due:
+                if due:   # they set their next checks: look again soon, the claim then tells the next one
                     await asyncio.gather(*(self._guarded(self.advance(r, lease)) for r in due))
+                    wait = MIN_WAIT
+                elif next_at is not None:
+                    wait = min(self.timings.tick, max(MIN_WAIT, next_at - time.time()))
             except StoreUnavailable as e:  # an outage: say so once, not every tick
                 if not redis_down:
                     log.warning("timer loop: Redis unreachable (%s); retrying every tick", e)
@@ -582,8 +593,8 @@ class Lobby:
                 log.exception("timer loop")
             slept = time.monotonic()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), self.timings.tick)
-            self.metrics.lag(max(0.0, time.monotonic() - slept - self.timings.tick))
+                await asyncio.wait_for(stop.wait(), wait)
+            self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
         with contextlib.suppress(Exception):   # what was broadcast since the last tick
             await self.flush_sent()
 

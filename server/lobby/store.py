@@ -70,10 +70,13 @@ return 0
 """
 
 # Claim the due timers: each is pushed `lease` seconds into the future, so a process that dies while
-# handling one only delays it; the claimer reschedules it when done.
+# handling one only delays it; the claimer reschedules it when done. The first element of the answer is
+# when the earliest timer is due after that ('' when there is none).
 CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+table.insert(due, 1, first[2] or '')
 return due
 """
 
@@ -416,10 +419,11 @@ class Store:
     async def unschedule(self, room_id: str) -> None:
         await self.redis.zrem(self.key("timers"), room_id)
 
-    async def claim_due(self, now: float, until: float, limit: int = 100) -> list[str]:
-        """The rooms due at `now`; their timers are leased until `until` (see `reschedule`)."""
-        due = await self._claim(keys=[self.key("timers")], args=[now, until, limit])
-        return [d.decode() for d in due]
+    async def claim_due(self, now: float, until: float, limit: int = 100) -> tuple[list[str], float | None]:
+        """The rooms due at `now`, their timers leased until `until` (see `reschedule`); and when the
+        earliest timer falls due after that (None: no timer)."""
+        first, *due = await self._claim(keys=[self.key("timers")], args=[now, until, limit])
+        return [d.decode() for d in due], float(first) if first else None
 
     async def reschedule(self, room_id: str, at: float, lease: float) -> None:
         """The claimer of a room (its timer leased until `lease`) sets the room's next check."""

@@ -93,3 +93,23 @@ async def test_a_room_of_people_is_looked_at_once_per_presence_period(config, cl
         for c in clients:
             await c.close()
         await server.stop()
+
+
+async def test_the_timer_loop_wakes_when_a_bot_is_due_not_a_tick_later(config, clients):
+    """Bots act bot_pace after the previous move: the loop sleeps until the next timer falls due (here a
+    tick of 1 s, bots of 0.1 s: a loop waking only every tick would make about one move a second)."""
+    server = await InProcessServer(config.with_(tick=1.0)).start()
+    try:
+        host, = await people(server.url, clients, "Host")
+        room = (await host.ok("room_create", {"name": "bots", "seats": 2, "bot_pace": 0.1}))["room"]["id"]
+        await host.join(room)
+        await host.ok("stand", {"room": room, "seat": 0})
+        await host.ok("room_start", {"room": room, "fill_with_bots": True})
+        await host.wait(lambda: room in host.views)
+        start = host.v(room)
+        await asyncio.sleep(2.0)
+        assert host.v(room) - start >= 8 or host.over(room), host.v(room) - start
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
