@@ -29,17 +29,18 @@ def frames(games: int = 3) -> list[bytes]:
     """The engine.io frames of every room message of a few random games (msgpack, as on the wire)."""
     from server.game import Game
     from server.game.bots import RandomBot
+    from server.lobby.lobby import public_view
     from server.lobby.patch import diff
     from server.realtime.wire import WirePacket
 
     out = []
     for seed in range(games):
         game, bot = Game.new(["red", "blue", "green", "yellow"], seed=seed), RandomBot(seed)
-        before = game.view()
+        before = public_view(game)[0]
         v = 0
         while game.to_move is not None:
             events = game.apply(bot.choose(game), colour=game.to_move)
-            after = game.view()
+            after = public_view(game)[0]
             v += 1
             message = {"room": "r_bench", "v": v, "events": events, "patch": diff(before, after)}
             out.append(WirePacket(2, namespace="/", data=["game", message]).encode())
