@@ -20,6 +20,7 @@ fi
 if [ "${TONGIAKI_PURE_PYTHON:-}" != 1 ] \
    && ! .venv/bin/python -c "import sys, server.game as g; sys.exit(0 if g.COMPILED else 1)" 2>/dev/null; then
   echo "compiling the engine (mypyc)…"
+  rm -f server/game/*.so  # new files, not rewritten ones: a running process keeps the library it mapped
   .venv/bin/python setup.py --quiet build_ext --inplace >/dev/null 2>&1 \
     || .venv/bin/python setup.py build_ext --inplace
 fi
