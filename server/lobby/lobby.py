@@ -372,10 +372,12 @@ class Lobby:
         # clients heal gaps with `since`.
         try:
             await self.outbox.game_message(room.id, message)
-            self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
             await self._send_legal(room, v, game.to_move, legal)
+            # marked sent only now: a process that dies before the legal actions went out leaves them
+            # to `_resend`, or the person deciding would wait for them forever
+            self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             if game.to_move is None:
                 await self._finish_room(room.id)
         except Exception:

@@ -153,6 +153,18 @@ class Client:
             async with self.changed:
                 await self.changed.wait_for(predicate)
 
+    async def wait_healing(self, room: str, predicate: Callable[[], bool], quiet: float = 10.0,
+                           most: float = 60.0) -> None:
+        """`wait`, asking `since` after each `quiet` seconds without the predicate coming true, as the
+        browser's watchdog does (docs/protocol.md §5): a message lost while a server process died is
+        healed by that answer. Fails after `most` seconds."""
+        for _ in range(int(most / quiet)):
+            with contextlib.suppress(TimeoutError):
+                await self.wait(predicate, timeout=quiet)
+                return
+            await self.since(room)
+        await self.wait(predicate, timeout=quiet)
+
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self.sio.disconnect()
@@ -190,8 +202,8 @@ class Client:
         Returns how many of its actions were accepted."""
         accepted = 0
         while True:
-            await self.wait(lambda: self.over(room) or self.my_turn(room)
-                            or (stop_at is not None and self.v(room) >= stop_at), timeout=60)
+            await self.wait_healing(room, lambda: self.over(room) or self.my_turn(room)
+                                    or (stop_at is not None and self.v(room) >= stop_at))
             if self.over(room) or (stop_at is not None and self.v(room) >= stop_at):
                 return accepted
             v, view = self.views[room]
@@ -199,6 +211,8 @@ class Client:
             if answer["ok"]:
                 accepted += 1
                 await self.wait(lambda v=v: self.v(room) > v)
+            elif answer["error"]["code"] == "rate_limited":
+                await asyncio.sleep(0.2)  # as a client should: the limit refills at 20 requests a second
             else:
                 assert answer["error"]["code"] == "stale_version", answer
                 await self.wait(lambda v=v: self.v(room) > v)

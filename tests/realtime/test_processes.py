@@ -72,7 +72,8 @@ async def test_a_process_killed_mid_game_and_the_game_goes_on(two_servers, clien
     watcher = await Client("W").connect(survivor.url)
     clients.extend(on_doomed + on_survivor + [watcher])
     players = [on_doomed[0], on_survivor[0], on_doomed[1]]
-    room = await seat_everyone(players[0], players[1:], 4)
+    # a long grace: this is about a process dying, not about bots taking over seats while people come back
+    room = await seat_everyone(players[0], players[1:], 4, grace=600)
     await watcher.join(room)
     await players[0].ok("room_start", {"room": room, "fill_with_bots": True})  # seat 3: a bot
     for c in players + [watcher]:
