@@ -643,9 +643,8 @@ class Game:
             b, pier = key[2], key[3]
             if t is None or not 0 <= b < len(t.beaches) or not t.full(b) or pier not in t.piers[b]:
                 return False
-            danger, target = self._trace(t.cell, pier)
-            if target is None or danger > len(set(t.beaches[b])):
-                return True  # it draws a tile or sinks: the chain can end (R9)
+            if self._surely_allowed(key):
+                return True
             verdicts: dict[Key, bool] = self._memo.setdefault("migrations", {})
             verdict = verdicts.get(key)
             if verdict is None:
