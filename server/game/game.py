@@ -207,13 +207,17 @@ class _Network:
     gives each one's number on the whole table) and its verdicts hold for any table that differs only
     outside them."""
 
-    __slots__ = ("topology", "ids", "blind", "memo")
+    __slots__ = ("topology", "ids", "blind", "memo", "homing", "risky")
 
     def __init__(self, topology: _Topology, ids: list[int], blind: tuple[bool, ...] | None) -> None:
         self.topology = topology
         self.ids = ids
         self.blind = blind
         self.memo: dict[Arrangement, tuple[Arrangement, ...] | None] = {}  # see Game._way_out
+        # see Game._frozen: the islands every fleet of which comes back to them, with their beaches and
+        # the worst danger on the way from each; and the beaches a fleet of which may draw or sink
+        self.homing: list[tuple[list[int], list[int]]] | None = None
+        self.risky: list[int] = []
 
 
 class Game:
@@ -1176,8 +1180,13 @@ class Game:
             return memo[start]
         parent: dict[Arrangement, Arrangement | None] = {start: None}
         todo = [start]
+        looked = False  # for a frozen island
         while todo:
             arr = todo.pop()
+            if not looked and len(parent) > _LONG_SEARCH:
+                looked = True
+                if self._frozen(network, start):
+                    break  # none of the arrangements met can end the chain either: the island stays so
             found: list[tuple[int, Arrangement]] = []
             for _sailed, _landed, nexts in self._next_arrangements(topo, arr, blind):
                 for nxt in nexts:
@@ -1207,6 +1216,36 @@ class Game:
         for arr in parent:
             memo[arr] = None
         return None
+
+    def _frozen(self, network: _Network, arr: Arrangement) -> bool:
+        """R9: a sure sign that the chain from `arr` (on the network's beaches) can never end, found
+        without a search. An island whose beaches are all full, and from whose every beach every pier
+        leads back to the island itself with crossings the fleet passes, stays so forever: a fleet that
+        leaves finds room only on the beach it left, so it lands there again with the same boats, and
+        fleets from elsewhere find no room at all (R8). When no other beach of the network has a pier
+        that draws a tile or crosses a danger of 2 or more (a danger that could sink a fleet), nothing
+        can end the chain: it is endless, however the other islands play."""
+        topo = network.topology
+        if network.homing is None:
+            network.homing = []
+            for cell in topo.cells:
+                ids = topo.of_cell[cell]
+                worst = []
+                home = True
+                for i in ids:
+                    moves = self._moves(topo, i)
+                    home = home and all(target == cell for _danger, target in moves)
+                    worst.append(max([danger for danger, _target in moves], default=0))
+                    if any(target is None or danger >= 2 for danger, target in moves):
+                        network.risky.append(i)
+                if home:
+                    network.homing.append((ids, worst))
+        frozen: set[int] = set()
+        moorings = topo.moorings
+        for ids, worst in network.homing:
+            if all((arr[i] & COUNT) == moorings[i] and worst[k] <= KINDS[arr[i]] for k, i in enumerate(ids)):
+                frozen.update(ids)
+        return bool(frozen) and all(i in frozen for i in network.risky)
 
     def _next_arrangements(
         self, topo: _Topology, arr: Arrangement, blind: tuple[bool, ...] | None
@@ -1818,6 +1857,10 @@ def _fleet_in(data: dict[str, Any] | None) -> Fleet | None:
 
 # Decisions whose candidates the R9 filter may forbid; the others' candidates are all legal.
 _FILTERED = ("migrate", "land", "turn_tile")
+
+_LONG_SEARCH = 64
+"""Arrangements an R9 search meets before it looks for a frozen island (Game._frozen), which ends most
+long searches at once but costs more than most short ones."""
 
 # Which action types answer which decision.
 _ANSWERS: dict[str, tuple[str, ...]] = {

@@ -188,6 +188,78 @@ def test_r9_endless_chain_removes_only_the_looping_island_not_the_one_feeding_it
     assert len(beaches_of(game, "Tonga")[0]) < 3, "R4: the turn ends only when no beach is full"
 
 
+# ---------------------------------------------------------------- a frozen island
+
+# Tonga on (0, 0) and Samoa (moorings 3, 4, 5) on (0, 2), every neighbour of both a royal island: every
+# fleet from either is turned back to the island it left (R7, R10), over no crossing at all.
+ROYAL_RING = [("Muroroa", (0, 1)), ("Nauru", (-1, 1)), ("Tubuai", (-1, 0)), ("Rarotonga", (0, -1)),
+              ("Rapa Nui", (1, -1)), ("Tokelau", (1, 0)), ("Tuamotu", (0, 3)), ("Hiva Oa", (-1, 3)),
+              ("Mangareva", (-1, 2)), ("Oahu", (1, 1)), ("Tahiti", (1, 2))]
+TRIO = ("red", "blue", "green")
+FULL_SAMOA = [["red", "blue", "blue"], ["green", "green", "red", "red"], ["blue", "blue", "red", "green", "green"]]
+
+
+def ringed(tonga_beaches, samoa_beaches, *, open_cell=None):
+    """Tonga and Samoa ringed by royal islands (all but the one on `open_cell`)."""
+    tiles = [tonga(*tonga_beaches), island("Samoa", (0, 2), 0, *samoa_beaches)]
+    for k, (name, cell) in enumerate(ROYAL_RING):
+        if cell != open_cell:
+            tiles.append(island(name, cell, 0, royal=TRIO[k % 3]))
+    return position(tiles, colours=TRIO, stack=["a", "Hawaii"])
+
+
+def frozen_now(game):
+    """The engine's frozen-island test (Game._frozen, an R9 shortcut) on the table as it stands."""
+    from server.game import game as engine
+
+    topo = game._topo()
+    arrangement = topo.arrangement()
+    network = game._network(topo, arrangement)
+    return game._frozen(network, engine._blind_form(tuple(arrangement[j] for j in network.ids), network.blind))
+
+
+def test_r9_a_full_island_whose_fleets_all_come_back_is_an_endless_chain():
+    """R9: every beach of Samoa is full and every pier turns its fleet back to Samoa (R10): a fleet finds
+    room only on the beach it left and lands there again, with the same boats, forever, whatever Tonga
+    does. The chain is endless; Samoa goes, and Tonga, whose full beach empties onto its other beaches,
+    stays (an independent search agrees)."""
+    tonga_beaches = [["red", "red", "blue"], ["blue"], ["green"], [], ["red"], []]
+    before = ringed(tonga_beaches, [[]])
+    view = before.view()
+    for t in view["tiles"]:
+        boats = {"Tonga": tonga_beaches, "Samoa": FULL_SAMOA}.get(t["tile"])
+        for b, beach in enumerate(t["beaches"] if boats else []):
+            beach["boats"] = list(boats[b])
+    assert oracle_options(view) == set() and oracle_options.loop_islands() == {"Samoa"}
+    game = ringed(tonga_beaches, FULL_SAMOA)
+    assert game.view()["removed"] == ["Samoa"]
+    assert tile_at(game, (0, 2)) is None and tile_at(game, (0, 0))["tile"] == "Tonga"
+
+
+def test_r9_frozen_island_shortcut_holds_only_when_nothing_can_end_the_chain():
+    """R9: the engine stops a long search as soon as it sees a frozen island (full, every fleet back to
+    its own beach); it may only when no other beach could draw a tile or sink a fleet."""
+    calm_tonga = [["red"], ["blue"], [], [], [], []]
+    assert frozen_now(ringed(calm_tonga, [[]])) is False
+    frozen = ringed(calm_tonga, [[]])
+    samoa = frozen.tiles[(0, 2)]
+    for b, boats in enumerate(FULL_SAMOA):
+        samoa.beaches[b][:] = boats
+    samoa.changed()
+    assert frozen_now(frozen) is True
+    samoa.beaches[2].pop()  # a free mooring: Samoa's boats can move between its beaches
+    samoa.changed()
+    assert frozen_now(frozen) is False
+    # Tonga with a full beach and a pier onto an empty cell (a draw): the chain can still end
+    risky = ringed(calm_tonga, [[]], open_cell=(0, -1))
+    for cell, boats_of in (((0, 2), FULL_SAMOA), ((0, 0), [["red", "blue", "red"]])):
+        t = risky.tiles[cell]
+        for b, boats in enumerate(boats_of):
+            t.beaches[b][:] = boats
+        t.changed()
+    assert frozen_now(risky) is False
+
+
 # ---------------------------------------------------------------- an independent R9 oracle
 
 OFFS = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
