@@ -51,6 +51,7 @@ class Placed:
         "_codes",
         "_counts",
         "_free",
+        "_full",
     )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
@@ -61,6 +62,7 @@ class Placed:
         self.royal: str | None = None
         self._codes: tuple[int, ...] | None = None
         self._free: tuple[int, ...] | None = None
+        self._full: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
         shape = _SHAPES.get((name, rotation))
         if shape is None:
@@ -98,12 +100,19 @@ class Placed:
         self._codes = None
         self._counts = None
         self._free = None
+        self._full = None
 
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach (cached like `codes`)."""
         if self._free is None:
             self._free = tuple([m - len(self.beaches[b]) for b, m in enumerate(self.moorings)])
         return self._free
+
+    def full_beaches(self) -> tuple[int, ...]:
+        """The beaches that are full (R6), in order (cached like `codes`)."""
+        if self._full is None:
+            self._full = tuple([b for b, free in enumerate(self.free()) if free == 0])
+        return self._full
 
 
 Shape = tuple[list[list[int]], tuple[int, ...], list[tuple[int, int]]]
@@ -352,10 +361,7 @@ class Game:
             d["supply"] = self.supply[colour]
         elif self.phase == "migrate":
             d["full"] = [
-                {"island": t.name, "beach": b}
-                for t in self._islands()
-                for b in range(len(t.beaches))
-                if t.royal is None and t.full(b)
+                {"island": t.name, "beach": b} for t in self._islands() if t.royal is None for b in t.full_beaches()
             ]
         elif self.phase == "land":
             assert self.fleet is not None
@@ -395,8 +401,10 @@ class Game:
             return self._issue(self._legal[_below(rng, len(self._legal))])
         if self.phase == "land":
             return self._sample_landing(rng)
-        if self.phase == "turn" and self.supply[self.colours[self.active]] > 0:
+        if self.phase == "turn":
             return self._sample_turn(rng)
+        if self.phase == "restart":
+            return self._sample_restart(rng)
         if self.phase == "place_tile":  # every free cell and rotation is legal
             cells = self._free_cells()
             cell = cells[_below(rng, len(cells))]
@@ -438,8 +446,10 @@ class Game:
                 "wrong_player", f"{colour!r} may not act: the decision is {self.colours[self.active]}'s", action
             )
         issued = self._issued_action
+        chosen: Action | None = None
         if issued is not None and action is issued[0] and action == issued[1] and self._issued is not None:
             key = self._issued  # the action sample_action handed out, unchanged: legal and well formed
+            chosen = issued[1]  # its copy, which nobody else holds, goes in the log
         else:
             key = _key(action)
         if key[0] not in _ANSWERS[self.phase]:
@@ -454,7 +464,8 @@ class Game:
                 f"{_show(action)} is not a legal action for {self.colours[self.active]} ({self.phase})",
                 action,
             )
-        chosen = _action(key)
+        if chosen is None:
+            chosen = _action(key)
         events: list[Event] = []
         self.log.append(chosen)
         self._do(chosen, events)
@@ -545,7 +556,6 @@ class Game:
         supply = self.supply[colour]
         expansions = []
         royals = []
-        total = 1  # colonising
         may_found = self.royal_founded[colour] < MAX_ROYAL
         for t in self._islands():
             if t.royal is not None:
@@ -555,22 +565,45 @@ class Game:
             if k:
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
                 n = min(k, len(t.moorings), supply, len(open_beaches))
-                count = _CHOOSE[len(open_beaches)][n]
-                total += count
-                expansions.append((count, t.name, open_beaches, n))
+                expansions.append((_CHOOSE[len(open_beaches)][n], t.name, open_beaches, n))
                 if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
-        r = _below(rng, total + len(royals))
-        key: Key = ("colonise",)
-        for count, name, open_beaches, n in expansions:
-            if r < count:
-                key = ("expand", name, _unrank_combination(open_beaches, n, r), None)
-                break
-            r -= count
+        sources: list[tuple[str, int]] = []
+        targets: list[tuple[str, int]] = []
+        if supply > 0:
+            total = sum(count for count, _name, _open, _n in expansions)
         else:
-            if r < len(royals):
-                key = ("royal", royals[r])
+            sources, targets = self._take_backs(colour)
+            total = sum(len(targets) - (source in targets) for source in sources)
+        r = _below(rng, total + len(royals) + 1)  # + 1: colonising
+        key: Key = ("colonise",)
+        if r < total and supply > 0:
+            for count, name, open_beaches, n in expansions:
+                if r < count:
+                    key = ("expand", name, _unrank_combination(open_beaches, n, r), None)
+                    break
+                r -= count
+        elif r < total:  # R5 with all 15 on the board: which boat is taken back, and where it goes
+            for source in sources:
+                others = [target for target in targets if target != source]
+                if r < len(others):
+                    key = ("expand", others[r][0], (others[r][1],), source)
+                    break
+                r -= len(others)
+        elif r - total < len(royals):
+            key = ("royal", royals[r - total])
         return self._issue(key)
+
+    def _sample_restart(self, rng: random.Random) -> Action:
+        """Uniform over R12's restarts and R11, counted instead of listed (see `_restart_options`)."""
+        pairs, others = self._restart_options(self.colours[self.active])
+        r = _below(rng, len(pairs) + len(others) + 1)
+        if r < len(pairs):
+            return self._issue(("restart", "tonga", pairs[r]))
+        if r - len(pairs) < len(others):
+            name, b = others[r - len(pairs)]
+            return self._issue(("restart", name, b))
+        return self._issue(("colonise",))
 
     # ------------------------------------------------------------------ legal actions
 
@@ -596,10 +629,9 @@ class Game:
         elif phase == "migrate":
             for t in self._islands():
                 if t.royal is None:
-                    for b, piers in enumerate(t.piers):
-                        if t.full(b):
-                            for pier in piers:
-                                out.append(("migrate", t.name, b, pier))
+                    for b in t.full_beaches():
+                        for pier in t.piers[b]:
+                            out.append(("migrate", t.name, b, pier))
         elif phase == "land":
             for row in self._landings()[1]:
                 out.append(_landing_key(row))
@@ -679,9 +711,10 @@ class Game:
         """R5: islands with the colour's boats; n = min(k, beaches, supply) new boats, one per beach; with
         an empty supply, one boat taken back first and placed again."""
         supply = self.supply[colour]
-        mine = [t for t in self._islands() if t.royal is None and colour in t.counts()]
         if supply > 0:
-            for t in mine:
+            for t in self._islands():
+                if t.royal is not None or colour not in t.counts():
+                    continue
                 assert t.island is not None
                 k = t.counts()[colour]
                 open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
@@ -689,12 +722,19 @@ class Game:
                 for chosen in combinations(open_beaches, n):
                     yield ("expand", t.name, chosen, None)
             return
-        sources = [(t.name, b) for t in mine for b, boats in enumerate(t.beaches) if colour in boats]
+        sources, targets = self._take_backs(colour)
         for source in sources:
-            for t in mine:
-                for b in range(len(t.beaches)):
-                    if (t.name, b) != source and not t.full(b):
-                        yield ("expand", t.name, (b,), source)
+            for name, b in targets:
+                if (name, b) != source:
+                    yield ("expand", name, (b,), source)
+
+    def _take_backs(self, colour: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """R5 with all 15 boats on the board: the beaches the colour may take a boat back from, and those
+        it may put it on (not full; any but the one it came from)."""
+        mine = [t for t in self._islands() if t.royal is None and colour in t.counts()]
+        sources = [(t.name, b) for t in mine for b, boats in enumerate(t.beaches) if colour in boats]
+        targets = [(t.name, b) for t in mine for b, free in enumerate(t.free()) if free > 0]
+        return sources, targets
 
     def _expansion_allowed(self, colour: str, key: Key) -> bool:
         _kind, name, beaches, take_back = key
@@ -716,19 +756,32 @@ class Game:
 
     def _restarts(self, colour: str) -> Iterator[Key]:
         """R12: two boats on free moorings of Tonga, or one on any other non-royal island."""
+        pairs, others = self._restart_options(colour)
+        for pair in pairs:
+            yield ("restart", "tonga", pair)
+        for name, b in others:
+            yield ("restart", name, b)
+
+    def _restart_options(self, colour: str) -> tuple[list[tuple[int, ...]], list[tuple[str, int]]]:
+        """R12's restarts: the beaches of Tonga that take the two boats (or fewer, when the supply or
+        Tonga holds fewer), and the free beaches of the other non-royal islands."""
         if self.supply[colour] == 0:
-            return
+            return [], []
+        pairs: list[tuple[int, ...]] = []
         if TONGA in self.where:
             free = self.tiles[self.where[TONGA]].free()
             want = min(2, self.supply[colour], sum(free))
             for pair in combinations_with_replacement(range(len(free)), want):
                 if all(pair.count(b) <= free[b] for b in pair):
-                    yield ("restart", "tonga", pair)
-        for t in self._islands():
-            if t.name != TONGA and t.royal is None:
-                for b, f in enumerate(t.free()):
-                    if f > 0:
-                        yield ("restart", t.name, b)
+                    pairs.append(pair)
+        others = [
+            (t.name, b)
+            for t in self._islands()
+            if t.name != TONGA and t.royal is None
+            for b, f in enumerate(t.free())
+            if f > 0
+        ]
+        return pairs, others
 
     def _restart_allowed(self, colour: str, key: Key) -> bool:
         supply = self.supply[colour]
@@ -1039,11 +1092,7 @@ class Game:
 
     def _any_full(self) -> bool:
         """R6: some beach on the table is full."""
-        for t in self._islands():
-            for b, moorings in enumerate(t.moorings):
-                if len(t.beaches[b]) == moorings:
-                    return True
-        return False
+        return any(t.full_beaches() for t in self._islands())
 
     def _chain_now(self) -> tuple[_Topology, Arrangement, list[int]]:
         """The topology, the current arrangement and its full beaches (memoised for this decision)."""

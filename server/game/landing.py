@@ -23,17 +23,18 @@ _UNITS = [ONE[colour] for colour in _LISTING]
 _SHIFTS = [ONE[colour].bit_length() - 1 for colour in _LISTING]  # where each colour's count starts
 
 
-_PICKS: dict[int, list[tuple[int, int]]] = {}
+_PICKS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
-def _picks(fleet: int, size: int) -> list[tuple[int, int]]:
+def _picks(fleet: int, size: int) -> tuple[tuple[int, int], ...]:
     """Every way to take `size` boats out of the boats `fleet` (codes): (taken, left), the colours in
     listing order, the most of each first. Memoised (a plain dict: this is the innermost loop of R8)."""
     key = fleet * 8 + size
     found = _PICKS.get(key)
     if found is None:
-        found = _PICKS[key] = []
-        _pick(fleet, size, 0, 0, found)
+        picked: list[tuple[int, int]] = []
+        _pick(fleet, size, 0, 0, picked)
+        found = _PICKS[key] = tuple(picked)
     return found
 
 
@@ -50,16 +51,16 @@ def _pick(left: int, size: int, k: int, taken: int, out: list[tuple[int, int]]) 
 
 
 @lru_cache(maxsize=65536)
-def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> list[tuple[int, ...]]:
+def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> tuple[tuple[int, ...], ...]:
     """Vectors x with low <= x[i] <= caps[i] and sum(x) == total."""
     if not caps:
-        return [()] if total == 0 else []
+        return ((),) if total == 0 else ()
     head, tail = caps[0], caps[1:]
     out: list[tuple[int, ...]] = []
     room = sum(tail)
     for x in range(max(low, total - room), min(head, total) + 1):
         out.extend((x, *rest) for rest in _count_vectors(tail, total - x, low))
-    return out
+    return tuple(out)  # memoised: a tuple of ints the garbage collector stops tracking, not a list
 
 
 _MEMO_LIMIT = 20_000
@@ -96,17 +97,19 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     return found
 
 
-_ISLAND_LANDINGS: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, ...]]] = {}
+_ISLAND_LANDINGS: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
-def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: int) -> list[tuple[int, ...]]:
+def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
     """The boats on an island's beaches (codes, with these moorings) after each landing of `fleet` there:
     what the chain searches of R9 ask of every arrangement they reach, so memoised."""
     key = (beaches, moorings, fleet)
     found = _ISLAND_LANDINGS.get(key)
     if found is None:
         free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
-        found = [tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)]
+        # a tuple, not a list: the garbage collector stops tracking tuples of ints, so thousands of
+        # remembered landings add nothing to its full collections
+        found = tuple([tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)])
         _remember(_ISLAND_LANDINGS, key, found)
     return found
 
@@ -120,24 +123,36 @@ def _landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
     else:
         caps, low = (1,) * len(open_beaches), 0
     out: list[Landing] = []
-    row = [0] * len(free)
+    every = len(open_beaches) == len(free)
     for vector in _count_vectors(caps, placed, low):
-        _spread(vector, 0, fleet, open_beaches, row, out)
+        spread = _spread(vector, fleet)
+        if every:
+            out.extend(spread)
+            continue
+        for part in spread:  # the closed beaches get nothing
+            row = [0] * len(free)
+            for k, beach in enumerate(open_beaches):
+                row[beach] = part[k]
+            out.append(tuple(row))
     return tuple(out)
 
 
-def _spread(
-    vector: tuple[int, ...], k: int, left: int, open_beaches: list[int], row: list[int], out: list[Landing]
-) -> None:
-    """Put vector[k] of the boats `left` on open beach k, and so on for the next ones."""
-    if k == len(vector):
-        out.append(tuple(row))
-        return
-    beach = open_beaches[k]
-    for taken, rest in _picks(left, vector[k]):
-        row[beach] = taken
-        _spread(vector, k + 1, rest, open_beaches, row, out)
-    row[beach] = 0
+_SPREADS: dict[tuple[tuple[int, ...], int], tuple[Landing, ...]] = {}
+
+
+def _spread(vector: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
+    """Every way to put vector[k] of the boats `fleet` on the k-th beach, each beach's boats picked in
+    listing order (see `_picks`), the first beach's choice varying slowest. Memoised: the same counts
+    of the same fleet come back on islands with other free moorings."""
+    key = (vector, fleet)
+    found = _SPREADS.get(key)
+    if found is None:
+        rows: list[tuple[Landing, int]] = [((), fleet)]
+        for size in vector:
+            rows = [((*row, taken), rest) for row, left in rows for taken, rest in _picks(left, size)]
+        found = tuple([row for row, _left in rows])
+        _remember(_SPREADS, key, found)
+    return found
 
 
 @lru_cache(maxsize=65536)

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -201,21 +202,40 @@ def test_sampled_actions_are_always_listed(setup: tuple[int, bool, bool, int]) -
         game.apply(sampled)
 
 
-def test_sampling_is_uniform_over_the_legal_actions() -> None:
-    """Every legal action of a turn is drawn, each about equally often (R5 expansions, R10, R11)."""
+SAMPLED_TURNS = {
+    # R5 expansions, R10, R11: C(6,2) on Tonga, 3 on Hawaii, royal Hawaii, colonise
+    "turn": ([["red", "red"], ["blue"], [], [], [], []], [["red"], [], []], 15 + 3 + 1 + 1),
+    # R5 with all 15 red boats on the board: 8 beaches to take one back from, each to any of the 8 other
+    # beaches with a free mooring; royal Hawaii; colonise
+    "take_back": (
+        [["red", "red"], ["red", "red"], ["red", "red"], ["red", "red"], ["red", "red"], ["red", "blue"]],
+        [["red", "red"], ["red", "red"], []],
+        8 * 8 + 1 + 1,
+    ),
+    # R12 with no red boat on the board: 2 on Tonga (C(6,2) + 5 beaches taking both), 1 on Hawaii, colonise
+    "restart": ([["blue", "blue"], ["blue"], [], [], [], []], [["blue"], [], []], 15 + 5 + 3 + 1),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLED_TURNS))
+def test_sampling_is_uniform_over_the_legal_actions(kind: str) -> None:
+    """Every legal action of a turn is drawn, each about equally often: the sampler counts the options
+    of R5 (with and without a take-back), R10, R11 and R12 instead of listing them."""
+    tonga_beaches, hawaii_beaches, expected = SAMPLED_TURNS[kind]
     game = Game.from_position(
         {
             "colours": ["red", "blue"],
             "active": "red",
             "tiles": [
-                {"tile": "Tonga", "cell": [0, 0], "beaches": [["red", "red"], ["blue"], [], [], [], []]},
+                {"tile": "Tonga", "cell": [0, 0], "beaches": tonga_beaches},
                 {"tile": "c", "cell": [0, 1], "rotation": 3},
-                {"tile": "Hawaii", "cell": [0, 2], "rotation": 3, "beaches": [["red"], [], []]},
+                {"tile": "Hawaii", "cell": [0, 2], "rotation": 3, "beaches": hawaii_beaches},
             ],
         }
     )
+    assert game.decision["kind"] == ("restart" if kind == "restart" else "turn")
     legal = [json.dumps(a, sort_keys=True) for a in game.legal_actions()]
-    assert len(legal) == 15 + 3 + 1 + 1  # C(6,2) on Tonga, 3 on Hawaii, royal Hawaii, colonise
+    assert len(legal) == expected
     counts = dict.fromkeys(legal, 0)
     rng = random.Random(7)
     draws = 200 * len(legal)
