@@ -22,6 +22,7 @@ from .catalogue import COLOURS, STACK_TILES, TILES, TONGA, Island, Ocean
 from .errors import IllegalAction
 from .geometry import NOWHERE, SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite, world_side
 from .landing import island_landings
+from .views import public_view, tile_view
 
 BOATS = 15
 """Boats of each colour (R1)."""
@@ -52,6 +53,7 @@ class Placed:
         "_counts",
         "_free",
         "_full",
+        "_open",
     )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
@@ -63,6 +65,7 @@ class Placed:
         self._codes: tuple[int, ...] | None = None
         self._free: tuple[int, ...] | None = None
         self._full: tuple[int, ...] | None = None
+        self._open: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
         shape = _SHAPES.get((name, rotation))
         if shape is None:
@@ -101,6 +104,7 @@ class Placed:
         self._counts = None
         self._free = None
         self._full = None
+        self._open = None
 
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach (cached like `codes`)."""
@@ -113,6 +117,12 @@ class Placed:
         if self._full is None:
             self._full = tuple([b for b, free in enumerate(self.free()) if free == 0])
         return self._full
+
+    def open_beaches(self) -> tuple[int, ...]:
+        """The beaches with a free mooring, in order (cached like `codes`)."""
+        if self._open is None:
+            self._open = tuple([b for b, free in enumerate(self.free()) if free > 0])
+        return self._open
 
 
 Shape = tuple[list[list[int]], tuple[int, ...], list[tuple[int, int]]]
@@ -268,6 +278,7 @@ class Game:
         self._traces_ending: dict[Cell, list[tuple[Cell, int]]] = {}  # the traces by the cell they end on
         self._free: set[Cell] | None = None
         self._free_sorted: list[Cell] | None = None
+        self._stack_islands = -1  # island tiles in the stack, once counted (only _draw changes the stack)
         self._island_tiles: list[Placed] | None = None
         # R9 verdicts by arrangement: the path out found (escapes) or None (does not escape). Valid for
         # this table: cleared whenever a tile or a royal island changes it.
@@ -500,7 +511,7 @@ class Game:
             return False
         t = self.tiles[self.where[key[1]]]
         danger, target = self._trace(t.cell, key[3])
-        return target is None or danger > len(set(t.beaches[key[2]]))
+        return target is None or danger > KINDS[t.codes()[key[2]]]
 
     def _sole_landing(self) -> tuple[int, Key | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
@@ -557,22 +568,23 @@ class Game:
         expansions = []
         royals = []
         may_found = self.royal_founded[colour] < MAX_ROYAL
+        total = 0
         for t in self._islands():
             if t.royal is not None:
                 continue
             counts = t.counts()
             k = counts.get(colour, 0)
             if k:
-                open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
+                open_beaches = t.open_beaches()
                 n = min(k, len(t.moorings), supply, len(open_beaches))
-                expansions.append((_CHOOSE[len(open_beaches)][n], t.name, open_beaches, n))
+                count = _CHOOSE[len(open_beaches)][n]
+                total += count
+                expansions.append((count, t.name, open_beaches, n))
                 if may_found and t.name != TONGA and len(counts) == 1:
                     royals.append(t.name)
         sources: list[tuple[str, int]] = []
         targets: list[tuple[str, int]] = []
-        if supply > 0:
-            total = sum(count for count, _name, _open, _n in expansions)
-        else:
+        if supply == 0:
             sources, targets = self._take_backs(colour)
             total = sum(len(targets) - (source in targets) for source in sources)
         r = _below(rng, total + len(royals) + 1)  # + 1: colonising
@@ -717,7 +729,7 @@ class Game:
                     continue
                 assert t.island is not None
                 k = t.counts()[colour]
-                open_beaches = [b for b, f in enumerate(t.free()) if f > 0]
+                open_beaches = t.open_beaches()
                 n = min(k, len(t.island.beaches), supply, len(open_beaches))
                 for chosen in combinations(open_beaches, n):
                     yield ("expand", t.name, chosen, None)
@@ -1030,10 +1042,14 @@ class Game:
     def _draw(self, events: list[Event]) -> str:
         """Take the top tile of the stack (R7, R11); mark the end of the game when it was the last of its
         kind (R13). A draw ends any repetition bookkeeping of the chain (R9)."""
+        if self._stack_islands < 0:
+            self._stack_islands = sum(1 for n in self.stack if isinstance(TILES[n], Island))
         name = self.stack.pop()
         tile = TILES[name]
         is_island = isinstance(tile, Island)
-        islands_left = sum(1 for n in self.stack if isinstance(TILES[n], Island))
+        if is_island:
+            self._stack_islands -= 1
+        islands_left = self._stack_islands
         oceans_left = len(self.stack) - islands_left
         if (islands_left if is_island else oceans_left) == 0:
             self.ending = True
@@ -1767,8 +1783,6 @@ class Game:
 
     def view(self, colour: str | None = None) -> dict[str, Any]:
         """The public table (R15): the same for every seat and spectator. Never the stack's order."""
-        from .views import public_view
-
         return public_view(self, colour)
 
     # ------------------------------------------------------------------ persistence
@@ -1859,8 +1873,6 @@ class Game:
 
 
 def _placed_event(t: Placed, how: str, auto: bool) -> Event:
-    from .views import tile_view
-
     return {
         "type": "tile_placed",
         "tile": t.name,
@@ -2049,7 +2061,7 @@ _CHOOSE = [[comb(n, k) for k in range(7)] for n in range(7)]
 """_CHOOSE[n][k]: the binomial coefficient, for the at most six beaches of an island."""
 
 
-def _unrank_combination(items: list[int], n: int, rank: int) -> tuple[int, ...]:
+def _unrank_combination(items: tuple[int, ...], n: int, rank: int) -> tuple[int, ...]:
     """The `rank`-th n-combination of `items` in lexicographic order (as itertools.combinations)."""
     chosen = []
     start = 0
