@@ -214,10 +214,6 @@ class _Topology:
             out.extend(t.codes())
         return tuple(out)
 
-    def has_full(self, arr: Arrangement) -> bool:
-        moorings = self.moorings
-        return any((beach & COUNT) == moorings[i] for i, beach in enumerate(arr))
-
 
 class _Network:
     """The islands a chain can still reach from some arrangement (R9): those with a full beach and those
@@ -1116,7 +1112,7 @@ class Game:
         if memo is None:
             topo = self._topo()
             arr = topo.arrangement()
-            memo = (topo, arr, [i for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
+            memo = (topo, arr, _full_beaches(topo, arr))
             self._memo["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
 
@@ -1132,10 +1128,8 @@ class Game:
             free = tuple([topo.moorings[j] - (left[j] & COUNT) for j in topo.of_cell[target]])
             if landing.can_avoid_filling(free, (fleet & COUNT)):
                 return True
-        for nxt in self._landing_results(topo, left, target, fleet):
-            if not topo.has_full(nxt) or self._escapes(topo, nxt):
-                return True
-        return False
+        # every landing fills a beach now (or another stays full): each must be searched
+        return any(self._escapes(topo, nxt) for nxt in self._landing_results(topo, left, target, fleet))
 
     def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
@@ -1143,12 +1137,14 @@ class Game:
         head, tail = arr[:first], arr[end:]
         return [head + beaches + tail for beaches in island_landings(arr[first:end], moorings, fleet)]
 
-    def _quick_escape(self, topo: _Topology, arr: Arrangement) -> int:
+    def _quick_escape(self, topo: _Topology, arr: Arrangement, full: list[int] | None = None) -> int:
         """The cheap sufficient tests of R9 escape: a full beach's pier draws a tile or sinks its fleet, or
         the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
-        the number of full beaches (how far the arrangement is from ending the chain)."""
+        the number of full beaches (how far the arrangement is from ending the chain). `full`: the full
+        beaches of `arr`, when the caller knows them."""
         moorings = topo.moorings
-        full = [i for i, boats in enumerate(arr) if (boats & COUNT) == moorings[i]]
+        if full is None:
+            full = _full_beaches(topo, arr)
         for i in full:
             colours = KINDS[arr[i]]
             for danger, target in self._moves(topo, i):
@@ -1222,9 +1218,10 @@ class Game:
         none with any history either (forbidding arrangements only takes ways out away), so verdicts hold
         until the table changes. The search runs on the islands the chain can reach (`_network`), so a
         table that differs elsewhere asks it again for nothing."""
-        if not self._quick_escape(topo, start):
+        full = _full_beaches(topo, start)
+        if not self._quick_escape(topo, start, full):
             return ()
-        network = self._network(topo, start)
+        network = self._network(topo, start, full)
         ids = network.ids
         steps = self._network_way_out(network, _blind_form(tuple([start[j] for j in ids]), network.blind))
         if steps is None:
@@ -1339,9 +1336,12 @@ class Game:
             moves = topo.moves[i] = [self._trace(cell, pier) for pier in topo.piers[i]]
         return moves
 
-    def _network(self, topo: _Topology, arr: Arrangement) -> _Network:
-        """The islands the chain from `arr` can reach (see `_Network`), cached until the table changes."""
-        full = tuple([topo.index[i][0] for i, boats in enumerate(arr) if (boats & COUNT) == topo.moorings[i]])
+    def _network(self, topo: _Topology, arr: Arrangement, full_beaches: list[int] | None = None) -> _Network:
+        """The islands the chain from `arr` can reach (see `_Network`), cached until the table changes.
+        `full_beaches`: those of `arr`, when the caller knows them."""
+        if full_beaches is None:
+            full_beaches = _full_beaches(topo, arr)
+        full = tuple([topo.index[i][0] for i in full_beaches])
         known = self._network_of_full.get(full)  # the islands with a full beach decide the rest
         if known is not None:
             return known
@@ -2019,6 +2019,12 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _full_beaches(topo: _Topology, arr: Arrangement) -> list[int]:
+    """The full beaches of an arrangement (R6), by their numbers in the topology."""
+    moorings = topo.moorings
+    return [i for i, boats in enumerate(arr) if (boats & COUNT) == moorings[i]]
 
 
 def _fills(placement: landing.Landing, free: tuple[int, ...]) -> bool:
