@@ -1014,16 +1014,20 @@ class Game:
                     insort(self._free_sorted, n)
         else:
             self._free_sorted = None
-        self._table_changed()
+        # only the voyages that ended on this empty cell change, and the R9 verdicts of their islands
+        self._table_changed(self._forget_traces(cell))
         if t.island is not None:
             self._island_tiles = None
             if self._topology is not None:
                 self._topology.add(t)
-        self._forget_traces(cell)  # only the voyages that ended on this empty cell change
 
-    def _forget_traces(self, cell: Cell) -> None:
+    def _forget_traces(self, cell: Cell) -> set[Cell]:
+        """Forget the voyages that ended on `cell`; the cells they set out from."""
+        starts = set()
         for key in self._traces_ending.pop(cell, ()):
             self._traces.pop(key, None)
+            starts.add(key[0])
+        return starts
 
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
@@ -1124,12 +1128,18 @@ class Game:
         if target is None or danger > KINDS[fleet]:
             return True  # it draws a tile or sinks
         left = arr[:i] + (0,) + arr[i + 1 :]
-        if full == 1:
-            free = tuple([topo.moorings[j] - (left[j] & COUNT) for j in topo.of_cell[target]])
-            if landing.can_avoid_filling(free, (fleet & COUNT)):
+        first, end, moorings = topo.span[target]
+        beaches = left[first:end]
+        free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
+        if full == 1 and landing.can_avoid_filling(free, (fleet & COUNT)):
+            return True
+        # every landing fills a beach now (or another stays full): each must be searched, and most
+        # often the first escapes, so the arrangements are made one at a time
+        head, tail = left[:first], left[end:]
+        for added in landing.landings(free, fleet):
+            if self._escapes(topo, head + tuple([boats + added[b] for b, boats in enumerate(beaches)]) + tail):
                 return True
-        # every landing fills a beach now (or another stays full): each must be searched
-        return any(self._escapes(topo, nxt) for nxt in self._landing_results(topo, left, target, fleet))
+        return False
 
     def _landing_results(self, topo: _Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
@@ -1431,16 +1441,37 @@ class Game:
             return None
         return True
 
-    def _table_changed(self) -> None:
-        """A tile or a royal island changed the table: every R9 verdict may change."""
+    def _table_changed(self, voyages_from: set[Cell] | None = None) -> None:
+        """A tile or a royal island changed the table: R9 verdicts may change. `voyages_from`, when a
+        tile was placed on an empty cell: the cells whose voyages ended there, the only ones that now
+        sail elsewhere; a network none of whose islands is among them keeps its moves, its colour-blind
+        beaches and so its verdicts (see `_Network`). Otherwise every verdict goes."""
         self._memo.clear()
-        if self._topology is not None:
-            self._topology.moves = [None] * len(self._topology.index)
-        self._networks.clear()
-        self._network_of_full.clear()
         self._sailing_cache = None
         self._escape_memo.clear()
         self._blind = None
+        topo = self._topology
+        if voyages_from is None:
+            if topo is not None:
+                topo.moves = [None] * len(topo.index)
+            self._networks.clear()
+            self._network_of_full.clear()
+            return
+        if not voyages_from:
+            return
+        if topo is not None:
+            for cell in voyages_from:
+                for i in topo.of_cell.get(cell, ()):
+                    topo.moves[i] = None
+        stale = [cells for cells in self._networks if not voyages_from.isdisjoint(cells)]
+        if stale:
+            for cells in stale:
+                del self._networks[cells]
+            self._network_of_full = {
+                full: network
+                for full, network in self._network_of_full.items()
+                if voyages_from.isdisjoint(network.topology.cells)
+            }
 
     def _forget_failures(self) -> None:
         """`forbidden` was emptied (a draw, a sinking, a new turn): failures may not hold any more."""
