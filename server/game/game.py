@@ -572,7 +572,7 @@ class Game:
             k = counts.get(colour, 0)
             if k:
                 open_beaches = t.open_beaches()
-                n = min(k, len(t.moorings), supply, len(open_beaches))
+                n = _least(k, supply, len(open_beaches))  # open beaches are no more than beaches
                 count = _CHOOSE[len(open_beaches)][n]
                 total += count
                 expansions.append((count, t.name, open_beaches, n))
@@ -1024,8 +1024,10 @@ class Game:
     def _forget_traces(self, cell: Cell) -> set[Cell]:
         """Forget the voyages that ended on `cell`; the cells they set out from."""
         starts = set()
+        traces = self._traces
         for key in self._traces_ending.pop(cell, ()):
-            self._traces.pop(key, None)
+            if key in traces:
+                del traces[key]
             starts.add(key[0])
         return starts
 
@@ -1482,6 +1484,9 @@ class Game:
         """The islands an endless chain runs on (R9): those whose fleets sail and land in the part of the
         chain it can never leave (its bottom strongly connected components). An island that only feeds
         a fleet into the loop is not one of them."""
+        reach = self._network(topo, start).topology.cells
+        if len(reach) == 1:
+            return set(reach)  # one island within reach: every fleet sails from it and lands on it
         edges: dict[Arrangement, list[tuple[Arrangement, Cell, Cell]]] = {}
         todo = [start]
         edges[start] = []
@@ -2050,6 +2055,12 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _least(a: int, b: int, c: int) -> int:
+    """min(a, b, c) without a call to the builtin (a compiled hot path)."""
+    least = a if a < b else b
+    return least if least < c else c
 
 
 def _full_beaches(topo: _Topology, arr: Arrangement) -> list[int]:

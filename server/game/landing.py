@@ -168,10 +168,22 @@ def landing_set(free: tuple[int, ...], fleet: int) -> frozenset[Landing]:
     return frozenset(landings(free, fleet))
 
 
-@lru_cache(maxsize=4096)
+_AVOIDS: dict[tuple[tuple[int, ...], int], bool] = {}
+
+
 def can_avoid_filling(free: tuple[int, ...], boats: int) -> bool:
     """Whether some landing of `boats` boats on beaches with `free` moorings leaves every beach with a
-    free mooring (R8). Only counts matter, not colours: the fast answer of most chain searches (R9)."""
+    free mooring (R8). Only counts matter, not colours: the fast answer of most chain searches (R9).
+    Memoised in a plain dict, which compiled callers reach without a Python-level call."""
+    key = (free, boats)
+    found = _AVOIDS.get(key)
+    if found is None:
+        found = _can_avoid_filling(free, boats)
+        _remember(_AVOIDS, key, found)
+    return found
+
+
+def _can_avoid_filling(free: tuple[int, ...], boats: int) -> bool:
     open_free = [f for f in free if f > 0]
     if not open_free:
         return True  # nothing lands: every boat goes back

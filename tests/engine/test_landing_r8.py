@@ -122,3 +122,25 @@ def test_r8_landing_enumeration_matches_the_rule_read_literally():
         fleet = tuple(sorted(rng.choice(["red", "blue", "green"]) for _ in range(rng.randint(1, 5))))
         assert set(landing.placements(free, fleet)) == brute_force_landings(free, fleet), (free, fleet)
         assert len(set(landing.placements(free, fleet))) == len(landing.placements(free, fleet))
+
+
+def test_r8_r9_counting_shortcut_agrees_with_every_landing():
+    """R8/R9: the chain searches' shortcut (whether some landing leaves every beach of the island with a
+    free mooring, from counts alone) says what listing every landing says, on every island shape."""
+    from itertools import product
+
+    from server.game import landing
+    from server.game.arrangements import COUNT, code
+
+    checked = 0
+    for beaches in (1, 2, 3):
+        for free in product(range(6), repeat=beaches):
+            for boats in range(1, 6):
+                fleet = code(["red", "blue", "green", "red", "blue"][:boats])
+                listed = any(
+                    not any(added and (added & COUNT) == free[b] for b, added in enumerate(row))
+                    for row in landing.landings(free, fleet)
+                )
+                assert landing.can_avoid_filling(free, boats) == listed, (free, boats)
+                checked += 1
+    assert checked == 5 * (6 + 36 + 216)
