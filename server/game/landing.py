@@ -50,17 +50,24 @@ def _pick(left: int, size: int, k: int, taken: int, out: list[tuple[int, int]]) 
         _pick(left - take * unit, size - take, k + 1, taken + take * unit, out)
 
 
-@lru_cache(maxsize=65536)
+_VECTORS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, ...], ...]] = {}
+
+
 def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> tuple[tuple[int, ...], ...]:
-    """Vectors x with low <= x[i] <= caps[i] and sum(x) == total."""
-    if not caps:
-        return ((),) if total == 0 else ()
-    head, tail = caps[0], caps[1:]
-    out: list[tuple[int, ...]] = []
-    room = sum(tail)
-    for x in range(max(low, total - room), min(head, total) + 1):
-        out.extend((x, *rest) for rest in _count_vectors(tail, total - x, low))
-    return tuple(out)  # memoised: a tuple of ints the garbage collector stops tracking, not a list
+    """Vectors x with low <= x[i] <= caps[i] and sum(x) == total. Memoised (few: caps are moorings)."""
+    key = (caps, total, low)
+    found = _VECTORS.get(key)
+    if found is None:
+        if not caps:
+            found = ((),) if total == 0 else ()
+        else:
+            head, tail = caps[0], caps[1:]
+            out: list[tuple[int, ...]] = []
+            for x in range(max(low, total - sum(tail)), min(head, total) + 1):
+                out.extend((x, *rest) for rest in _count_vectors(tail, total - x, low))
+            found = tuple(out)  # a tuple of ints, which the garbage collector stops tracking
+        _VECTORS[key] = found
+    return found
 
 
 _MEMO_LIMIT = 20_000
