@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
@@ -1357,14 +1357,7 @@ class Game:
         known = self._network_of_full.get(full)  # the islands with a full beach decide the rest
         if known is not None:
             return known
-        sails_to = self._sailing(topo)[0]
-        todo = list(full)
-        reached = set(todo)
-        while todo:
-            for target in sails_to[todo.pop()]:
-                if target not in reached:
-                    reached.add(target)
-                    todo.append(target)
+        reached = _reach(full, self._sailing(topo)[0])
         cells = tuple([cell for cell in topo.cells if cell in reached])
         network = self._networks.get(cells)
         if network is None:
@@ -1412,13 +1405,7 @@ class Game:
             for cell, targets in sails_to.items():
                 for target in targets:
                     sailed_from[target].append(cell)
-            seeing = set(dangerous)  # islands whose colours matter
-            todo = list(seeing)
-            while todo:
-                for cell in sailed_from[todo.pop()]:
-                    if cell not in seeing:
-                        seeing.add(cell)
-                        todo.append(cell)
+            seeing = _reach(dangerous, sailed_from)  # islands whose colours matter
             blind = tuple([cell not in seeing for cell, _beach in topo.index])
             self._blind = (blind if any(blind) else None,)
         return self._blind[0]
@@ -2055,6 +2042,19 @@ def _components(graph: dict[Any, list[Any]]) -> dict[Any, int]:
                             break
                     components += 1
     return component
+
+
+def _reach(starts: Iterable[Cell], edges: Mapping[Cell, Iterable[Cell]]) -> set[Cell]:
+    """The cells `starts` lead to by following `edges` (a cell's neighbours in some graph), themselves
+    included."""
+    reached = set(starts)
+    todo = list(reached)
+    while todo:
+        for cell in edges[todo.pop()]:
+            if cell not in reached:
+                reached.add(cell)
+                todo.append(cell)
+    return reached
 
 
 def _least(a: int, b: int, c: int) -> int:
