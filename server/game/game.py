@@ -1132,14 +1132,14 @@ class Game:
         left = arr[:i] + (0,) + arr[i + 1 :]
         first, end, moorings = topo.span[target]
         beaches = left[first:end]
-        free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
+        free = landing.free_moorings(beaches, moorings)
         if full == 1 and landing.can_avoid_filling(free, (fleet & COUNT)):
             return True
         # every landing fills a beach now (or another stays full): each must be searched, and most
         # often the first escapes, so the arrangements are made one at a time
         head, tail = left[:first], left[end:]
         for added in landing.landings(free, fleet):
-            if self._escapes(topo, head + tuple([boats + added[b] for b, boats in enumerate(beaches)]) + tail):
+            if self._escapes(topo, head + landing.landed(beaches, added) + tail):
                 return True
         return False
 

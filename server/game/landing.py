@@ -107,16 +107,25 @@ def landings(free: tuple[int, ...], fleet: int) -> tuple[Landing, ...]:
 _ISLAND_LANDINGS: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
+def free_moorings(beaches: tuple[int, ...], moorings: tuple[int, ...]) -> tuple[int, ...]:
+    """The free moorings of each beach holding `beaches` (codes) with these moorings."""
+    return tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
+
+
+def landed(beaches: tuple[int, ...], added: Landing) -> tuple[int, ...]:
+    """The boats on the beaches (codes) after a landing adds `added` to them."""
+    return tuple([boats + added[b] for b, boats in enumerate(beaches)])
+
+
 def island_landings(beaches: tuple[int, ...], moorings: tuple[int, ...], fleet: int) -> tuple[tuple[int, ...], ...]:
     """The boats on an island's beaches (codes, with these moorings) after each landing of `fleet` there:
     what the chain searches of R9 ask of every arrangement they reach, so memoised."""
     key = (beaches, moorings, fleet)
     found = _ISLAND_LANDINGS.get(key)
     if found is None:
-        free = tuple([moorings[b] - (boats & COUNT) for b, boats in enumerate(beaches)])
         # a tuple, not a list: the garbage collector stops tracking tuples of ints, so thousands of
         # remembered landings add nothing to its full collections
-        found = tuple([tuple([boats + added[b] for b, boats in enumerate(beaches)]) for added in landings(free, fleet)])
+        found = tuple([landed(beaches, added) for added in landings(free_moorings(beaches, moorings), fleet)])
         _remember(_ISLAND_LANDINGS, key, found)
     return found
 
