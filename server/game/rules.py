@@ -7,7 +7,6 @@ asked of the solver in chain.py, which the rules tell of every changed tile thro
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
 from typing import Any
 
 from . import arrangements, landing, options
@@ -16,9 +15,9 @@ from .catalogue import COLOURS, TILES, TONGA, Island, Ocean
 from .chain import ChainSolver
 from .drawing import tile_view
 from .errors import IllegalAction
-from .geometry import SIDES, START, Cell, forced_rotation, neighbour, neighbours, opposite
+from .geometry import SIDES, Cell, forced_rotation, neighbour, opposite
 from .scoring import copy_result, final_result, scores
-from .table import Fleet, Placed
+from .table import Fleet, Frontier, Placed
 from .wire import ANSWERS, Action, Event, Key, action_of, key_of, landing_key, show
 
 BOATS = 15
@@ -65,8 +64,7 @@ class Rules:
         self._issued: Key | None = None  # the last key sample_action checked in this state
         self._issued_action: tuple[Action, Action] | None = None
         self._memo: dict[str, Any] = {}  # per-decision verdicts of the rules (R9 filters, R14 turnings)
-        self._free: set[Cell] | None = None
-        self._free_sorted: list[Cell] | None = None
+        self.frontier = Frontier(self.tiles)
         self._stack_islands = -1  # island tiles in the stack, once counted (only _draw changes the stack)
         self._island_tiles: list[Placed] | None = None
         self.chains = ChainSolver(self.tiles)
@@ -292,7 +290,7 @@ class Rules:
             for row in self.landings()[1]:
                 out.append(landing_key(row))
         elif phase == "place_tile":
-            for cell in self.free_cells():
+            for cell in self.frontier.cells():
                 for rotation in range(SIDES):
                     out.append(("place_tile", cell[0], cell[1], rotation))
         elif phase == "settle":
@@ -338,7 +336,7 @@ class Rules:
         if kind == "land":
             return self._landing_allowed(key[1])
         if kind == "place_tile":
-            return (key[1], key[2]) in self.free_cell_set() and 0 <= key[3] < SIDES
+            return (key[1], key[2]) in self.frontier.cell_set() and 0 <= key[3] < SIDES
         if kind == "settle":
             assert self.colonist_island is not None
             free = self.tiles[self.colonist_island].free()
@@ -572,18 +570,7 @@ class Rules:
         t = Placed(name, cell, rotation)
         self.tiles[cell] = t
         self.where[name] = cell
-        if self._free is not None:  # the frontier moves out past the new tile
-            self._free.discard(cell)
-            added = [n for n in neighbours(cell) if n not in self.tiles and n not in self._free]
-            self._free.update(added)
-            if self._free_sorted is not None:
-                at = bisect_left(self._free_sorted, cell)
-                if at < len(self._free_sorted) and self._free_sorted[at] == cell:
-                    del self._free_sorted[at]
-                for n in added:
-                    insort(self._free_sorted, n)
-        else:
-            self._free_sorted = None
+        self.frontier.placed(cell)
         if t.island is not None:
             self._island_tiles = None
         self._tile_changed(cell, placed=True)
@@ -591,8 +578,7 @@ class Rules:
     def _unput(self, cell: Cell) -> None:
         del self.where[self.tiles.pop(cell).name]
         self._island_tiles = None
-        self._free = None
-        self._free_sorted = None
+        self.frontier.removed()
         self._tile_changed(cell, placed=False)
 
     def _tile_changed(self, cell: Cell, placed: bool) -> None:
@@ -622,20 +608,6 @@ class Rules:
         events.append(event)
         self.chains.forget_history()
         return name
-
-    def free_cells(self) -> list[Cell]:
-        """Empty cells next to a placed tile (free placement, R9/R11); the centre if the table is empty."""
-        if self._free_sorted is None:
-            self._free_sorted = sorted(self.free_cell_set())
-        return self._free_sorted
-
-    def free_cell_set(self) -> set[Cell]:
-        if self._free is None:
-            if not self.tiles:
-                self._free = {START}
-            else:
-                self._free = {n for cell in self.tiles for n in neighbours(cell) if n not in self.tiles}
-        return self._free
 
     def _draw_free(self, events: list[Event]) -> None:
         """R9 redraw / R11 colonisation: draw the next tile; the colour places it freely."""

@@ -27,7 +27,7 @@ def sample(rules: Rules, rng: random.Random) -> Key:
     if phase == "restart":
         return _sample_restart(rules, rng)
     if phase == "place_tile":  # every free cell and rotation is legal
-        cells = rules.free_cells()
+        cells = rules.frontier.cells()
         cell = cells[below(rng, len(cells))]
         return ("place_tile", cell[0], cell[1], below(rng, SIDES))
     keys = rules.candidates()

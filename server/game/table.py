@@ -6,9 +6,11 @@ on a tile whenever its beaches change.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
+
 from . import arrangements
 from .catalogue import TILES, Island
-from .geometry import NOWHERE, SIDES, Cell, world_side
+from .geometry import NOWHERE, SIDES, START, Cell, neighbours, world_side
 
 
 class Placed:
@@ -142,3 +144,51 @@ class Fleet:
         self.drawn = drawn
         self.next: Cell = NOWHERE  # known once it sails into it
         self.target: Cell = NOWHERE  # known once it reaches an island
+
+
+class Frontier:
+    """The empty cells next to a placed tile, where a tile may be placed freely (R9 redraw, R11), or the
+    centre of an empty table. Kept up to date as tiles are placed rather than recomputed (a hot path of
+    random playouts); forgotten when a tile is removed."""
+
+    __slots__ = ("tiles", "_cells", "_sorted")
+
+    def __init__(self, tiles: dict[Cell, Placed]) -> None:
+        self.tiles = tiles  # the table's own dict, read only
+        self._cells: set[Cell] | None = None
+        self._sorted: list[Cell] | None = None
+
+    def cells(self) -> list[Cell]:
+        """The frontier, sorted."""
+        if self._sorted is None:
+            self._sorted = sorted(self.cell_set())
+        return self._sorted
+
+    def cell_set(self) -> set[Cell]:
+        """The frontier, as a set."""
+        if self._cells is None:
+            if not self.tiles:
+                self._cells = {START}
+            else:
+                self._cells = {n for cell in self.tiles for n in neighbours(cell) if n not in self.tiles}
+        return self._cells
+
+    def placed(self, cell: Cell) -> None:
+        """A tile was placed on `cell` (already in `tiles`): the frontier moves out past it."""
+        if self._cells is None:
+            self._sorted = None
+            return
+        self._cells.discard(cell)
+        added = [n for n in neighbours(cell) if n not in self.tiles and n not in self._cells]
+        self._cells.update(added)
+        if self._sorted is not None:
+            at = bisect_left(self._sorted, cell)
+            if at < len(self._sorted) and self._sorted[at] == cell:
+                del self._sorted[at]
+            for n in added:
+                insort(self._sorted, n)
+
+    def removed(self) -> None:
+        """A tile was removed: the frontier is found again when next asked."""
+        self._cells = None
+        self._sorted = None
