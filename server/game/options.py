@@ -44,17 +44,28 @@ def expansion_of(t: Placed, colour: str, supply: int) -> tuple[tuple[int, ...], 
     return open_beaches, new_boats(k, supply, len(open_beaches))
 
 
-def expansions(islands: list[Placed], colour: str, supply: int) -> list[tuple[int, str, tuple[int, ...], int]]:
-    """R5 with boats in supply: per island with the colour's boats, (how many expansions, the island, the
-    beaches with a free mooring, how many of them an expansion takes)."""
-    out = []
+def turn_options(
+    islands: list[Placed], colour: str, supply: int, may_found: bool
+) -> tuple[list[tuple[int, str, tuple[int, ...], int]], list[str]]:
+    """The options of a turn on the board, in one pass over the islands: R5 with boats in supply, per
+    island with the colour's boats (how many expansions, the island, its beaches with a free mooring, how
+    many of them an expansion takes); and R10, when the colour `may_found` another royal island, the
+    islands (not Tonga, not royal) on which it alone has boats."""
+    expansions = []
+    royals = []
     for t in islands:
-        if t.royal is None:
-            found = expansion_of(t, colour, supply)
-            if found is not None:
-                open_beaches, n = found
-                out.append((CHOOSE[len(open_beaches)][n], t.name, open_beaches, n))
-    return out
+        if t.royal is not None:
+            continue
+        counts = t.counts()
+        k = counts.get(colour, 0)
+        if k:
+            if supply > 0:
+                open_beaches = t.open_beaches()
+                n = new_boats(k, supply, len(open_beaches))
+                expansions.append((CHOOSE[len(open_beaches)][n], t.name, open_beaches, n))
+            if may_found and len(counts) == 1 and t.name != TONGA:
+                royals.append(t.name)
+    return expansions, royals
 
 
 def take_backs(islands: list[Placed], colour: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
@@ -72,11 +83,12 @@ def take_back_count(sources: list[tuple[str, int]], targets: list[tuple[str, int
 
 
 def expansion_keys(
-    islands: list[Placed], colour: str, supply: int
+    expansions: list[tuple[int, str, tuple[int, ...], int]], islands: list[Placed], colour: str, supply: int
 ) -> Iterator[tuple[str, tuple[int, ...], tuple[str, int] | None]]:
-    """R5, every expansion as (island, beaches, the beach a boat is taken back from or None)."""
+    """R5, every expansion as (island, beaches, the beach a boat is taken back from or None), from the
+    `expansions` of `turn_options`."""
     if supply > 0:
-        for _count, name, open_beaches, n in expansions(islands, colour, supply):
+        for _count, name, open_beaches, n in expansions:
             for chosen in combinations(open_beaches, n):
                 yield name, chosen, None
         return
@@ -85,14 +97,6 @@ def expansion_keys(
         for name, b in targets:
             if (name, b) != source:
                 yield name, (b,), source
-
-
-# ---------------------------------------------------------------------- R10 royal islands
-
-
-def royal_candidates(islands: list[Placed], colour: str) -> list[str]:
-    """R10: the islands (not Tonga, not royal) on which the colour alone has boats."""
-    return [t.name for t in islands if t.name != TONGA and t.royal is None and t.counts().keys() == {colour}]
 
 
 # ---------------------------------------------------------------------- R12 restarts

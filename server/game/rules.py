@@ -266,12 +266,12 @@ class Rules:
             for b in options.setup_beaches(self.tiles[self.where[TONGA]]):
                 out.append(("setup", b))
         elif phase == "turn":
-            islands = self.islands()
-            for name, beaches, take_back in options.expansion_keys(islands, colour, self.supply[colour]):
+            islands, supply = self.islands(), self.supply[colour]
+            expansions, royals = self.turn_options(colour)
+            for name, beaches, take_back in options.expansion_keys(expansions, islands, colour, supply):
                 out.append(("expand", name, beaches, take_back))
-            if self.royal_founded[colour] < MAX_ROYAL:  # R10
-                for name in options.royal_candidates(islands, colour):
-                    out.append(("royal", name))
+            for name in royals:
+                out.append(("royal", name))
             out.append(("colonise",))
         elif phase == "restart":
             pairs, others = self.restarts(colour)
@@ -315,7 +315,7 @@ class Rules:
         if kind == "expand":
             return self._expansion_allowed(colour, key)
         if kind == "royal":
-            return self.royal_founded[colour] < MAX_ROYAL and key[1] in options.royal_candidates(self.islands(), colour)
+            return key[1] in self.turn_options(colour)[1]
         if kind == "colonise":
             return True
         if kind == "restart":
@@ -368,6 +368,11 @@ class Rules:
             return False
         sources, targets = options.take_backs(self.islands(), colour)
         return take_back in sources and (name, beaches[0]) in targets
+
+    def turn_options(self, colour: str) -> tuple[list[tuple[int, str, tuple[int, ...], int]], list[str]]:
+        """R5 and R10: the colour's expansions and royal islands (see `options.turn_options`)."""
+        may_found = self.royal_founded[colour] < MAX_ROYAL
+        return options.turn_options(self.islands(), colour, self.supply[colour], may_found)
 
     def restarts(self, colour: str) -> tuple[list[tuple[int, ...]], list[tuple[str, int]]]:
         """R12: the colour's restarts (see `options.restarts`)."""

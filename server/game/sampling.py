@@ -11,7 +11,7 @@ import random
 
 from . import options
 from .geometry import SIDES
-from .rules import FILTERED, MAX_ROYAL, Rules
+from .rules import FILTERED, Rules
 from .wire import Key, landing_key
 
 
@@ -61,10 +61,8 @@ def _sample_turn(rules: Rules, rng: random.Random) -> Key:
     of each island and unranking the chosen one, instead of listing them all."""
     colour = rules.colours[rules.active]
     supply = rules.supply[colour]
-    islands = rules.islands()
-    royals = options.royal_candidates(islands, colour) if rules.royal_founded[colour] < MAX_ROYAL else []
+    expansions, royals = rules.turn_options(colour)
     if supply > 0:
-        expansions = options.expansions(islands, colour, supply)
         total = 0
         for count, _name, _open, _n in expansions:
             total += count
@@ -75,7 +73,7 @@ def _sample_turn(rules: Rules, rng: random.Random) -> Key:
                     return ("expand", name, options.unrank_combination(open_beaches, n, r), None)
                 r -= count
     else:  # R5 with all 15 on the board: which boat is taken back, and where it goes
-        sources, targets = options.take_backs(islands, colour)
+        sources, targets = options.take_backs(rules.islands(), colour)
         total = options.take_back_count(sources, targets)
         r = below(rng, total + len(royals) + 1)
         if r < total:
