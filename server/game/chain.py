@@ -129,8 +129,11 @@ class ChainSolver:
             return
         self._table_changed()
         self._topology = None
-        self._traces.clear()
-        self._traces_ending.clear()
+        if cell in self.tiles:  # a royal island now: fleets reaching it are turned back (R10)
+            self._forget_traces(cell)
+        else:
+            self._traces.clear()
+            self._traces_ending.clear()
 
     def next_decision(self) -> None:
         """Boats moved: forget what was memoised for the decision before."""
@@ -156,12 +159,6 @@ class ChainSolver:
             memo = (topo, arr, _full_beaches(topo, arr))
             self._decision["chain"] = memo
         return memo  # type: ignore[no-any-return,unused-ignore]
-
-    def ends_at_once(self, cell: Cell, pier: int, fleet: int) -> bool:
-        """Whether the fleet `fleet` (a code) sailing from `cell` out of `pier` draws a tile or sinks: then
-        the chain ends whatever follows (R9)."""
-        danger, target = self.voyage(cell, pier)
-        return target is None or danger > KINDS[fleet]
 
     def migration_escapes(self, cell: Cell, beach: int, pier: int) -> bool:
         """R9: can the chain still end after the fleet of the full `beach` of the island on `cell` sails

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import arrangements, landing, options
-from .arrangements import COUNT, Arrangement
+from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, TILES, TONGA, Island, Ocean
 from .chain import ChainSolver
 from .drawing import tile_view
@@ -219,7 +219,8 @@ class Rules:
         if key[0] != "migrate":
             return False
         t = self.tiles[self.where[key[1]]]
-        return self.chains.ends_at_once(t.cell, key[3], t.codes()[key[2]])
+        danger, target = self.chains.voyage(t.cell, key[3])
+        return target is None or danger > KINDS[t.codes()[key[2]]]
 
     def _sole_landing(self) -> tuple[int, Key | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
