@@ -1,6 +1,10 @@
 """The contract between the game authority and a rule set: what the authority needs of a game mode, and
 nothing more. The authority loads, checks, applies, commits and broadcasts through it alone, so a second
-rule set (Expeditions, say) plugs in beside Tongiaki by implementing these two protocols."""
+rule set (Expeditions, say) plugs in beside Tongiaki by implementing these two protocols.
+
+Decisions are taken one at a time: `to_move` names the one colour whose decision is pending, and only
+that seat may act. Simultaneous secret orders fit as a sequence of such decisions whose effects the
+public view hides until every order is in (the view is the mode's to shape)."""
 
 from __future__ import annotations
 
