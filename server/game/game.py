@@ -119,3 +119,9 @@ class Game(Rules):
         game = cls()
         position.build(game, position_)
         return game
+
+    def to_position(self) -> dict[str, Any]:
+        """The position of this game in the form `from_position` takes, which builds the same table: the
+        inverse of `from_position`. Only a game waiting for a colour's turn has one (else PositionError).
+        See docs/engine.md, "Building positions"."""
+        return position.describe(self)

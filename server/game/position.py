@@ -98,3 +98,32 @@ def build(game: Rules, position: dict[str, Any]) -> None:
         on = any(active in b for t in game.tiles.values() for b in t.beaches)
         game.phase = "turn" if on else "restart"
     game.advance(events)
+
+
+def describe(game: Rules) -> dict[str, Any]:
+    """The position of `game` in the form `build` takes, such that building it gives the same table:
+    every tile in the order it was placed, the whole stack top first (`stack_exact`), the supplies, the
+    royal islands founded, the turn and the active colour. Only a game waiting for a colour's turn (R5,
+    or R12 with no boat on the board) is at such a position; any other raises PositionError."""
+    if game.phase not in ("turn", "restart") or game.chains.seen or game.fleet is not None:
+        raise PositionError(f"only a game at the start of a turn has a position; this one is at {game.phase!r}")
+    tiles: list[dict[str, Any]] = []
+    for t in game.tiles.values():
+        spec: dict[str, Any] = {"tile": t.name, "cell": [t.cell[0], t.cell[1]], "rotation": t.rotation}
+        if t.island is not None:
+            spec["beaches"] = [list(boats) for boats in t.beaches]
+            spec["royal"] = t.royal
+        tiles.append(spec)
+    return {
+        "colours": list(game.colours),
+        "variants": dict(game.variants),
+        "seed": game.seed,
+        "active": game.colours[game.active],
+        "turn": game.turn,
+        "tiles": tiles,
+        "stack": game.stack[::-1],  # top first
+        "stack_exact": True,
+        "removed": list(game.removed),
+        "supplies": dict(game.supply),
+        "royal_founded": dict(game.royal_founded),
+    }
