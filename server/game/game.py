@@ -14,6 +14,7 @@ from . import persistence, position, sampling
 from .catalogue import STACK_TILES, TONGA
 from .errors import IllegalAction
 from .geometry import START
+from .phases import Phase
 from .rules import BOATS, MAX_ROYAL, VARIANTS, Rules
 from .views import public_view
 from .wire import Action
@@ -52,7 +53,7 @@ class Game(Rules):
         game.supply = {c: BOATS for c in game.colours}
         game.royal_founded = {c: 0 for c in game.colours}
         game.active = game.first
-        game.phase = "setup"
+        game.phase = Phase.SETUP
         game.setup_left = 2 * len(game.colours)
         return game
 
@@ -76,7 +77,7 @@ class Game(Rules):
     def sample_action(self, rng: random.Random) -> Action:
         """A legal action drawn uniformly at random without listing them all (for bots and playouts):
         a uniform draw among the candidates, redrawn while it is one the R9 filter forbids."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalAction("game_over", "the game is over: there is nothing to choose")
         return self.issue(sampling.sample(self, rng))
 

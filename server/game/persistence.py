@@ -8,6 +8,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from . import arrangements
 from .geometry import NOWHERE, Cell
+from .phases import Phase
 from .rules import Rules
 from .table import Fleet
 
@@ -27,7 +28,7 @@ def to_bytes(game: Rules) -> bytes:
         "active": game.active,
         "first": game.first,
         "turn": game.turn,
-        "phase": game.phase,
+        "phase": game.phase.value,
         "setup_left": game.setup_left,
         "fleet": _fleet_out(game.fleet),
         "in_hand": game.in_hand,
@@ -61,7 +62,7 @@ def load(game: Rules, blob: bytes) -> None:
     game.active = data["active"]
     game.first = data["first"]
     game.turn = data["turn"]
-    game.phase = data["phase"]
+    game.phase = Phase(data["phase"])
     game.setup_left = data["setup_left"]
     game.fleet = _fleet_in(data["fleet"])
     game.in_hand = data["in_hand"]

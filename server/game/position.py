@@ -7,6 +7,7 @@ from typing import Any
 
 from .catalogue import STACK_TILES, TILES, TONGA, Island
 from .errors import PositionError
+from .phases import Phase
 from .rules import BOATS, MAX_ROYAL, Rules
 
 
@@ -93,10 +94,10 @@ def build(game: Rules, position: dict[str, Any]) -> None:
         raise PositionError("the stack must hold at least one island and one ocean tile while the game runs")
     events: list[dict[str, Any]] = []
     if game.any_full():
-        game.phase = "chain"
+        game.phase = Phase.CHAIN
     else:
         on = any(active in b for t in game.tiles.values() for b in t.beaches)
-        game.phase = "turn" if on else "restart"
+        game.phase = Phase.TURN if on else Phase.RESTART
     game.advance(events)
 
 
@@ -105,8 +106,8 @@ def describe(game: Rules) -> dict[str, Any]:
     every tile in the order it was placed, the whole stack top first (`stack_exact`), the supplies, the
     royal islands founded, the turn and the active colour. Only a game waiting for a colour's turn (R5,
     or R12 with no boat on the board) is at such a position; any other raises PositionError."""
-    if game.phase not in ("turn", "restart") or game.chains.seen or game.fleet is not None:
-        raise PositionError(f"only a game at the start of a turn has a position; this one is at {game.phase!r}")
+    if game.phase not in (Phase.TURN, Phase.RESTART) or game.chains.seen or game.fleet is not None:
+        raise PositionError(f"only a game at the start of a turn has a position; this one is at {game.phase.value!r}")
     tiles: list[dict[str, Any]] = []
     for t in game.tiles.values():
         spec: dict[str, Any] = {"tile": t.name, "cell": [t.cell[0], t.cell[1]], "rotation": t.rotation}

@@ -16,6 +16,7 @@ from .chain import ChainSolver
 from .drawing import tile_view
 from .errors import IllegalAction
 from .geometry import SIDES, Cell, forced_rotation, neighbour, opposite
+from .phases import Phase
 from .scoring import copy_result, final_result, scores
 from .table import Fleet, Frontier, Placed
 from .wire import ANSWERS, Action, Event, Key, action_of, key_of, landing_key, show
@@ -28,7 +29,7 @@ VARIANTS = ("two_colours", "free_follow_up")
 """Room settings of R14."""
 
 # Decisions whose candidates the R9 filter may forbid; the others' candidates are all legal.
-FILTERED = ("migrate", "land", "turn_tile")
+FILTERED = (Phase.MIGRATE, Phase.LAND, Phase.TURN_TILE)
 
 
 class Rules:
@@ -49,7 +50,7 @@ class Rules:
         self.active = 0
         self.first = 0
         self.turn = 0
-        self.phase = "setup"
+        self.phase: Phase = Phase.SETUP
         self.setup_left = 0
         self.fleet: Fleet | None = None
         self.in_hand: str | None = None
@@ -91,7 +92,7 @@ class Rules:
     @property
     def to_move(self) -> str | None:
         """Colour whose decision is pending, or None when the game is over."""
-        return None if self.phase == "over" else self.colours[self.active]
+        return None if self.phase == Phase.OVER else self.colours[self.active]
 
     @property
     def version(self) -> int:
@@ -101,37 +102,37 @@ class Rules:
     @property
     def decision(self) -> dict[str, Any] | None:
         """The pending decision: who decides what, with what a client needs to present it."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return None
         colour = self.colours[self.active]
-        d: dict[str, Any] = {"colour": colour, "kind": self.phase}
-        if self.phase in ("turn", "restart"):
+        d: dict[str, Any] = {"colour": colour, "kind": self.phase.value}
+        if self.phase in (Phase.TURN, Phase.RESTART):
             d["supply"] = self.supply[colour]
-        elif self.phase == "migrate":
+        elif self.phase == Phase.MIGRATE:
             d["full"] = [
                 {"island": t.name, "beach": b} for t in self.islands() if t.royal is None for b in t.full_beaches()
             ]
-        elif self.phase == "land":
+        elif self.phase == Phase.LAND:
             assert self.fleet is not None
             target = self.tiles[self.fleet.target]
             d["island"] = target.name
             d["fleet"] = list(self.fleet.boats)
             d["free"] = list(target.free())
-        elif self.phase == "place_tile":
+        elif self.phase == Phase.PLACE_TILE:
             d["tile"] = self.in_hand
             d["reason"] = self.hand_reason
-        elif self.phase == "turn_tile":
+        elif self.phase == Phase.TURN_TILE:
             assert self.fleet is not None
             d["tile"] = self.in_hand
             d["cell"] = list(self.fleet.next)
-        elif self.phase == "settle":
+        elif self.phase == Phase.SETTLE:
             assert self.colonist_island is not None
             d["island"] = self.tiles[self.colonist_island].name
         return d
 
     def legal_actions(self) -> list[Action]:
         """The complete list of legal actions for the pending decision (empty when the game is over)."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         if self.listed is None:
             if self.phase in FILTERED:
@@ -159,7 +160,7 @@ class Rules:
         Raises IllegalAction, changing nothing, when the action is malformed, out of phase or not legal.
         When `colour` is given it must be the colour to move.
         """
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalAction("game_over", f"the game is over; {show(action)} was not applied", action)
         if colour is not None and colour != self.colours[self.active]:
             raise IllegalAction(
@@ -175,13 +176,14 @@ class Rules:
         if key[0] not in ANSWERS[self.phase]:
             raise IllegalAction(
                 "wrong_phase",
-                f"{show(action)} does not answer the pending {self.phase} decision of {self.colours[self.active]}",
+                f"{show(action)} does not answer the pending {self.phase.value} decision"
+                f" of {self.colours[self.active]}",
                 action,
             )
         if key != self._issued and not (self.listed is not None and key in self.listed) and not self.allowed(key):
             raise IllegalAction(
                 "illegal_choice",
-                f"{show(action)} is not a legal action for {self.colours[self.active]} ({self.phase})",
+                f"{show(action)} is not a legal action for {self.colours[self.active]} ({self.phase.value})",
                 action,
             )
         if chosen is None:
@@ -194,7 +196,7 @@ class Rules:
 
     def sole(self) -> tuple[int, Key | None]:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
-        if self.phase == "land":
+        if self.phase == Phase.LAND:
             return self._sole_landing()
         # The candidates that are legal whatever R9 says go first: two of them answer without a search.
         surely: list[Key] = []
@@ -263,10 +265,10 @@ class Rules:
         out: list[Key] = []
         phase = self.phase
         colour = self.colours[self.active]
-        if phase == "setup":
+        if phase == Phase.SETUP:
             for b in options.setup_beaches(self.tiles[self.where[TONGA]]):
                 out.append(("setup", b))
-        elif phase == "turn":
+        elif phase == Phase.TURN:
             islands, supply = self.islands(), self.supply[colour]
             expansions, royals = self.turn_options(colour)
             for name, beaches, take_back in options.expansion_keys(expansions, islands, colour, supply):
@@ -274,32 +276,32 @@ class Rules:
             for name in royals:
                 out.append(("royal", name))
             out.append(("colonise",))
-        elif phase == "restart":
+        elif phase == Phase.RESTART:
             pairs, others = self.restarts(colour)
             for pair in pairs:
                 out.append(("restart", "tonga", pair))
             for name, b in others:
                 out.append(("restart", name, b))
             out.append(("colonise",))
-        elif phase == "migrate":
+        elif phase == Phase.MIGRATE:
             for t in self.islands():
                 if t.royal is None:
                     for b in t.full_beaches():
                         for pier in t.piers[b]:
                             out.append(("migrate", t.name, b, pier))
-        elif phase == "land":
+        elif phase == Phase.LAND:
             for row in self.landings()[1]:
                 out.append(landing_key(row))
-        elif phase == "place_tile":
+        elif phase == Phase.PLACE_TILE:
             for cell in self.frontier.cells():
                 for rotation in range(SIDES):
                     out.append(("place_tile", cell[0], cell[1], rotation))
-        elif phase == "settle":
+        elif phase == Phase.SETTLE:
             assert self.colonist_island is not None
             for b, free in enumerate(self.tiles[self.colonist_island].free()):
                 if free > 0:
                     out.append(("settle", b))
-        elif phase == "turn_tile":
+        elif phase == Phase.TURN_TILE:
             for rotation in range(SIDES):
                 out.append(("turn_tile", rotation))
         return out
@@ -411,7 +413,7 @@ class Rules:
         if kind == "setup":
             self._add_boats(colour, TONGA, [action["beach"]], "setup", events)
             self.setup_left -= 1
-            self.phase = "setup_next"
+            self.phase = Phase.NEXT_SETUP
         elif kind == "expand":
             take_back = action.get("take_back")
             if take_back is not None:
@@ -429,21 +431,21 @@ class Rules:
                     }
                 )
             self._add_boats(colour, action["island"], action["beaches"], "expand", events)
-            self.phase = "chain"
+            self.phase = Phase.CHAIN
         elif kind == "royal":
             self._found_royal(colour, action["island"], events)
-            self.phase = "end_turn"
+            self.phase = Phase.END_TURN
         elif kind == "colonise":
             taken = self._take_all_boats(colour)
             events.append({"type": "colonisation", "colour": colour, "returned": taken})
             self.hand_reason = "colonise"
-            self.phase = "draw_free"
+            self.phase = Phase.DRAW_FREE
         elif kind == "restart":
             if "tonga" in action:
                 self._add_boats(colour, TONGA, action["tonga"], "restart", events)
             else:
                 self._add_boats(colour, action["island"], [action["beach"]], "restart", events)
-            self.phase = "chain"
+            self.phase = Phase.CHAIN
         elif kind == "migrate":
             self._depart(action, events, auto)
         elif kind == "land":
@@ -456,26 +458,26 @@ class Rules:
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "free", auto))
             if isinstance(TILES[name], Ocean):
-                self.phase = "game_over" if self.ending else "draw_free"
+                self.phase = Phase.FINISH if self.ending else Phase.DRAW_FREE
             elif self.hand_reason == "colonise":
                 self.colonist_island = cell  # R13: the colonist's boat goes on it even when it is the last
-                self.phase = "settle"
+                self.phase = Phase.SETTLE
             else:
                 self.hand_reason = None
-                self.phase = "game_over" if self.ending else "end_turn"
+                self.phase = Phase.FINISH if self.ending else Phase.END_TURN
         elif kind == "settle":
             assert self.colonist_island is not None
             self._add_boats(colour, self.tiles[self.colonist_island].name, [action["beach"]], "settle", events)
             self.colonist_island = None
             self.hand_reason = None
-            self.phase = "game_over" if self.ending else "end_turn"
+            self.phase = Phase.FINISH if self.ending else Phase.END_TURN
         elif kind == "turn_tile":
             assert self.fleet is not None and self.in_hand is not None
             cell = self.fleet.next
             self.place(self.in_hand, cell, action["rotation"])
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "turned", auto))
-            self.phase = "enter"
+            self.phase = Phase.ENTER
         else:  # pragma: no cover - _key rejects unknown types
             raise AssertionError(kind)
 
@@ -483,27 +485,27 @@ class Rules:
         """Run the automatic steps until a colour must decide or the game is over."""
         while True:
             phase = self.phase
-            if phase == "setup_next":
+            if phase == Phase.NEXT_SETUP:
                 if self.setup_left == 0:
                     self._pass_turn(events, to=self.first)
                 else:
                     n = len(self.colours)
                     placed = 2 * n - self.setup_left
                     self.active = (self.first + placed) % n
-                    self.phase = "setup"
-            elif phase == "chain":
+                    self.phase = Phase.SETUP
+            elif phase == Phase.CHAIN:
                 self._chain_step(events)
-            elif phase == "sail":
+            elif phase == Phase.SAIL:
                 self._sail(events)
-            elif phase == "enter":
+            elif phase == Phase.ENTER:
                 self._enter(events)
-            elif phase == "arrive":
+            elif phase == Phase.ARRIVE:
                 self._arrive(events)
-            elif phase == "draw_free":
+            elif phase == Phase.DRAW_FREE:
                 self._draw_free(events)
-            elif phase == "end_turn":
+            elif phase == Phase.END_TURN:
                 self._pass_turn(events, to=(self.active + 1) % len(self.colours))
-            elif phase == "game_over":
+            elif phase == Phase.FINISH:
                 self._finish(events)
             else:
                 return
@@ -516,7 +518,7 @@ class Rules:
         colour = self.colours[to]
         events.append({"type": "turn_passed", "from": previous, "to": colour, "turn": self.turn})
         on_board = any(colour in t.counts() for t in self.islands())
-        self.phase = "turn" if on_board else "restart"  # R12: no boat on the board
+        self.phase = Phase.TURN if on_board else Phase.RESTART  # R12: no boat on the board
 
     # ------------------------------------------------------------------ boats
 
@@ -618,7 +620,7 @@ class Rules:
     def _draw_free(self, events: list[Event]) -> None:
         """R9 redraw / R11 colonisation: draw the next tile; the colour places it freely."""
         self.in_hand = self._draw(events)
-        self.phase = "place_tile"
+        self.phase = Phase.PLACE_TILE
 
     def islands(self) -> list[Placed]:
         """The island tiles on the table (cached until an island is placed or removed)."""
@@ -630,14 +632,14 @@ class Rules:
 
     def _chain_step(self, events: list[Event]) -> None:
         if self.ending:
-            self.phase = "game_over"
+            self.phase = Phase.FINISH
             return
         if not self.any_full():
-            self.phase = "end_turn"
+            self.phase = Phase.END_TURN
             return
         _topo, arr, _full = self.chains.now()
         self.chains.see(arr)
-        self.phase = "migrate"
+        self.phase = Phase.MIGRATE
         n, first = self.sole()
         if n == 0:
             self._endless(arr, events)
@@ -665,10 +667,10 @@ class Rules:
         islands = self.islands()
         if not islands or not any(colour in b for t in islands for b in t.beaches):
             self.hand_reason = "redraw"
-            self.phase = "draw_free"
+            self.phase = Phase.DRAW_FREE
         else:
             self.chains.forget_history()
-            self.phase = "chain"  # beaches that only fed the loop may still be full
+            self.phase = Phase.CHAIN  # beaches that only fed the loop may still be full
 
     # ------------------------------------------------------------------ voyage (R6, R7)
 
@@ -691,7 +693,7 @@ class Rules:
             }
         )
         self.fleet = Fleet(boats, colours, t.cell, action["pier"])
-        self.phase = "sail"
+        self.phase = Phase.SAIL
 
     def _sail(self, events: list[Event]) -> None:
         """Step into the next cell: draw and place a tile there if it is empty (R2 forced placement, or a
@@ -705,7 +707,7 @@ class Rules:
             fleet.drawn += 1
             if self.variants["free_follow_up"] and fleet.drawn > 1:
                 self.in_hand = name
-                self.phase = "turn_tile"
+                self.phase = Phase.TURN_TILE
                 n, first = self.sole()
                 if n == 1:
                     assert first is not None
@@ -713,7 +715,7 @@ class Rules:
                 return
             self.place(name, nxt, forced_rotation(fleet.heading))
             events.append(_placed_event(self.tiles[nxt], "forced", True))
-        self.phase = "enter"
+        self.phase = Phase.ENTER
 
     def _enter(self, events: list[Event]) -> None:
         fleet = self.fleet
@@ -729,14 +731,14 @@ class Rules:
                 fleet.target = origin.cell
             else:
                 fleet.target = nxt
-            self.phase = "arrive"
+            self.phase = Phase.ARRIVE
             return
         if self.ending:
             # R13: the fleet drew the last ocean tile; it stays on it at sea and scores nothing.
             self.at_sea.append((nxt, fleet.boats))
             events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
-            self.phase = "game_over"
+            self.phase = Phase.FINISH
             return
         entry = opposite(fleet.heading)
         exit_dir, danger = t.exits[entry]
@@ -758,11 +760,11 @@ class Rules:
             events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet.boats)})
             self.fleet = None
             self.chains.forget_history()
-            self.phase = "chain"
+            self.phase = Phase.CHAIN
             return
         fleet.at = nxt
         fleet.heading = exit_dir
-        self.phase = "sail"
+        self.phase = Phase.SAIL
 
     def _arrive(self, events: list[Event]) -> None:
         fleet = self.fleet
@@ -771,7 +773,7 @@ class Rules:
         events.append(
             {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet.boats)}
         )
-        self.phase = "land"
+        self.phase = Phase.LAND
         n, first = self.sole()
         if n == 1:
             assert first is not None
@@ -845,7 +847,7 @@ class Rules:
             }
         )
         self.fleet = None
-        self.phase = "game_over" if self.ending else "chain"
+        self.phase = Phase.FINISH if self.ending else Phase.CHAIN
 
     # ------------------------------------------------------------------ the end (R13)
 
@@ -855,7 +857,7 @@ class Rules:
 
     def _finish(self, events: list[Event]) -> None:
         self.final = final_result(self.colours, self.variants["two_colours"], self.scores())
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.fleet = None
         self.listed = []
         events.append({"type": "game_over", "result": copy_result(self.final)})

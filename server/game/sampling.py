@@ -11,6 +11,7 @@ import random
 
 from . import options
 from .geometry import SIDES
+from .phases import Phase
 from .rules import FILTERED, Rules
 from .wire import Key, landing_key
 
@@ -20,13 +21,13 @@ def sample(rules: Rules, rng: random.Random) -> Key:
     if rules.listed is not None:
         return rules.listed[below(rng, len(rules.listed))]
     phase = rules.phase
-    if phase == "land":
+    if phase == Phase.LAND:
         return _sample_landing(rules, rng)
-    if phase == "turn":
+    if phase == Phase.TURN:
         return _sample_turn(rules, rng)
-    if phase == "restart":
+    if phase == Phase.RESTART:
         return _sample_restart(rules, rng)
-    if phase == "place_tile":  # every free cell and rotation is legal
+    if phase == Phase.PLACE_TILE:  # every free cell and rotation is legal
         cells = rules.frontier.cells()
         cell = cells[below(rng, len(cells))]
         return ("place_tile", cell[0], cell[1], below(rng, SIDES))

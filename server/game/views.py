@@ -7,13 +7,14 @@ from typing import Any
 
 from .drawing import stack_summary, tile_shape, tile_view
 from .geometry import NOWHERE
+from .phases import Phase
 from .rules import Rules
 
 
 def public_view(game: Rules, colour: str | None = None) -> dict[str, Any]:
     """The view documented in docs/engine.md, "The view"."""
     s = game.scores()
-    over = game.phase == "over"
+    over = game.phase == Phase.OVER
     players = [
         {
             "colour": c,
@@ -39,7 +40,7 @@ def public_view(game: Rules, colour: str | None = None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "colours": list(game.colours),
         "variants": dict(game.variants),
-        "phase": "over" if over else ("setup" if game.phase == "setup" else "play"),
+        "phase": "over" if over else ("setup" if game.phase == Phase.SETUP else "play"),
         "turn": game.turn,
         "active": None if over else game.colours[game.active],
         "tiles": [tile_view(t) for _cell, t in sorted(game.tiles.items())],
