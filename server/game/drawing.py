@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalogue import TILES, Island, Ocean
+from .catalogue import STACK_TILES, TILES, Island, Ocean
+from .geometry import world_side
 from .table import Placed
 
 
@@ -29,21 +30,22 @@ def tile_shape(name: str, rotation: int = 0) -> dict[str, Any]:
         out["kind"] = "island"
         out["value"] = tile.value
         out["beaches"] = [
-            {"moorings": b.moorings, "piers": [(p + rotation) % 6 for p in b.piers], "boats": []} for b in tile.beaches
+            {"moorings": b.moorings, "piers": [world_side(p, rotation) for p in b.piers], "boats": []}
+            for b in tile.beaches
         ]
         out["royal"] = None
     else:
         assert isinstance(tile, Ocean)
         out["kind"] = "ocean"
-        out["paths"] = [[(a + rotation) % 6, (b + rotation) % 6, danger] for a, b, danger in tile.paths]
+        out["paths"] = [[world_side(a, rotation), world_side(b, rotation), danger] for a, b, danger in tile.paths]
     return out
 
 
 def stack_summary(stack: list[str]) -> dict[str, Any]:
     """What remains in the stack, by kind, island value and ocean danger: countable, so public (R15).
     Sorted, so it says nothing of the order."""
-    values: dict[str, int] = {"2": 0, "3": 0, "4": 0, "5": 0}
-    dangers: dict[str, int] = {"0": 0, "2": 0, "3": 0, "4": 0}
+    values = dict.fromkeys(_VALUES, 0)
+    dangers = dict.fromkeys(_DANGERS, 0)
     islands = oceans = 0
     for name in stack:
         tile = TILES[name]
@@ -62,3 +64,10 @@ def stack_summary(stack: list[str]) -> dict[str, Any]:
         "ocean_dangers": dangers,
         "remaining": sorted(stack),
     }
+
+
+# The island values and ocean dangers of the tile set, in order: the summary names each, even at 0.
+_VALUES = [str(v) for v in sorted({t.value for t in (TILES[n] for n in STACK_TILES) if isinstance(t, Island)})]
+_DANGERS = [
+    str(d) for d in sorted({d for t in (TILES[n] for n in STACK_TILES) if isinstance(t, Ocean) for *_, d in t.paths})
+]

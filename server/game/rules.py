@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import arrangements, landing, options
+from .actions import ActionValue
 from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, TILES, TONGA, Island, Ocean
 from .chain import ChainSolver
@@ -155,11 +156,14 @@ class Rules:
     # ------------------------------------------------------------------ applying actions
 
     def apply(self, action: Any, colour: str | None = None) -> list[Event]:
-        """Apply one action of the pending colour; return the events it caused, in order.
+        """Apply one action of the pending colour (its dict, or its typed value of actions.py); return the
+        events it caused, in order.
 
         Raises IllegalAction, changing nothing, when the action is malformed, out of phase or not legal.
         When `colour` is given it must be the colour to move.
         """
+        if isinstance(action, ActionValue):
+            action = action.to_wire()
         if self.phase == Phase.OVER:
             raise IllegalAction("game_over", f"the game is over; {show(action)} was not applied", action)
         if colour is not None and colour != self.colours[self.active]:

@@ -1,0 +1,277 @@
+"""The events as typed values: one small frozen class per event type of docs/engine.md ("Events"), with
+its wire form (`to_wire`, the dict in the list `Game.apply` returns, keys in the same order) and back
+(`EventValue.from_wire`). Fields hold the wire's own values (lists, dicts), so reprs paste back into Python.
+
+    >>> EventValue.from_wire({"type": "sunk", "cell": [1, 2], "boats": ["red"]})
+    Sunk(cell=[1, 2], boats=['red'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .wire import Event
+
+_RENAMED = {"previous": "from"}
+"""Fields whose wire name is a Python keyword."""
+
+
+class EventValue:
+    """An event of any type (the base of the classes below)."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_wire(self) -> Event:
+        """The event as the dict of docs/engine.md, its keys in the engine's order."""
+        out: Event = {"type": self.TYPE}
+        for field in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            if value is None and field.name in _OPTIONAL:
+                continue
+            out[_RENAMED.get(field.name, field.name)] = _copy(value)
+        return out
+
+    @staticmethod
+    def from_wire(wire: Event) -> EventValue:
+        """The typed value of an event dict (KeyError or ValueError when it is not one)."""
+        cls = _TYPES.get(wire.get("type", ""))
+        if cls is None:
+            raise ValueError(f"unknown event type {wire.get('type')!r}")
+        names = [field.name for field in fields(cls)]  # type: ignore[arg-type]
+        extra = set(wire) - {"type"} - {_RENAMED.get(name, name) for name in names}
+        if extra:
+            raise ValueError(f"unexpected field(s) {sorted(extra)} in a {cls.TYPE} event")
+        given = {name: _copy(wire.get(_RENAMED.get(name, name))) for name in names}
+        for name in names:
+            if name not in _OPTIONAL and _RENAMED.get(name, name) not in wire:
+                raise KeyError(f"a {cls.TYPE} event needs {name!r}")
+        return cls(**given)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+_OPTIONAL = {"value"}
+"""Fields left out of the wire form when None (a drawn ocean tile has no value)."""
+
+
+@dataclass(frozen=True)
+class BoatsPlaced(EventValue):
+    """Boats from the supply onto beaches (R3 set-up, R5, R11 settling, R12)."""
+
+    TYPE: ClassVar[str] = "boats_placed"
+    colour: str
+    island: str
+    cell: list[int]
+    beaches: list[int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class BoatTakenBack(EventValue):
+    """R5 with all 15 on the board: a boat taken back before it is placed again."""
+
+    TYPE: ClassVar[str] = "boat_taken_back"
+    colour: str
+    island: str
+    cell: list[int]
+    beach: int
+
+
+@dataclass(frozen=True)
+class Colonisation(EventValue):
+    """R11: every boat of the colour off the board."""
+
+    TYPE: ClassVar[str] = "colonisation"
+    colour: str
+    returned: int
+
+
+@dataclass(frozen=True)
+class RoyalFounded(EventValue):
+    """R10: a royal island founded."""
+
+    TYPE: ClassVar[str] = "royal_founded"
+    colour: str
+    island: str
+    cell: list[int]
+    returned: int
+
+
+@dataclass(frozen=True)
+class TileDrawn(EventValue):
+    """A tile drawn from the stack (its `value` for islands only), and what is left of each kind."""
+
+    TYPE: ClassVar[str] = "tile_drawn"
+    tile: str
+    kind: str
+    value: int | None
+    left: dict[str, int]
+
+
+@dataclass(frozen=True)
+class TilePlaced(EventValue):
+    """A tile put on the table (`how`: forced, turned or free), with its drawing."""
+
+    TYPE: ClassVar[str] = "tile_placed"
+    tile: str
+    kind: str
+    cell: list[int]
+    rotation: int
+    how: str
+    auto: bool
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FleetDeparted(EventValue):
+    """R6: a full beach's boats sail out of a pier."""
+
+    TYPE: ClassVar[str] = "fleet_departed"
+    island: str
+    cell: list[int]
+    beach: int
+    pier: int
+    boats: list[str]
+    colours: int
+    auto: bool
+
+
+@dataclass(frozen=True)
+class PathFollowed(EventValue):
+    """R7: the fleet follows a path over an ocean tile."""
+
+    TYPE: ClassVar[str] = "path_followed"
+    cell: list[int]
+    entry: int
+    exit: int
+    danger: int
+    colours: int
+
+
+@dataclass(frozen=True)
+class Crossing(EventValue):
+    """R7: the danger of the path against the fleet's colours."""
+
+    TYPE: ClassVar[str] = "crossing"
+    cell: list[int]
+    danger: int
+    colours: int
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Sunk(EventValue):
+    """R7: the fleet sank; its boats go back to their supplies."""
+
+    TYPE: ClassVar[str] = "sunk"
+    cell: list[int]
+    boats: list[str]
+
+
+@dataclass(frozen=True)
+class TurnedBack(EventValue):
+    """R10: a royal island turns the fleet back to the island it came from."""
+
+    TYPE: ClassVar[str] = "turned_back"
+    cell: list[int]
+    island: str
+    to: list[int]
+
+
+@dataclass(frozen=True)
+class FleetArrived(EventValue):
+    """The fleet reached an island."""
+
+    TYPE: ClassVar[str] = "fleet_arrived"
+    island: str
+    cell: list[int]
+    boats: list[str]
+
+
+@dataclass(frozen=True)
+class Landed(EventValue):
+    """R8: the fleet's boats on the island's beaches, the rest back to their supplies."""
+
+    TYPE: ClassVar[str] = "landed"
+    island: str
+    cell: list[int]
+    placements: list[list[Any]]
+    returned: list[str]
+    auto: bool
+
+
+@dataclass(frozen=True)
+class FleetAtSea(EventValue):
+    """R13: the fleet drew the last ocean tile and stays at sea."""
+
+    TYPE: ClassVar[str] = "fleet_at_sea"
+    cell: list[int]
+    boats: list[str]
+
+
+@dataclass(frozen=True)
+class EndlessChain(EventValue):
+    """R9: every option leads into an endless chain on these islands."""
+
+    TYPE: ClassVar[str] = "endless_chain"
+    islands: list[str]
+
+
+@dataclass(frozen=True)
+class IslandRemoved(EventValue):
+    """R9: an island of an endless chain leaves the game with its boats."""
+
+    TYPE: ClassVar[str] = "island_removed"
+    island: str
+    cell: list[int]
+    returned: list[str]
+
+
+@dataclass(frozen=True)
+class TurnPassed(EventValue):
+    """The turn passes from one colour to the next (`previous` is the wire's `from`)."""
+
+    TYPE: ClassVar[str] = "turn_passed"
+    previous: str
+    to: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class GameOver(EventValue):
+    """R13: the game is over, with its result."""
+
+    TYPE: ClassVar[str] = "game_over"
+    result: dict[str, Any]
+
+
+_TYPES: dict[str, type[EventValue]] = {
+    cls.TYPE: cls
+    for cls in (
+        BoatsPlaced,
+        BoatTakenBack,
+        Colonisation,
+        RoyalFounded,
+        TileDrawn,
+        TilePlaced,
+        FleetDeparted,
+        PathFollowed,
+        Crossing,
+        Sunk,
+        TurnedBack,
+        FleetArrived,
+        Landed,
+        FleetAtSea,
+        EndlessChain,
+        IslandRemoved,
+        TurnPassed,
+        GameOver,
+    )
+}
