@@ -78,7 +78,7 @@ class Game(Rules):
         """A legal action drawn uniformly at random without listing them all (for bots and playouts):
         a uniform draw among the candidates, redrawn while it is one the R9 filter forbids."""
         if self.phase == Phase.OVER:
-            raise IllegalAction("game_over", "the game is over: there is nothing to choose")
+            raise IllegalAction("game_over", "the game is over: there is nothing to choose", where=self.situation())
         return self.issue(sampling.sample(self, rng))
 
     # ------------------------------------------------------------------ views (R15)

@@ -162,6 +162,23 @@ class Rules:
         Raises IllegalAction, changing nothing, when the action is malformed, out of phase or not legal.
         When `colour` is given it must be the colour to move.
         """
+        try:
+            return self._apply(action, colour)
+        except IllegalAction as refused:
+            refused.where = self.situation()
+            raise
+
+    def situation(self) -> str:
+        """The position the game is in, as an error names it: the turn, the actions applied so far, and
+        the pending decision."""
+        if self.phase == Phase.OVER:
+            return f"turn {self.turn}, after {len(self.log)} actions, the game over"
+        return (
+            f"turn {self.turn}, after {len(self.log)} actions,"
+            f" {self.colours[self.active]}'s {self.phase.value} decision"
+        )
+
+    def _apply(self, action: Any, colour: str | None) -> list[Event]:
         if isinstance(action, ActionValue):
             action = action.to_wire()
         if self.phase == Phase.OVER:

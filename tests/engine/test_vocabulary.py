@@ -53,3 +53,13 @@ def test_typed_actions_read_as_the_rules_do() -> None:
     assert A.Restart(tonga=(1, 0)).to_wire() == {"type": "restart", "tonga": [0, 1]}
     assert repr(E.TurnPassed("red", "blue", 3)) == "TurnPassed(previous='red', to='blue', turn=3)"
     assert E.TurnPassed("red", "blue", 3).to_wire() == {"type": "turn_passed", "from": "red", "to": "blue", "turn": 3}
+
+
+def test_a_refusal_names_the_position_it_happened_in() -> None:
+    game = Game.new(["red", "blue"], seed=7, first="red")
+    game.apply({"type": "setup", "beach": 0})
+    with pytest.raises(IllegalAction) as refused:
+        game.apply({"type": "setup", "beach": "x"})
+    assert refused.value.where == "turn 0, after 1 actions, blue's setup decision"
+    assert str(refused.value).endswith("[at turn 0, after 1 actions, blue's setup decision]")
+    assert "turn 0" not in refused.value.message  # what a client is shown is unchanged
