@@ -9,7 +9,7 @@ its wire form (`to_wire`, the dict in the list `Game.apply` returns, keys in the
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from .wire import Event
 
@@ -20,11 +20,9 @@ _RENAMED = {"previous": "from"}
 class EventValue:
     """An event of any type (the base of the classes below)."""
 
-    TYPE: ClassVar[str] = ""
-
     def to_wire(self) -> Event:
         """The event as the dict of docs/engine.md, its keys in the engine's order."""
-        out: Event = {"type": self.TYPE}
+        out: Event = {"type": _TYPE_OF[type(self)]}
         for field in fields(self):  # type: ignore[arg-type]
             value = getattr(self, field.name)
             if value is None and field.name in _OPTIONAL:
@@ -41,11 +39,11 @@ class EventValue:
         names = [field.name for field in fields(cls)]  # type: ignore[arg-type]
         extra = set(wire) - {"type"} - {_RENAMED.get(name, name) for name in names}
         if extra:
-            raise ValueError(f"unexpected field(s) {sorted(extra)} in a {cls.TYPE} event")
+            raise ValueError(f"unexpected field(s) {sorted(extra)} in a {wire['type']} event")
         given = {name: _copy(wire.get(_RENAMED.get(name, name))) for name in names}
         for name in names:
             if name not in _OPTIONAL and _RENAMED.get(name, name) not in wire:
-                raise KeyError(f"a {cls.TYPE} event needs {name!r}")
+                raise KeyError(f"a {wire['type']} event needs {name!r}")
         return cls(**given)
 
 
@@ -65,7 +63,6 @@ _OPTIONAL = {"value"}
 class BoatsPlaced(EventValue):
     """Boats from the supply onto beaches (R3 set-up, R5, R11 settling, R12)."""
 
-    TYPE: ClassVar[str] = "boats_placed"
     colour: str
     island: str
     cell: list[int]
@@ -77,7 +74,6 @@ class BoatsPlaced(EventValue):
 class BoatTakenBack(EventValue):
     """R5 with all 15 on the board: a boat taken back before it is placed again."""
 
-    TYPE: ClassVar[str] = "boat_taken_back"
     colour: str
     island: str
     cell: list[int]
@@ -88,7 +84,6 @@ class BoatTakenBack(EventValue):
 class Colonisation(EventValue):
     """R11: every boat of the colour off the board."""
 
-    TYPE: ClassVar[str] = "colonisation"
     colour: str
     returned: int
 
@@ -97,7 +92,6 @@ class Colonisation(EventValue):
 class RoyalFounded(EventValue):
     """R10: a royal island founded."""
 
-    TYPE: ClassVar[str] = "royal_founded"
     colour: str
     island: str
     cell: list[int]
@@ -108,7 +102,6 @@ class RoyalFounded(EventValue):
 class TileDrawn(EventValue):
     """A tile drawn from the stack (its `value` for islands only), and what is left of each kind."""
 
-    TYPE: ClassVar[str] = "tile_drawn"
     tile: str
     kind: str
     value: int | None
@@ -119,7 +112,6 @@ class TileDrawn(EventValue):
 class TilePlaced(EventValue):
     """A tile put on the table (`how`: forced, turned or free), with its drawing."""
 
-    TYPE: ClassVar[str] = "tile_placed"
     tile: str
     kind: str
     cell: list[int]
@@ -133,7 +125,6 @@ class TilePlaced(EventValue):
 class FleetDeparted(EventValue):
     """R6: a full beach's boats sail out of a pier."""
 
-    TYPE: ClassVar[str] = "fleet_departed"
     island: str
     cell: list[int]
     beach: int
@@ -147,7 +138,6 @@ class FleetDeparted(EventValue):
 class PathFollowed(EventValue):
     """R7: the fleet follows a path over an ocean tile."""
 
-    TYPE: ClassVar[str] = "path_followed"
     cell: list[int]
     entry: int
     exit: int
@@ -159,7 +149,6 @@ class PathFollowed(EventValue):
 class Crossing(EventValue):
     """R7: the danger of the path against the fleet's colours."""
 
-    TYPE: ClassVar[str] = "crossing"
     cell: list[int]
     danger: int
     colours: int
@@ -170,7 +159,6 @@ class Crossing(EventValue):
 class Sunk(EventValue):
     """R7: the fleet sank; its boats go back to their supplies."""
 
-    TYPE: ClassVar[str] = "sunk"
     cell: list[int]
     boats: list[str]
 
@@ -179,7 +167,6 @@ class Sunk(EventValue):
 class TurnedBack(EventValue):
     """R10: a royal island turns the fleet back to the island it came from."""
 
-    TYPE: ClassVar[str] = "turned_back"
     cell: list[int]
     island: str
     to: list[int]
@@ -189,7 +176,6 @@ class TurnedBack(EventValue):
 class FleetArrived(EventValue):
     """The fleet reached an island."""
 
-    TYPE: ClassVar[str] = "fleet_arrived"
     island: str
     cell: list[int]
     boats: list[str]
@@ -199,7 +185,6 @@ class FleetArrived(EventValue):
 class Landed(EventValue):
     """R8: the fleet's boats on the island's beaches, the rest back to their supplies."""
 
-    TYPE: ClassVar[str] = "landed"
     island: str
     cell: list[int]
     placements: list[list[Any]]
@@ -211,7 +196,6 @@ class Landed(EventValue):
 class FleetAtSea(EventValue):
     """R13: the fleet drew the last ocean tile and stays at sea."""
 
-    TYPE: ClassVar[str] = "fleet_at_sea"
     cell: list[int]
     boats: list[str]
 
@@ -220,7 +204,6 @@ class FleetAtSea(EventValue):
 class EndlessChain(EventValue):
     """R9: every option leads into an endless chain on these islands."""
 
-    TYPE: ClassVar[str] = "endless_chain"
     islands: list[str]
 
 
@@ -228,7 +211,6 @@ class EndlessChain(EventValue):
 class IslandRemoved(EventValue):
     """R9: an island of an endless chain leaves the game with its boats."""
 
-    TYPE: ClassVar[str] = "island_removed"
     island: str
     cell: list[int]
     returned: list[str]
@@ -238,7 +220,6 @@ class IslandRemoved(EventValue):
 class TurnPassed(EventValue):
     """The turn passes from one colour to the next (`previous` is the wire's `from`)."""
 
-    TYPE: ClassVar[str] = "turn_passed"
     previous: str
     to: str
     turn: int
@@ -248,30 +229,28 @@ class TurnPassed(EventValue):
 class GameOver(EventValue):
     """R13: the game is over, with its result."""
 
-    TYPE: ClassVar[str] = "game_over"
     result: dict[str, Any]
 
 
 _TYPES: dict[str, type[EventValue]] = {
-    cls.TYPE: cls
-    for cls in (
-        BoatsPlaced,
-        BoatTakenBack,
-        Colonisation,
-        RoyalFounded,
-        TileDrawn,
-        TilePlaced,
-        FleetDeparted,
-        PathFollowed,
-        Crossing,
-        Sunk,
-        TurnedBack,
-        FleetArrived,
-        Landed,
-        FleetAtSea,
-        EndlessChain,
-        IslandRemoved,
-        TurnPassed,
-        GameOver,
-    )
+    "boats_placed": BoatsPlaced,
+    "boat_taken_back": BoatTakenBack,
+    "colonisation": Colonisation,
+    "royal_founded": RoyalFounded,
+    "tile_drawn": TileDrawn,
+    "tile_placed": TilePlaced,
+    "fleet_departed": FleetDeparted,
+    "path_followed": PathFollowed,
+    "crossing": Crossing,
+    "sunk": Sunk,
+    "turned_back": TurnedBack,
+    "fleet_arrived": FleetArrived,
+    "landed": Landed,
+    "fleet_at_sea": FleetAtSea,
+    "endless_chain": EndlessChain,
+    "island_removed": IslandRemoved,
+    "turn_passed": TurnPassed,
+    "game_over": GameOver,
 }
+"""Each event type's class (a class attribute would be a field to the compiler's dataclasses)."""
+_TYPE_OF = {cls: name for name, cls in _TYPES.items()}
