@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from aiohttp import web
 from server.config import Config
 from server.lobby import Lobby, Store, Timings
 from server.lobby.embedded import EmbeddedRedis
-from server.metrics import Metrics
+from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
 from server.realtime.wire import WirePacket
 
@@ -30,6 +31,9 @@ STORE = web.AppKey("store", Store)
 LOBBY = web.AppKey("lobby", Lobby)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
+
+METRICS_LEASE = 30.0
+"""Seconds the replica exporting the cluster-wide figures keeps that role without a scrape."""
 
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tongiaki Online</title>
 <h1>Tongiaki Online</h1><p>The web client is not built yet (<code>client/dist/</code> is missing):
@@ -49,12 +53,14 @@ def init_app(config: Config) -> web.Application:
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
         max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
-    app[WEBSOCKETS] = install_websocket(sio, config.deflate)
+    app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
+                                        app[METRICS].dropped_slow_socket)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)
     app.on_shutdown.append(_close_sockets)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/{path:.*}", client_files)
     return app
@@ -109,19 +115,36 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """200 when Redis answers, else 503."""
+    """Liveness: 200 whenever the process serves HTTP. Redis is not asked: an outage of Redis must not
+    make an orchestrator restart every replica (readiness, /readyz, says whether to send traffic)."""
+    return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
+
+
+async def readyz(request: web.Request) -> web.Response:
+    """Readiness: 200 when Redis answers and the process is not shutting down, else 503 with the reason."""
+    namespace = request.app.get(NAMESPACE)
+    if namespace is None or namespace.closing:
+        return web.json_response({"ok": False, "reason": "shutting down" if namespace else "starting"},
+                                 status=503, headers={"Cache-Control": "no-store"})
     try:
         await asyncio.wait_for(request.app[STORE].ping(), 2.0)
-    except Exception as e:  # noqa: BLE001 - any failure means unhealthy
-        return web.json_response({"ok": False, "redis": str(e)[:200]}, status=503)
-    return web.json_response({"ok": True})
+    except Exception as e:  # noqa: BLE001 - any failure means not ready
+        return web.json_response({"ok": False, "reason": "redis unreachable", "redis": str(e)[:200]},
+                                 status=503, headers={"Cache-Control": "no-store"})
+    return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
 
 
 async def metrics(request: web.Request) -> web.Response:
-    """Prometheus text exposition."""
-    counts = await request.app[LOBBY].rooms_by_status()
-    return web.Response(text=request.app[METRICS].render(counts), content_type="text/plain",
-                        charset="utf-8", headers={"X-Content-Type-Options": "nosniff"})
+    """Prometheus text exposition. Cheap whatever the number of rooms: the process's own figures, plus
+    three counts from Redis on the one replica holding the metrics lease (none when Redis is away)."""
+    cluster = None
+    if LOBBY in request.app:
+        lobby = request.app[LOBBY]
+        with contextlib.suppress(Exception):  # Redis away: the process's own figures still matter most
+            cluster = await asyncio.wait_for(request.app[STORE].cluster_figures(
+                lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
+    body = request.app[METRICS].render(cluster)
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 
 async def client_files(request: web.Request) -> web.StreamResponse:

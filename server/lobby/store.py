@@ -15,12 +15,14 @@ Keys (all under the configured prefix `P`):
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
-| `P:session:{token}` | hash | `person`, `name` |
+| `P:session:{sha256(token)}` | hash | `person`, `name`; expires `SESSION_TTL` after its last use |
+| `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -98,6 +100,9 @@ GAME_FIELDS = ("v", "state", "view", "to_move", "at")
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
+SESSION_TTL = 30 * 86400.0
+"""Seconds a session (token → person) lives after its last use."""
+
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
 presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
@@ -130,14 +135,28 @@ class Store:
         return bool(await self.redis.ping())
 
     # -- sessions ----------------------------------------------------------------------------------
-    async def session(self, token: str) -> tuple[str, str] | None:
-        raw = await self.redis.hmget(self.key("session", token), "person", "name")
+    # A session key is named by the token's SHA-256, never the token itself (a dump of Redis gives no
+    # usable token), and lives `ttl` seconds from its last use: unused sessions go away by themselves.
+    def _session_key(self, token: str) -> str:
+        return self.key("session", hashlib.sha256(token.encode()).hexdigest())
+
+    async def session(self, token: str, ttl: float = SESSION_TTL) -> tuple[str, str] | None:
+        """The person and name of a token, refreshing its expiry (None: unknown or expired)."""
+        key = self._session_key(token)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(key, "person", "name")
+            pipe.expire(key, max(1, int(ttl)))
+            raw, _ = await pipe.execute()
         if raw[0] is None:
             return None
         return raw[0].decode(), raw[1].decode()
 
-    async def save_session(self, token: str, person: str, name: str) -> None:
-        await self.redis.hset(self.key("session", token), mapping={"person": person, "name": name})
+    async def save_session(self, token: str, person: str, name: str, ttl: float = SESSION_TTL) -> None:
+        key = self._session_key(token)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping={"person": person, "name": name})
+            pipe.expire(key, max(1, int(ttl)))
+            await pipe.execute()
 
     async def seated_rooms(self, person: str) -> list[str]:
         return sorted(m.decode() for m in await self.redis.smembers(self.key("seated", person)))
@@ -432,6 +451,24 @@ class Store:
     async def next_due(self) -> float | None:
         first = await self.redis.zrange(self.key("timers"), 0, 0, withscores=True)
         return first[0][1] if first else None
+
+    # -- cluster figures (/metrics) ----------------------------------------------------------------
+    async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
+        """Room and process counts for /metrics, answered only to the process holding the metrics lease
+        (taken when free, kept while renewed), so one replica exports them. Three O(1)/O(log n) reads."""
+        key = self.key("metrics_lease")
+        ms = max(1, int(lease * 1000))
+        if not await self.redis.set(key, proc, nx=True, px=ms):  # (SET NX GET needs Redis 7)
+            holder = await self.redis.get(key)
+            if holder is None or holder.decode() != proc:
+                return None
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.pexpire(key, ms)
+            pipe.zcard(self.key("rooms"))
+            pipe.zcard(self.key("lobby"))
+            pipe.zcount(self.key("procs"), alive_after, "+inf")
+            _, rooms, listed, procs = await pipe.execute()
+        return {"rooms": rooms, "listed": listed, "processes": procs}
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""
