@@ -45,12 +45,13 @@ class SendQueue(asyncio.Queue[Any]):
     limit: int
     overflow: Callable[[], None]
     overflowed: bool
+    peak: int                      # the most packets that ever waited (tests, soak benchmark)
 
     @classmethod
     def bound(cls, queue: asyncio.Queue[Any], limit: int, overflow: Callable[[], None]) -> SendQueue:
         queue.__class__ = cls
         assert isinstance(queue, SendQueue)
-        queue.limit, queue.overflow, queue.overflowed = limit, overflow, False
+        queue.limit, queue.overflow, queue.overflowed, queue.peak = limit, overflow, False, queue.qsize()
         return queue
 
     def put_nowait(self, item: Any) -> None:
@@ -60,6 +61,8 @@ class SendQueue(asyncio.Queue[Any]):
                 self.overflow()
             return
         super().put_nowait(item)
+        if item is not None:
+            self.peak = max(self.peak, self.qsize())
 
 
 def _abort(eio_socket: Any) -> None:
@@ -92,21 +95,25 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
                       dropped: Callable[[], None] = lambda: None) -> Websockets:
     """Replaces this server's websocket class (the driver table is copied, never shared)."""
     tracked = Websockets()
+    limit = sio.eio.max_http_buffer_size   # (engineio's driver keeps no `server` before 4.13.2: take it here)
 
     class TongiakiWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         # Without deflate: our frames are small msgpack messages, and deflating each one costs more
         # CPU than the bytes it saves (measured by bench/load.py, see docs/protocol.md §10).
+        transport: Any = None
+        eio_socket: Any = None
+
         async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
             request = environ["aiohttp.request"]
             self.transport = request.transport
             # aiohttp refuses a message of max_msg_size bytes or more; the limit itself is allowed
-            self._sock = web.WebSocketResponse(max_msg_size=self.server.max_http_buffer_size + 1,
+            self._sock = web.WebSocketResponse(max_msg_size=limit + 1,
                                                compress=deflate)
             await self._sock.prepare(request)
             self.environ = environ
-            eio_socket = getattr(self.handler, "__self__", None)
-            if eio_socket is not None:
-                eio_socket.tongiaki_ws = self
+            self.eio_socket = getattr(self.handler, "__self__", None)
+            if self.eio_socket is not None:
+                self.eio_socket.tongiaki_ws = self
             tracked.open.add(self._sock)
             try:
                 await self.handler(self)
@@ -125,7 +132,10 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             except TimeoutError:
                 log.info("dropping a slow reader: a write waited %.1f s", write_timeout)
                 dropped()
-                self.abort()
+                if self.eio_socket is not None:
+                    _abort(self.eio_socket)
+                else:
+                    self.abort()
                 raise
 
         async def wait(self) -> bytes | str:
