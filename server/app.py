@@ -137,13 +137,16 @@ async def readyz(request: web.Request) -> web.Response:
 async def metrics(request: web.Request) -> web.Response:
     """Prometheus text exposition. Cheap whatever the number of rooms: the process's own figures, plus
     three counts from Redis on the one replica holding the metrics lease (none when Redis is away)."""
-    cluster = None
+    cluster, redis_up = None, False
     if LOBBY in request.app:
         lobby = request.app[LOBBY]
-        with contextlib.suppress(Exception):  # Redis away: the process's own figures still matter most
+        try:
             cluster = await asyncio.wait_for(request.app[STORE].cluster_figures(
                 lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
-    body = request.app[METRICS].render(cluster)
+            redis_up = True
+        except Exception:  # noqa: BLE001 - Redis away: the process's own figures still matter most
+            pass
+    body = request.app[METRICS].render(cluster, redis_up)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 

@@ -67,6 +67,10 @@ class Metrics:
         self._actions = Counter("tongiaki_actions", "Actions received, by outcome (accepted or error code).",
                                 ["outcome"], registry=self.registry)
         self._actions.labels("accepted")
+        self._requests = Counter("tongiaki_requests", "Requests received from clients (any event).",
+                                 registry=self.registry)
+        self._redis_up = Gauge("tongiaki_redis_up", "1 when this process reached Redis at the last scrape, else 0.",
+                               registry=self.registry)
         self._rejections = Counter("tongiaki_requests_rejected", "Requests of any event refused, by error code "
                                    "(rate_limited, malformed, ...).", ["code"], registry=self.registry)
         self._dropped = Counter("tongiaki_slow_sockets_dropped", "Sockets closed because they did not read "
@@ -112,6 +116,10 @@ class Metrics:
         """An action refused with `code`."""
         self._actions.labels(code).inc()
 
+    def request(self) -> None:
+        """A request arrived (the denominator of the rejection rate)."""
+        self._requests.inc()
+
     def refused_request(self, code: str) -> None:
         """Any request refused with `code` (the rejection rate the alert rules watch)."""
         self._rejections.labels(code).inc()
@@ -122,7 +130,8 @@ class Metrics:
     def refused_connection(self, reason: str) -> None:
         self._refused.labels(reason).inc()
 
-    def render(self, cluster: dict[str, int] | None = None) -> bytes:
+    def render(self, cluster: dict[str, int] | None = None, redis_up: bool = True) -> bytes:
         """The Prometheus text exposition; `cluster` only on the replica holding the metrics lease."""
         self.cluster.figures = cluster
+        self._redis_up.set(1 if redis_up else 0)
         return bytes(generate_latest(self.registry))

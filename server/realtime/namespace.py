@@ -197,6 +197,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         if task is not None:
             self.inflight.add(task)
         arrived = time.monotonic()
+        self.metrics.request()
         try:
             conn = self.connections.get(sid)
             if conn is None:
