@@ -85,7 +85,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     sio = app[SIO]
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
-                      waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
+                      waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log,
+                      rooms_per_person=config.rooms_per_person)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)

@@ -29,6 +29,7 @@ class Config:
     burst: float = 40.0                   # and burst
     chat_lines: int = 5                   # chat lines per `chat_window` seconds per connection
     chat_window: float = 10.0
+    rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
@@ -51,7 +52,7 @@ def from_env(**overrides: object) -> Config:
     for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float),
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
                        ("send_queue", int), ("write_timeout", float), ("connections_per_address", int),
-                       ("log_format", str)):
+                       ("rooms_per_person", int), ("log_format", str)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)

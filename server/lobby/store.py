@@ -16,6 +16,9 @@ Keys (all under the configured prefix `P`):
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
 | `P:session:{sha256(token)}` | hash | `person`, `name`; expires `SESSION_TTL` after its last use |
+| `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
+| `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
+| `P:chatrate:{person}` | string | chat lines of the person in the current window (expires with it) |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 """
@@ -469,6 +472,42 @@ class Store:
     async def reschedule(self, room_id: str, at: float, lease: float) -> None:
         """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
         await self._reschedule(keys=[self.key("timers")], args=[at, room_id, lease])
+
+    # -- the lobby listing's generation -----------------------------------------------------------
+    async def listing_generation(self) -> int:
+        """A number that changes whenever something in the lobby listing may have changed."""
+        return int(await self.redis.get(self.key("lobby_gen")) or 0)
+
+    async def bump_listing(self) -> None:
+        await self.redis.incr(self.key("lobby_gen"))
+
+    # -- per-person limits --------------------------------------------------------------------------
+    async def hosted(self, person: str) -> list[str]:
+        """Ids of rooms this person created (some may have expired: the caller prunes them)."""
+        members = await self.redis.smembers(self.key("hosted", person))
+        return sorted(m.decode() if isinstance(m, bytes) else m for m in members)
+
+    async def add_hosted(self, person: str, room_id: str, ttl: float) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(self.key("hosted", person), room_id)
+            pipe.expire(self.key("hosted", person), max(1, int(ttl)))
+            await pipe.execute()
+
+    async def forget_hosted(self, person: str, room_ids: list[str]) -> None:
+        if room_ids:
+            await self.redis.srem(self.key("hosted", person), *room_ids)
+
+    async def count_chat(self, person: str, window: float) -> int:
+        """One more chat line from this person: how many they sent in the current window (all their
+        sockets, on every process)."""
+        key = self.key("chatrate", person)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.ttl(key)
+            count, ttl = await pipe.execute()
+        if ttl < 0:  # the window's first line (EXPIRE NX needs Redis 7)
+            await self.redis.expire(key, max(1, int(window)))
+        return int(count)
 
     # -- cluster figures (/metrics) ----------------------------------------------------------------
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:

@@ -9,7 +9,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +51,6 @@ class Connection:
     refilled: float
     address: str = ""
     rooms: set[str] = field(default_factory=set)
-    chat_times: deque[float] = field(default_factory=deque)
 
 
 class SocketOutbox:
@@ -110,6 +108,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "set_name": self.set_name, "lobby_watch": self.lobby_watch, "lobby_unwatch": self.lobby_unwatch,
             "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
+            "kick": self.kick,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
         }
 
@@ -263,6 +262,12 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def set_name(self, call: Call, data: Payload) -> dict[str, Any]:
         name = SetName.from_wire(data).name
         conn = call.conn
+        # unique within every table this person sits at or has joined (another player's or a bot's
+        # name would let them pass for that seat in chat)
+        tables = set(conn.rooms) | set(await self.store.seated_rooms(conn.person.id))
+        for room in await self.store.rooms(sorted(tables)):
+            if room is not None and room.name_taken(name, conn.person.id):
+                raise Rejected("name_taken", f"someone at table {room.settings.name!r} is already called {name!r}")
         conn.person = Person(conn.person.id, name)
         await self.store.save_session(conn.token, conn.person.id, name, self.config.session_ttl)
         for other in self.connections.values():
@@ -330,6 +335,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         request = SeatChange.from_wire(self._joined(call, data), data)
         return {"room": await self.lobby.remove_bot(call.conn.person, request.room, request.seat)}
 
+    async def kick(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.kick(call.conn.person, request.room, request.seat)}
+
     async def room_start(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Start.from_wire(self._joined(call, data), data)
         return await self.authority.start(call.conn.person, request.room, request.fill_with_bots)
@@ -346,14 +355,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     async def chat(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Chat.from_wire(self._joined(call, data), data)
-        conn = call.conn
-        now = time.monotonic()
-        while conn.chat_times and now - conn.chat_times[0] > self.config.chat_window:
-            conn.chat_times.popleft()
-        if len(conn.chat_times) >= self.config.chat_lines:
-            raise Rejected("rate_limited", "too many chat lines; wait a little")
-        conn.chat_times.append(now)
-        await self.lobby.chat(conn.person, request.room, request.text)
+        # limited per person (in Redis), not per socket: more sockets do not mean more lines
+        await self.lobby.chat(call.conn.person, request.room, request.text, self.config.chat_lines,
+                              self.config.chat_window)
         return {}
 
     # -- shutdown ----------------------------------------------------------------------------------

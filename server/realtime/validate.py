@@ -7,6 +7,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from server.lobby.errors import Rejected
+from server.lobby.text import clean
 
 MAX_PAYLOAD = 4096
 MAX_DEPTH = 8
@@ -83,7 +84,7 @@ def text(data: dict[str, Any], key: str, limit: int) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise Rejected("malformed", f"{key} must be a string")
-    value = "".join(ch for ch in value if ch.isprintable() or ch == " ").strip()
+    value = clean(value)
     if not value:
         raise Rejected("malformed", f"{key} must not be empty")
     if len(value) > limit:
