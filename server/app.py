@@ -20,6 +20,7 @@ from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
 from server.lobby.tongiaki import Tongiaki
 from server.metrics import CONTENT_TYPE, Metrics
+from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
 from server.realtime.transport import Websockets, install_websocket
 from server.realtime.wire import WirePacket
@@ -51,7 +52,7 @@ def init_app(config: Config) -> web.Application:
     manager = None
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
-        manager = socketio.AsyncRedisManager(config.redis_url, channel=f"{config.prefix}:socketio")
+        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio")
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
@@ -92,6 +93,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
     sio.register_namespace(namespace)
+    if isinstance(sio.manager, Fanout):
+        install_resync(sio.manager, lambda: list(namespace.connections))
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()
