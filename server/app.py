@@ -22,7 +22,7 @@ from server.lobby.tongiaki import Tongiaki
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import Websockets, install_websocket
+from server.realtime.transport import Websockets, install_websocket, polling_limit
 from server.realtime.wire import WirePacket
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,9 @@ AUTHORITY = web.AppKey("authority", Authority)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
 
+FRAME_LIMIT = 64 * 1024
+"""Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
+
 METRICS_LEASE = 30.0
 """Seconds the replica exporting the cluster-wide figures keeps that role without a scrape."""
 
@@ -46,7 +49,7 @@ run <code>make setup</code>. The service itself is up: Socket.IO at <code>/socke
 
 def init_app(config: Config) -> web.Application:
     """The aiohttp application serving Socket.IO, /healthz, /metrics and the web client."""
-    app = web.Application()
+    app = web.Application(middlewares=[polling_limit(FRAME_LIMIT)])
     app[CONFIG] = config
     app[METRICS] = Metrics()
     manager = None
@@ -56,7 +59,7 @@ def init_app(config: Config) -> web.Application:
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
-        max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
+        max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
                                         app[METRICS].dropped_slow_socket)
     sio.attach(app)

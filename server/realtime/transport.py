@@ -91,6 +91,23 @@ def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: C
     SendQueue.bound(eio_socket.queue, limit, overflow)
 
 
+def polling_limit(limit: int) -> Any:
+    """An aiohttp middleware answering a long-polling POST larger than `limit` bytes with 413 at once.
+    (Engine.IO itself would close the session and wait for its queue to drain, which a client that is
+    not polling never lets happen: the POST was never answered.)"""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.method == "POST" and request.path.startswith("/socket.io/"):
+            length = request.content_length
+            if length is not None and length > limit:
+                raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    return middleware
+
+
 def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: float = 10.0,
                       dropped: Callable[[], None] = lambda: None) -> Websockets:
     """Replaces this server's websocket class (the driver table is copied, never shared)."""

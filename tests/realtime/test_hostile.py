@@ -168,6 +168,21 @@ async def test_a_frame_of_exactly_the_limit_is_served_and_one_byte_more_closes(s
         raw.close()
 
 
+async def test_a_long_polling_post_over_the_limit_is_answered_413(server):
+    import json
+
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        async with http.get(server.url + "/socket.io/?EIO=4&transport=polling") as r:
+            sid = json.loads((await r.text())[1:])["sid"]
+        url = server.url + f"/socket.io/?EIO=4&transport=polling&sid={sid}"
+        async with http.post(url, data=b"4" + b"x" * (70 * 1024), timeout=aiohttp.ClientTimeout(total=5)) as r:
+            assert r.status == 413
+        async with http.post(url, data=b"4" + b"x" * 1024, timeout=aiohttp.ClientTimeout(total=5)) as r:
+            assert r.status == 200       # a POST within the limit is served as before
+
+
 async def test_connections_per_address_are_capped(config, clients):
     server = await InProcessServer(config.with_(connections_per_address=3)).start()
     try:
