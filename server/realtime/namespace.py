@@ -140,12 +140,18 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             self.metrics.refused_connection("per_address")
             raise socketio.exceptions.ConnectionRefusedError(
                 f"too_many_connections: at most {cap} at once from one address")
+        # the place is taken before the first await: connections arriving together cannot all pass
+        self.per_address[address] = self.per_address.get(address, 0) + 1
         try:
             session = await self._identify(sid, auth, address)
         except StoreUnavailable:
+            self._release_address(address)
             self.metrics.refused_connection("unavailable")
             raise socketio.exceptions.ConnectionRefusedError(
                 "unavailable: the service cannot reach its storage; retry in a few seconds") from None
+        except BaseException:
+            self._release_address(address)
+            raise
         # sent after the CONNECT packet: the handler must return first
         task = asyncio.ensure_future(self.emit("session", session, to=sid))
         self.inflight.add(task)
@@ -173,22 +179,24 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
                 seats += [{"room": room.id, "seat": i} for i in room.seats_of(person_id)]
         self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
                                            time.monotonic(), address)
-        self.per_address[address] = self.per_address.get(address, 0) + 1
         self.metrics.sockets += 1
         bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket)
         return {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
                 "resumed": known is not None, "seats": seats}
+
+    def _release_address(self, address: str) -> None:
+        left = self.per_address.get(address, 1) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
 
     async def on_disconnect(self, sid: str, reason: Any = None) -> None:
         conn = self.connections.pop(sid, None)
         if conn is None:
             return
         self.metrics.sockets -= 1
-        left = self.per_address.get(conn.address, 1) - 1
-        if left > 0:
-            self.per_address[conn.address] = left
-        else:
-            self.per_address.pop(conn.address, None)
+        self._release_address(conn.address)
         if self.closing:
             # the whole process is going: its presence records die with its heartbeat, no need to
             # unwatch socket by socket (the other processes see the seats disconnected)

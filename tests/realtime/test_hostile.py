@@ -16,9 +16,9 @@ import msgpack
 import pytest
 import redis.asyncio as redis
 import socketio
-from rawsocket import RawSocket
 from tablekit import Client, InProcessServer, people
 
+from bench.rawsocket import RawSocket
 from server.app import METRICS, NAMESPACE, SIO, WEBSOCKETS
 
 
@@ -186,6 +186,14 @@ async def test_a_long_polling_post_over_the_limit_is_answered_413(server):
 async def test_connections_per_address_are_capped(config, clients):
     server = await InProcessServer(config.with_(connections_per_address=3)).start()
     try:
+        # ten at once (connect handlers interleave): exactly three get in
+        together = await asyncio.gather(*(RawSocket.open(server.url) for _ in range(10)), return_exceptions=True)
+        inside = [r for r in together if isinstance(r, RawSocket)]
+        assert len(inside) == 3, together
+        for raw in inside:
+            raw.close()
+        await asyncio.sleep(0.2)
+        assert server.app[NAMESPACE].per_address == {}
         first = await people(server.url, clients, "A", "B", "C")
         refused = socketio.AsyncClient(serializer="msgpack", reconnection=False)
         reasons: list[object] = []

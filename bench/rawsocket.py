@@ -1,7 +1,7 @@
 """A hand-made websocket client for attacks: it speaks Engine.IO 4 / Socket.IO 5 with msgpack frames
 written byte by byte, so it can send what no well-behaved client library would (reserved event names,
 packet types a client never sends, empty frames) and can stop reading its socket altogether (a slow
-reader), with a tiny receive buffer."""
+reader), with a tiny receive buffer. Used by tests/realtime/test_hostile.py and bench/soak.py."""
 
 from __future__ import annotations
 
@@ -25,9 +25,12 @@ class RawSocket:
 
     @classmethod
     async def open(cls, url: str, auth: dict[str, Any] | None = None, rcvbuf: int | None = None,
-                   connect: bool = True) -> RawSocket:
+                   connect: bool = True, source: str | None = None) -> RawSocket:
+        """`source`: a loopback address to connect from (127.0.0.2, ...: another client address)."""
         host, port = url.removeprefix("http://").split(":")
         sock = socket.socket()
+        if source:
+            sock.bind((source, 0))
         if rcvbuf:  # before connecting, so the TCP window stays small (a reader that hardly reads)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         sock.setblocking(False)
