@@ -17,7 +17,7 @@ from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
 from server.lobby.person import Outbox, Person, Timings
-from server.lobby.rooms import PLAYING, Room
+from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import GameRecord, Store, pack, unpack
 from server.metrics import Metrics
 from server.realtime import patch
@@ -136,6 +136,9 @@ class Authority:
     @staticmethod
     def _may_act(room: Room, person: Person, v: int, stored: int | None, to_move: str | None) -> None:
         """The checks of docs/protocol.md §5, in its order."""
+        if room.status == FINISHED and stored is not None and v == stored - 1 and room.seats_of(person.id):
+            # made against the version the game's last action replaced: it lost a race, as any other
+            raise Rejected("stale_version", f"the game is at version {stored} (over), you sent {v}")
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
