@@ -20,6 +20,7 @@ from server.lobby.embedded import EmbeddedRedis
 from server.metrics import Metrics
 from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
 from server.realtime.wire import WirePacket
+from server.records import Records, api
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ def init_app(config: Config) -> web.Application:
     app.on_shutdown.append(_close_sockets)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
+    api.install(app)
     app.router.add_get("/{path:.*}", client_files)
     return app
 
@@ -78,6 +80,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
                       waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
     lobby = Lobby(store, SocketOutbox(sio), app[METRICS], timings, proc)
+    lobby.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     namespace = TableNamespace(lobby, store, config, app[METRICS])
     sio.register_namespace(namespace)
     app[STORE], app[LOBBY], app[NAMESPACE] = store, lobby, namespace

@@ -22,6 +22,8 @@ from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
 from server.lobby.store import Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
+from server.records import Records, logged
+from server.records.keeper import keep_finished
 
 if TYPE_CHECKING:
     from server.game import Game
@@ -114,13 +116,15 @@ class Lobby:
         self._inflight: set[asyncio.Task[Any]] = set()
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (run_timers)
+        self.records: Records | None = None   # where finished games are kept (set by the app)
 
     # -- reading -----------------------------------------------------------------------------------
     async def listing(self) -> list[dict[str, Any]]:
         """Open rooms and live games for the lobby list, newest first."""
         rooms = [r for r in await self.store.rooms(await self.store.listed()) if r is not None]
         present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
-        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)]
+        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
+                if room.status != FINISHED]   # finished games are listed as records
 
     async def rooms_by_status(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -156,7 +160,9 @@ class Lobby:
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head[0] if head else None)
         await self.outbox.room_changed(room.id, state)
-        if not room.settings.private:
+        if room.status == FINISHED:
+            await self.outbox.lobby_changed({"op": "remove", "room": room.id})
+        elif not room.settings.private:
             await self.outbox.lobby_changed({"op": "upsert", "room": room.summary(spectators)})
         return state
 
@@ -341,7 +347,7 @@ class Lobby:
             self._held.popitem(last=False)
 
     async def _apply(self, held: Held, action: Any, by: str, arrived: float,
-                     game: Game | None = None) -> tuple[int, float | None] | None:
+                     game: Game | None = None, how: str = "person") -> tuple[int, float | None] | None:
         """Applies the action to the held game (`game`: that game already built from its state), stores
         it, then broadcasts. Returns the new version and the room's next timer check (None when the game
         ended), or None when the stored game or room moved on meanwhile (nothing was stored)."""
@@ -359,11 +365,11 @@ class Lobby:
         after, legal = public_view(game)
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
-        logged = {"v": v, "colour": colour, "action": action, "by": by}
         now = time.time()
+        line = logged(v, colour, action, by, how, now, events)
         check = self._next_check(room, game.to_move, now, now) if game.to_move else None
         state, view = game.to_bytes(), pack(after)
-        if not await self.store.commit(room.id, held.v, state, view, game.to_move, message, logged,
+        if not await self.store.commit(room.id, held.v, state, view, game.to_move, message, line,
                                        self.timings.patch_log, check, held.room_raw):
             return None
         self._hold(room.id, Held(v, game.to_move, state, view, room, held.room_raw))
@@ -397,6 +403,8 @@ class Lobby:
         room = await self._update(room_id, finish)
         await self.store.unschedule(room_id)
         await self.publish(room)
+        if self.records is not None:
+            await keep_finished(self.records, self.store, room)
 
     def _next_check(self, room: Room, to_move: str, at: float, now: float) -> float:
         """When the room's timers must next be looked at (at `now`; the pending decision began at `at`):
@@ -506,7 +514,8 @@ class Lobby:
             due = at + room.settings.clock
         check = self._next_check(room, to_move, at, now)
         if due is not None and now >= due:
-            moved = await self._bot_move(room_id, v)
+            how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
+            moved = await self._bot_move(room_id, v, how)
             # not moved (someone else acted first, or the move failed): look again at once
             check = time.time() if moved is None else moved
         if lease is None:
@@ -528,7 +537,7 @@ class Lobby:
             await self.outbox.legal(room.id, *decides)
         await self.store.mark_sent({room.id: v})
 
-    async def _bot_move(self, room_id: str, v: int) -> float | None:
+    async def _bot_move(self, room_id: str, v: int, how: str = "bot") -> float | None:
         """A bot's move for the pending seat at version v; returns the room's next check (None: not
         applied, because the game moved on)."""
         from server.game import Game
@@ -544,7 +553,7 @@ class Lobby:
             game = Game.from_bytes(held.state)
             action = RandomBot(secrets.randbits(32)).choose(game)
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), game)
+                done = await self._apply(held, action, "bot", time.monotonic(), game, how)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("bot move in %s not applied: %s", room_id, e)
                 return None
