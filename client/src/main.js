@@ -8,6 +8,7 @@ import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
 import { Chat } from './ui/chat.js';
+import { Replay } from './ui/replay.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
 
@@ -113,6 +114,8 @@ class App {
     if (!this.session) return;
     const h = location.hash.replace(/^#\/?/, '');
     const [page, arg] = h.split('/');
+    if (this.replay && page !== 'replay') { this.replay.destroy(); this.replay = null; }
+    if (page === 'replay' && arg) { this.enterReplay(arg); return; }
     if (page === 'room' && arg) { if (!this.room || this.room.id !== arg) this.enterRoom(arg); return; }
     if (page === 'code' && arg) { this.joinCode(arg); return; }
     this.enterLobby();
@@ -120,6 +123,7 @@ class App {
 
   rebuildScreen() {
     if (this.screen === 'lobby') this.showLobby();
+    else if (this.screen === 'replay' && this.replay) this.enterReplay(this.replay.id);
     else if (this.room) {
       const old = this.room.table;
       this.room.table = null;
@@ -128,6 +132,16 @@ class App {
       try { this.renderRoom(); } finally { this._adopting = false; }
       if (old && this.room.table) { this.room.table.adoptLog(old.log); old.destroy(); }
     }
+  }
+
+  /** #/replay/<id>: a finished game played again (ui/replay.js). */
+  async enterReplay(id) {
+    if (this.room) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.replay?.destroy();
+    this.screen = 'replay';
+    this.replay = new Replay(this, this.main, id);
+    await this.replay.load();
   }
 
   // ------------------------------------------------------------------ lobby

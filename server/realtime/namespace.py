@@ -17,6 +17,7 @@ import socketio
 
 from server.config import Config
 from server.lobby import Lobby, Person, Rejected, Settings, Store
+from server.lobby.rematch import rematch
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.wire import MALFORMED
@@ -92,6 +93,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
+            "rematch": self.rematch,
         }
 
     # -- connection and identity -------------------------------------------------------------------
@@ -255,6 +257,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def room_start(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         room_id = self._joined(conn, data)
         return await self.lobby.start(conn.person, room_id, validate.boolean(data, "fill_with_bots"))
+
+    async def rematch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return await rematch(self.lobby, conn.person, validate.room_id(data))
 
     async def act(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         room_id = self._joined(conn, data)

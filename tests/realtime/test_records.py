@@ -12,7 +12,7 @@ import zlib
 import aiohttp
 import msgpack
 import pytest
-from tablekit import table
+from tablekit import people, table
 
 from server.app import LOBBY
 from server.game import Game
@@ -164,3 +164,47 @@ def test_the_stored_form_is_msgpack_deflated():
     record, _seen = played(COLOURS[:3], 21)
     body = msgpack.unpackb(zlib.decompress(record.to_bytes()), raw=False)
     assert "seed" not in body and body["drawn"] == record.drawn
+
+
+async def test_a_rematch_keeps_seats_and_settings_and_invites_the_others(server, clients):
+    room, (a, b) = await table(server.url, humans=2, seats=3, bots=1, clock=30)
+    clients.extend([a, b])
+    answer = await b.call("rematch", {"room": room})
+    assert answer["error"]["code"] == "not_finished"
+    await asyncio.gather(a.play(room, random.Random(1)), b.play(room, random.Random(2)))
+    for p in (a, b):
+        await p.wait(lambda p=p: p.rooms[room]["status"] == "finished")
+    first = await b.ok("rematch", {"room": room})
+    assert first["created"] and first["seats"] == [1]
+    # a is invited through the finished room's stream, and one click names the same room
+    await a.wait(lambda: any(e == "room" and d["id"] == room and d.get("rematch") for e, d in a.received))
+    invite = next(d["rematch"] for e, d in a.received if e == "room" and d["id"] == room and d.get("rematch"))
+    assert invite["room"] == first["room"] and invite["by"] == b.session["person"]
+    again = await a.ok("rematch", {"room": room})
+    assert again == {"ok": True, "room": first["room"], "seats": [0], "created": False}
+    joined = await a.ok("room_join", {"room": first["room"]})
+    await a.ok("sit", {"room": first["room"], "seat": 0})
+    state = (await a.ok("room_join", {"room": first["room"]}))["room"]
+    assert joined["room"]["settings"] == {**state["settings"]} and state["settings"]["clock"] == 30
+    assert [(s["kind"], s["person"]) for s in state["seats"]] == [
+        ("human", a.session["person"]), ("human", b.session["person"]), ("bot", None)]
+    assert state["host"] == b.session["person"] and state["status"] == "waiting"
+    # a spectator of the finished game is not a player: no rematch for them
+    watcher, = await people(server.url, clients, "W")
+    await watcher.ok("room_join", {"room": room})
+    assert (await watcher.call("rematch", {"room": room}))["error"]["code"] == "not_seated"
+    assert (await watcher.call("rematch", {"room": "r_nothere"}))["error"]["code"] == "no_room"
+    assert (await watcher.call("rematch", {"room": 5}))["error"]["code"] == "malformed"
+
+
+async def test_clock_and_takeover_are_recorded_as_such(server, clients, store):
+    room, (a, b) = await table(server.url, humans=2, seats=2, clock=1, grace=0.2, first=0)
+    clients.extend([a, b])
+    await a.wait(lambda: a.my_turn(room))
+    await a.wait(lambda: a.v(room) >= 1, timeout=5)      # a did nothing: the clock ran out
+    await b.close()                                        # b goes away: a bot takes over after the grace
+    await a.wait(lambda: a.rooms[room]["seats"][1]["autopilot"])
+    await a.play(room, random.Random(3), stop_at=8)
+    lines = await store.actions(room)
+    assert lines[0]["how"] == "clock" and lines[0]["colour"] == "red"
+    assert any(x["how"] == "takeover" and x["colour"] == "blue" for x in lines)
