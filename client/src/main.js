@@ -9,6 +9,7 @@ import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
+import { EndScreen } from './ui/endscreen.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
 
@@ -260,6 +261,8 @@ class App {
     if (r.state && (state.rev ?? 0) < (r.state.rev ?? 0)) return;
     const was = r.state?.status;
     r.state = state;
+    if (state.rematch) r.invite = state.rematch;
+    r.end?.update();
     if (was !== state.status || state.status === 'waiting') this.renderRoom();
     else if (r.table) { r.table.drawPlayers(); r.table.drawStatus(); r.table.drawResult(); }
   }
@@ -329,6 +332,7 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       r.table = new Table(this, holder);
+      r.end = new EndScreen(this, r.table.resultEl);
       if (!this._adopting) r.table.restoreLog(r.id);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.loadSnapshot(r.stream.view);

@@ -67,13 +67,13 @@ export class Replay {
     this.playBtn = btn('play', '▶', t('replay.play'), () => (this.playing ? this.pause() : this.play()));
     const bar = el('div', { class: 'replay-bar', 'data-testid': 'replay-bar' },
       el('strong', { text: t('replay.title', { name: rec.name }) }), ' ',
-      btn('start', '⏮', t('replay.start'), () => this.jump(0)),
-      btn('prev-turn', '⏪', t('replay.prev_turn'), () => this.stepTurn(-1)),
-      btn('prev', '◀', t('replay.prev'), () => this.jump(this.v - 1)),
+      btn('start', '|‹', t('replay.start'), () => this.jump(0)),
+      btn('prev-turn', '«', t('replay.prev_turn'), () => this.stepTurn(-1)),
+      btn('prev', '‹', t('replay.prev'), () => this.jump(this.v - 1)),
       this.playBtn,
-      btn('next', '▶|', t('replay.next'), () => this.step()),
-      btn('next-turn', '⏩', t('replay.next_turn'), () => this.stepTurn(1)),
-      btn('end', '⏭', t('replay.end'), () => this.jump(this.views.length - 1)),
+      btn('next', '›', t('replay.next'), () => this.step()),
+      btn('next-turn', '»', t('replay.next_turn'), () => this.stepTurn(1)),
+      btn('end', '›|', t('replay.end'), () => this.jump(this.views.length - 1)),
       el('form', { class: 'replay-jump', onsubmit: (e) => { e.preventDefault(); this.jumpTurn(Number(this.turnInput.value)); } },
         el('label', {}, t('replay.turn'), ' ', this.turnInput), el('button', { type: 'submit', 'data-testid': 'replay-go' }, t('replay.go'))),
       this.posEl,
@@ -107,7 +107,7 @@ export class Replay {
     this.posEl.textContent = this.t('replay.position', { v: this.v, n: this.views.length - 1, turn: view.turn });
     this.posEl.dataset.v = String(this.v);
     this.turnInput.value = String(view.turn);
-    this.playBtn.textContent = this.playing ? '⏸' : '▶';
+    this.playBtn.textContent = this.playing ? `❚❚ ${this.t('replay.pause')}` : `▶ ${this.t('replay.play')}`;
     this.playBtn.title = this.t(this.playing ? 'replay.pause' : 'replay.play');
   }
 
