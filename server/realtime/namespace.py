@@ -21,6 +21,7 @@ from server.lobby.rematch import rematch
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.wire import MALFORMED
+from server.tutorial import Tutorials
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +94,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
-            "rematch": self.rematch,
+            "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
+        self.tutorials = Tutorials(store.redis, store.prefix)
 
     # -- connection and identity -------------------------------------------------------------------
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
@@ -260,6 +262,12 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     async def rematch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         return await rematch(self.lobby, conn.person, validate.room_id(data))
+
+    async def tutorial_start(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return await self.tutorials.start(conn.person.id, data.get("lesson"))
+
+    async def tutorial_act(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
+        return await self.tutorials.act(conn.person.id, data.get("lesson"), data.get("action"))
 
     async def act(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
         room_id = self._joined(conn, data)
