@@ -21,6 +21,7 @@ from server.metrics import Metrics
 from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
 from server.realtime.wire import WirePacket
 from server.records import Records, api
+from server.tutorial import http as tutorial_http
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,8 @@ def init_app(config: Config) -> web.Application:
     app.on_shutdown.append(_close_sockets)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
-    api.install(app)
+    tutorial_http.install(app)
+    api.install(app)   # after the routes above, before the web client's catch-all
     app.router.add_get("/{path:.*}", client_files)
     return app
 

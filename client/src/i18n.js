@@ -2,6 +2,7 @@
 // Strings are plain text with {placeholders}; the UI always sets them with textContent.
 
 import { MORE } from './i18n_more.js';
+import { LEARN } from './i18n_learn.js';
 
 export const LANGS = ['en', 'fr', 'nl', 'de', 'he'];
 export const RTL = new Set(['he']);
@@ -450,7 +451,7 @@ const he = {
 };
 
 export const DICTS = { en, fr, nl, de, he };
-for (const lang of LANGS) Object.assign(DICTS[lang], MORE[lang]);
+for (const lang of LANGS) Object.assign(DICTS[lang], MORE[lang], LEARN[lang]);
 
 /** Best language for a list of browser languages (navigator.languages). */
 export function pickLanguage(prefs) {

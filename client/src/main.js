@@ -10,6 +10,8 @@ import { Table } from './ui/table.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
 import { EndScreen } from './ui/endscreen.js';
+import { Lesson, renderLessons } from './ui/tutorial.js';
+import { renderRules } from './ui/rules.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
 
@@ -117,6 +119,8 @@ class App {
     const [page, arg] = h.split('/');
     if (this.replay && page !== 'replay') { this.replay.destroy(); this.replay = null; }
     if (page === 'replay' && arg) { this.enterReplay(arg); return; }
+    if (this.lesson) { this.lesson.destroy(); this.lesson = null; }
+    if (page === 'learn' || page === 'rules') { this.enterPage(page, arg); return; }
     if (page === 'room' && arg) { if (!this.room || this.room.id !== arg) this.enterRoom(arg); return; }
     if (page === 'code' && arg) { this.joinCode(arg); return; }
     this.enterLobby();
@@ -125,6 +129,7 @@ class App {
   rebuildScreen() {
     if (this.screen === 'lobby') this.showLobby();
     else if (this.screen === 'replay' && this.replay) this.enterReplay(this.replay.id);
+    else if (this.screen === 'learn' || this.screen === 'rules') this.route();
     else if (this.room) {
       const old = this.room.table;
       this.room.table = null;
@@ -143,6 +148,17 @@ class App {
     this.screen = 'replay';
     this.replay = new Replay(this, this.main, id);
     await this.replay.load();
+  }
+
+  /** #/learn (the lessons), #/learn/<lesson> (ui/tutorial.js) and #/rules (ui/rules.js). */
+  async enterPage(page, arg) {
+    if (this.room) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.screen = page;
+    if (page === 'rules') { await renderRules(this, this.main); return; }
+    if (!arg) { renderLessons(this, this.main); return; }
+    this.lesson = new Lesson(this, this.main, arg);
+    await this.lesson.start();
   }
 
   // ------------------------------------------------------------------ lobby

@@ -29,7 +29,8 @@ def _answer(lesson: Lesson, game: Game, events: list[dict[str, Any]], step: int,
     view = game.view()
     view.pop("legal", None)
     mine = game.to_move == LEARNER
-    return {"lesson": lesson.id, "view": view, "legal": game.legal_actions() if mine and not done else [],
+    # after the goal the learner may play on: the lesson's game goes on until their turn ends
+    return {"lesson": lesson.id, "view": view, "legal": game.legal_actions() if mine else [],
             "events": events, "step": step, "moves": list(lesson.moves), "done": done,
             "retry": not done and not mine}
 
@@ -69,7 +70,7 @@ class Tutorials:
             raise Rejected("not_playing", f"start the lesson {lesson.id!r} first (tutorial_start)")
         game = Game.from_bytes(held["state"])
         if game.to_move != LEARNER:
-            raise Rejected("not_your_turn", "this lesson is over: start it again")
+            raise Rejected("not_your_turn", "this lesson's turn is over: start it again")
         try:
             events = game.apply(action, colour=LEARNER)
         except IllegalAction as e:
