@@ -22,7 +22,8 @@ STATE_JS = r"""
 """
 
 MOVE_INDEX_JS = r"""
-(text) => [...document.querySelectorAll('[data-testid=decision] .move-list button')].findIndex((b) => b.textContent === text)
+(text) => [...document.querySelectorAll('[data-testid=decision] .move-list button')]
+  .findIndex((b) => b.textContent === text)
 """
 
 

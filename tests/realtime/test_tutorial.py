@@ -22,7 +22,8 @@ async def test_each_lesson_is_completed_by_its_moves(server, clients, lesson):
         answer = await learner.ok("tutorial_act", {"lesson": lesson.id, "action": move})
         assert answer["step"] == i + 1
     assert answer["done"] and not answer["retry"]
-    assert (answer["legal"] == []) == (answer["view"]["pending"] is None or answer["view"]["pending"]["colour"] != "red")
+    pending = answer["view"]["pending"]
+    assert (answer["legal"] == []) == (pending is None or pending["colour"] != "red")
     assert "seed" not in str(answer["view"].keys())
 
 
