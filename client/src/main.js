@@ -7,6 +7,8 @@ import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
+import { TableState } from './ui/tablestate.js';
+import { GameLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
 import { EndScreen } from './ui/endscreen.js';
@@ -26,7 +28,7 @@ class App {
     this.net = new Net();
     this.session = null;
     this.lobbyRooms = new Map();
-    this.room = null;       // {id, state, stream, chat, table}
+    this.room = null;       // {id, state, stream, chat, table, tableState, log}
     this.screen = null;
   }
 
@@ -100,6 +102,7 @@ class App {
   async onSession(s) {
     this.session = s;
     this.drawWho();
+    this.room?.tableState.set({ me: s.person });
     if (!this.routedOnce) {
       this.routedOnce = true;
       // coming back without a room in the address (a closed tab): return to the seat we hold
@@ -131,12 +134,11 @@ class App {
     else if (this.screen === 'replay' && this.replay) this.enterReplay(this.replay.id);
     else if (this.screen === 'learn' || this.screen === 'rules') this.route();
     else if (this.room) {
-      const old = this.room.table;
+      // the table state and the log belong to the room: a new table in the new language shows them
+      this.room.table?.destroy();
       this.room.table = null;
       this.room.chat = this.newChat(this.room.chat);
-      this._adopting = true;
-      try { this.renderRoom(); } finally { this._adopting = false; }
-      if (old && this.room.table) { this.room.table.adoptLog(old.log); old.destroy(); }
+      this.renderRoom();
     }
   }
 
@@ -242,11 +244,13 @@ class App {
   setupRoom(id, res) {
     const fresh = !this.room || this.room.id !== id;
     if (fresh) {
-      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null, lines: [] };
+      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null,
+        tableState: new TableState({ room: res.room, me: this.session?.person ?? null }), log: new GameLog(id).restore() };
       this.room.chat = new Chat(this, id);
       this.screen = 'room';
     } else if (!this.room.state || (res.room.rev ?? 0) >= (this.room.state.rev ?? 0)) {
       this.room.state = res.room;
+      this.room.tableState.set({ room: res.room });
     }
     for (const line of res.chat || []) this.room.chat.add(line);
     this.renderRoom();
@@ -257,10 +261,9 @@ class App {
     const r = this.room;
     const results = r.stream.catchUp(answer);
     for (const x of results) {
-      if (x.status === 'snapshot') { this.ensureTable(); r.table.loadSnapshot(x.view); }
-      else if (x.status === 'applied') { this.ensureTable(); r.table.playMessage(x.prev, x.events, x.view); }
+      if (x.status === 'snapshot' || x.status === 'applied') { this.ensureTable(); r.table.show(x); }
     }
-    if (answer?.legal) r.table?.legalArrived();
+    this.streamChanged();
   }
 
   async leaveRoom() {
@@ -277,10 +280,10 @@ class App {
     if (r.state && (state.rev ?? 0) < (r.state.rev ?? 0)) return;
     const was = r.state?.status;
     r.state = state;
+    r.tableState.set({ room: state });
     if (state.rematch) r.invite = state.rematch;
     r.end?.update();
     if (was !== state.status || state.status === 'waiting') this.renderRoom();
-    else if (r.table) { r.table.drawPlayers(); r.table.drawStatus(); r.table.drawResult(); }
   }
 
   watchdog() {
@@ -297,8 +300,8 @@ class App {
     const res = r.stream.receive(msg);
     if (res.status === 'applied') {
       this.ensureTable();
-      if (res.prev === null) r.table.loadSnapshot(res.view);
-      else r.table.playMessage(res.prev, res.events, res.view);
+      r.table.show(res);
+      this.streamChanged();
     } else if (res.status === 'gap') {
       await this.catchUp();
     }
@@ -309,7 +312,13 @@ class App {
     const r = this.room;
     if (!r || payload.room !== r.id) return;
     r.stream.setLegal(payload);
-    r.table?.legalArrived();
+    this.streamChanged();
+  }
+
+  /** The game stream moved on or our legal actions came: the table state learns the version and them. */
+  streamChanged() {
+    const r = this.room;
+    if (r) r.tableState.set({ v: r.stream.v, legal: r.stream.legalNow() });
   }
 
   async catchUp() {
@@ -347,13 +356,10 @@ class App {
     if (!r.table) {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
-      r.table = new Table(this, holder);
-      r.end = new EndScreen(this, r.table.resultEl);
-      if (!this._adopting) r.table.restoreLog(r.id);
+      r.table = new Table(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
+      r.end = new EndScreen(this, r.table.panels.resultEl);
       r.chat.mount(r.table.chatSlot);
-      if (r.stream.view) r.table.loadSnapshot(r.stream.view);
-    } else {
-      r.table.drawPlayers(); r.table.drawResult();
+      if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view });
     }
   }
 
@@ -364,10 +370,19 @@ class App {
     return res;
   }
 
+  /** Send a decision; the table state knows it is on its way, and which version answers it. */
   async act(action) {
     const r = this.room;
-    const res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
-    if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
+    const ts = r.tableState;
+    if (ts.sending) return { ok: false, error: { code: 'busy' } };
+    ts.set({ sending: true });
+    let res;
+    try {
+      res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
+      if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
+    } finally {
+      ts.set({ sending: false, ...(res?.ok && typeof res.v === 'number' ? { waitV: res.v } : {}) });
+    }
     return res;
   }
 }

@@ -27,7 +27,7 @@ BOARD_JS = r"""
 
 REPLAY_SETTLED_JS = r"""
 () => { const r = window.__tongiaki.replay; const t = r && r.table;
-        return t && !t.queue.busy && !t.animating && t.shown === r.views[r.v] ? r.v : null; }
+        return t && !t.queue.busy && !t.animating && r.state.shown === r.views[r.v] ? r.v : null; }
 """
 
 

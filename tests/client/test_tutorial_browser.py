@@ -17,7 +17,7 @@ STATE_JS = r"""
 () => { const l = window.__tongiaki.lesson; const t = l && l.table;
         if (!t || !l.lessonState) return null;
         return {step: l.lessonState.step, state: document.querySelector('[data-testid=tutorial-state]').dataset.state,
-                busy: t.queue.busy || t.animating || t.shown !== t.target,
+                busy: t.queue.busy || t.animating || l.state.shown !== l.state.target,
                 move: document.querySelector('[data-testid=tutorial-move-text]')?.textContent || null}; }
 """
 

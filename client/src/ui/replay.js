@@ -4,6 +4,14 @@
 import { el, clear } from './dom.js';
 import { applyPatch } from '../patch.js';
 import { Table } from './table.js';
+import { TableState } from './tablestate.js';
+import { GameLog } from './gamelog.js';
+
+/** A replay's log: shown, never saved (the saved log belongs to the person's live room). */
+export class QuietLog extends GameLog {
+  _saveSoon() {}
+  clear() { this.items.length = 0; }
+}
 
 /** Every version's view and events from the frames `{v, events, patch}`. */
 export function unfold(frames) {
@@ -48,15 +56,12 @@ export class Replay {
     this.show(0, false);
   }
 
-  /** What the Table reads of "the room": the record's seats, no person of ours, no legal actions. */
-  facade() {
+  /** The table's state: the record's seats as "the room", nobody of ours, never any legal action. */
+  tableState() {
     const rec = this.record;
     const seats = rec.seats.map((s) => ({ ...s, connected: true, autopilot: false }));
-    return {
-      t: this.t, session: null, act: async () => ({ ok: false, error: { code: 'replay' } }),
-      room: { id: `replay:${rec.id}`, state: { seats, settings: rec.settings, spectators: 0, status: 'finished' },
-        stream: { v: 0, legalNow: () => null } },
-    };
+    return new TableState({ room: { id: `replay:${rec.id}`, seats, settings: rec.settings, spectators: 0, status: 'finished' },
+      me: null, v: 0, legal: null });
   }
 
   build() {
@@ -80,9 +85,9 @@ export class Replay {
       el('a', { href: '#/', class: 'replay-back', 'data-testid': 'replay-back', text: t('misc.back') }));
     const holder = el('div', { class: 'table-holder' });
     clear(this.root).append(bar, holder);
-    this.view = this.facade();
-    this.table = new Table(this.view, holder);
-    this.table._saveLogSoon = () => {};   // the saved log belongs to the live room, not to a replay
+    this.state = this.tableState();
+    this.log = new QuietLog(`replay:${rec.id}`);
+    this.table = new Table(holder, { state: this.state, log: this.log, t, act: async () => ({ ok: false, error: { code: 'replay' } }) });
     this.table.chatSlot.append(el('p', { class: 'muted', text: t('replay.players', { names: rec.seats.map((s) => s.name).join(', ') }) }));
   }
 
@@ -91,14 +96,14 @@ export class Replay {
     v = Math.max(0, Math.min(this.views.length - 1, v));
     const table = this.table;
     if (animate && v === this.v + 1) {
-      table.playMessage(this.views[this.v], this.events[v], this.views[v]);
+      table.show({ status: 'applied', prev: this.views[this.v], events: this.events[v], view: this.views[v] });
     } else {
-      table.log = [];
-      clear(table.logEl);
-      table.loadSnapshot(this.views[v]);
+      this.log.clear();
+      clear(table.logPanel.node);
+      table.show({ status: 'snapshot', view: this.views[v] });
     }
     this.v = v;
-    this.view.room.stream.v = v;
+    this.state.set({ v });
     this.drawPos();
   }
 

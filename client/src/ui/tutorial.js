@@ -3,6 +3,8 @@
 // progress is kept in localStorage.
 import { el, clear } from './dom.js';
 import { Table } from './table.js';
+import { TableState } from './tablestate.js';
+import { QuietLog } from './replay.js';
 import { describeAction } from '../describe.js';
 
 export const LESSON_IDS = ['setup', 'expand', 'voyage', 'sinking', 'landing', 'chain', 'royal', 'turn_back', 'colonise', 'end'];
@@ -38,15 +40,11 @@ export class Lesson {
     this.id = LESSON_IDS.includes(id) ? id : LESSON_IDS[0];
     this.gone = false;
     this.v = 0;
-    this.legal = null;
-    this.facade = {
-      t: this.t, session: { person: 'learner' },
-      act: (action) => this.act(action),
-      room: { id: 'tutorial', state: { settings: {}, spectators: 0, status: 'playing', seats: [
-        { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: app.session?.name || this.t('room.you'), connected: true },
-        { seat: 1, colours: ['blue'], kind: 'bot', person: null, name: this.t('learn.opponent'), connected: true }] },
-      stream: { v: 0, legalNow: () => this.legal } },
-    };
+    // the learner is "learner" in red's seat; blue is the tutor
+    this.state = new TableState({ me: 'learner', v: 0, legal: null, room: { id: 'tutorial', settings: {}, spectators: 0, status: 'playing', seats: [
+      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: app.session?.name || this.t('room.you'), connected: true },
+      { seat: 1, colours: ['blue'], kind: 'bot', person: null, name: this.t('learn.opponent'), connected: true }] } });
+    this.log = new QuietLog(`tutorial:${this.id}`);
   }
 
   async start() {
@@ -66,8 +64,7 @@ export class Lesson {
         next ? el('a', { class: 'button', href: `#/learn/${next}`, 'data-testid': 'tutorial-next', text: t('learn.next') })
           : el('a', { class: 'button', href: '#/', 'data-testid': 'tutorial-next', text: t('misc.back') }))),
     holder);
-    this.table = new Table(this.facade, holder);
-    this.table._saveLogSoon = () => {};   // the saved log belongs to a live room
+    this.table = new Table(holder, { state: this.state, log: this.log, t, act: (action) => this.act(action) });
     this.table.chatSlot.closest('.panel')?.remove();
     await this.begin();
   }
@@ -77,16 +74,15 @@ export class Lesson {
     if (this.gone) return;
     if (!res.ok) { this.app.toast(this.t('err.server', { message: res.error?.message })); return; }
     this.v = 0;
-    this.table.log = [];
-    clear(this.table.logEl);
+    this.log.clear();
+    clear(this.table.logPanel.node);
+    this.table.show({ status: 'snapshot', view: res.view });
     this.absorb(res);
-    this.table.loadSnapshot(res.view);
   }
 
   absorb(res) {
     this.lessonState = res;
-    this.legal = res.legal;
-    this.facade.room.stream.v = this.v;
+    this.state.set({ v: this.v, legal: res.legal, waitV: this.v });
     this.drawGuide();
   }
 
@@ -108,12 +104,17 @@ export class Lesson {
 
   /** The Table sends the learner's move here (instead of to a room). */
   async act(action) {
-    const res = await this.app.net.request('tutorial_act', { lesson: this.id, action });
+    if (this.state.sending) return { ok: false, error: { code: 'busy' } };
+    this.state.set({ sending: true });
+    let res;
+    try {
+      res = await this.app.net.request('tutorial_act', { lesson: this.id, action });
+    } finally { this.state.set({ sending: false }); }
     if (!res.ok || this.gone) return res;
-    const prev = this.table.target;
+    const prev = this.state.target;
     this.v += 1;
+    this.table.show({ status: 'applied', prev, events: res.events, view: res.view });
     this.absorb(res);
-    this.table.playMessage(prev, res.events, res.view);
     if (res.done) markDone(this.id);
     return { ok: true, v: this.v };
   }
