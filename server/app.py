@@ -21,6 +21,7 @@ from server.metrics import Metrics
 from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
 from server.realtime.wire import WirePacket
 from server.records import Records, api
+from server.records.keeper import live_record
 from server.tutorial import http as tutorial_http
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
     lobby = Lobby(store, SocketOutbox(sio), app[METRICS], timings, proc)
     lobby.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
+    app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, store, config, app[METRICS])
     sio.register_namespace(namespace)
     app[STORE], app[LOBBY], app[NAMESPACE] = store, lobby, namespace

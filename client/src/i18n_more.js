@@ -3,6 +3,7 @@
 
 export const MORE = {
   en: {
+    'replay.rewind': 'Rewind', 'replay.live': 'Back to live',
     'replay.title': 'Replay: {name}', 'replay.start': 'To the start', 'replay.prev_turn': 'Previous turn',
     'replay.prev': 'One action back', 'replay.play': 'Play', 'replay.pause': 'Pause', 'replay.next': 'Next action',
     'replay.next_turn': 'Next turn', 'replay.end': 'To the end', 'replay.turn': 'Turn', 'replay.go': 'Go',
@@ -17,6 +18,7 @@ export const MORE = {
     'end.invited': '{name} invites you to a rematch.', 'end.accept': 'Join the rematch',
   },
   fr: {
+    'replay.rewind': 'Revenir en arrière', 'replay.live': 'Retour au direct',
     'replay.title': 'Rejouer : {name}', 'replay.start': 'Au début', 'replay.prev_turn': 'Tour précédent',
     'replay.prev': 'Une action en arrière', 'replay.play': 'Lecture', 'replay.pause': 'Pause', 'replay.next': 'Action suivante',
     'replay.next_turn': 'Tour suivant', 'replay.end': 'À la fin', 'replay.turn': 'Tour', 'replay.go': 'Aller',
@@ -31,6 +33,7 @@ export const MORE = {
     'end.invited': '{name} vous propose une revanche.', 'end.accept': 'Rejoindre la revanche',
   },
   nl: {
+    'replay.rewind': 'Terugspoelen', 'replay.live': 'Terug naar live',
     'replay.title': 'Terugkijken: {name}', 'replay.start': 'Naar het begin', 'replay.prev_turn': 'Vorige beurt',
     'replay.prev': 'Eén actie terug', 'replay.play': 'Afspelen', 'replay.pause': 'Pauze', 'replay.next': 'Volgende actie',
     'replay.next_turn': 'Volgende beurt', 'replay.end': 'Naar het einde', 'replay.turn': 'Beurt', 'replay.go': 'Ga',
@@ -45,6 +48,7 @@ export const MORE = {
     'end.invited': '{name} nodigt je uit voor een revanche.', 'end.accept': 'Meedoen aan de revanche',
   },
   de: {
+    'replay.rewind': 'Zurückspulen', 'replay.live': 'Zurück zum Live-Spiel',
     'replay.title': 'Wiederholung: {name}', 'replay.start': 'Zum Anfang', 'replay.prev_turn': 'Voriger Zug',
     'replay.prev': 'Eine Aktion zurück', 'replay.play': 'Abspielen', 'replay.pause': 'Pause', 'replay.next': 'Nächste Aktion',
     'replay.next_turn': 'Nächster Zug', 'replay.end': 'Zum Ende', 'replay.turn': 'Zug', 'replay.go': 'Los',
@@ -59,6 +63,7 @@ export const MORE = {
     'end.invited': '{name} lädt dich zur Revanche ein.', 'end.accept': 'Zur Revanche',
   },
   he: {
+    'replay.rewind': 'הרצה לאחור', 'replay.live': 'חזרה לשידור החי',
     'replay.title': 'הילוך חוזר: {name}', 'replay.start': 'להתחלה', 'replay.prev_turn': 'התור הקודם',
     'replay.prev': 'פעולה אחת אחורה', 'replay.play': 'ניגון', 'replay.pause': 'השהיה', 'replay.next': 'הפעולה הבאה',
     'replay.next_turn': 'התור הבא', 'replay.end': 'לסוף', 'replay.turn': 'תור', 'replay.go': 'מעבר',

@@ -121,7 +121,7 @@ class App {
     const h = location.hash.replace(/^#\/?/, '');
     const [page, arg] = h.split('/');
     if (this.replay && page !== 'replay') { this.replay.destroy(); this.replay = null; }
-    if (page === 'replay' && arg) { this.enterReplay(arg); return; }
+    if (page === 'replay' && arg) { if (this.replay?.id !== arg) this.enterReplay(arg); return; }
     if (this.lesson) { this.lesson.destroy(); this.lesson = null; }
     if (page === 'learn' || page === 'rules') { this.enterPage(page, arg); return; }
     if (page === 'room' && arg) { if (!this.room || this.room.id !== arg) this.enterRoom(arg); return; }

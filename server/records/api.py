@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -22,6 +23,8 @@ from server.records.store import Records
 
 RECORDS = web.AppKey("records", Records)
 REPLAYS = web.AppKey("replays", OrderedDict[str, str])
+LIVE = web.AppKey[Callable[[str], Awaitable[GameRecord | None]]]("live")
+"""The record so far of a game still being played (set by the app): what a spectator rewinds."""
 
 ID = re.compile(r"r_[0-9a-f]{8}")
 PERSON = re.compile(r"p_[A-Za-z0-9_-]{1,32}")
@@ -100,19 +103,27 @@ async def games(request: web.Request) -> web.Response:
     return _answer(request, body, "no-cache")
 
 
-async def _record(request: web.Request) -> GameRecord | web.Response:
+async def _record(request: web.Request) -> tuple[GameRecord, bool] | web.Response:
+    """The finished game's record, else the record so far of a live game (True: live)."""
     record_id = request.match_info["id"]
-    record = await request.app[RECORDS].get(record_id) if ID.fullmatch(record_id) else None
-    if record is None:
-        return _error(404, "no_game", f"no finished game {record_id[:40]!r}")
-    return record
+    if ID.fullmatch(record_id):
+        record = await request.app[RECORDS].get(record_id)
+        if record is not None:
+            return record, False
+        live = await request.app[LIVE](record_id) if LIVE in request.app else None
+        if live is not None:
+            return live, True
+    return _error(404, "no_game", f"no game {record_id[:40]!r}")
 
 
 async def game(request: web.Request) -> web.Response:
-    """`GET /api/games/<id>`: the record (a record never changes: cacheable)."""
-    record = await _record(request)
-    if isinstance(record, web.Response):
-        return record
+    """`GET /api/games/<id>`: the record (a record never changes: cacheable), or a live game's so far."""
+    found = await _record(request)
+    if isinstance(found, web.Response):
+        return found
+    record, live = found
+    if live:
+        return _answer(request, {**record.to_json(), "result": None, "live": True}, "no-cache")
     return _answer(request, record.to_json(), "public, max-age=3600")
 
 
@@ -120,9 +131,13 @@ async def replay(request: web.Request) -> web.Response:
     """`GET /api/games/<id>/replay`: every version as a live table received it, `{v, events, patch}`
     (v = 0 carries the whole first view as a patch from nothing), rebuilt with the engine from the
     record outside the event loop."""
-    record = await _record(request)
-    if isinstance(record, web.Response):
-        return record
+    found = await _record(request)
+    if isinstance(found, web.Response):
+        return found
+    record, live = found
+    if live:   # it grows with every action: rebuilt for each request
+        grown = await asyncio.to_thread(lambda: _json({"id": record.id, "frames": frames(record), "live": True}))
+        return _answer(request, grown, "no-cache")
     held = request.app[REPLAYS]
     text = held.get(record.id)
     if text is None:

@@ -27,3 +27,17 @@ async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord |
     except Exception:
         log.exception("the record of room %s was not kept", room.id)
         return None
+
+
+async def live_record(store: Any, room_id: str) -> GameRecord | None:
+    """The record so far of a game being played in `room_id` (its actions and the tiles they drew, all
+    public already), or None when no game is being played there."""
+    from server.lobby.rooms import PLAYING
+
+    room = await store.room(room_id)
+    if room is None or room.status != PLAYING:
+        return None
+    lines = await store.actions(room_id)
+    if not lines or any("at" not in line for line in lines):   # nothing yet, or logged before records
+        return None
+    return GameRecord.of_room(room, lines, {}, time.time())

@@ -1,6 +1,6 @@
-"""Finished games in Chromium: the end screen, a rematch between two people and a bot, the game in the
-lobby's recent games and in "my games", and its replay stepped to a given turn, where the board equals
-that version's view as the engine rebuilds it from the record."""
+"""Finished games in Chromium: a spectator rewinding a live game, the end screen, a rematch between two
+people and a bot, the game in the lobby's recent games and in "my games", and its replay stepped to a
+given turn, where the board equals that version's view as the engine rebuilds it from the record."""
 
 from __future__ import annotations
 
@@ -68,6 +68,24 @@ def test_end_screen_rematch_recent_games_and_a_replay_to_a_turn(browser: Any, co
     alice.click("[data-testid=start]")
     for p in (alice, bob):
         p.wait_for_selector("[data-testid=board]")
+    play([alice, bob], until=lambda: alice.evaluate("window.__tongiaki.room.stream.view.turn") >= 3, limit=200)
+
+    # a spectator of the live game rewinds it, steps back, and returns to live
+    carol = open_page(browser, contexts)
+    carol.goto(f"{base_url}/{FAST}#/room/{room}")
+    carol.wait_for_selector("[data-testid=board]")
+    carol.click("[data-testid=rewind]")
+    carol.wait_for_selector("[data-testid=replay-bar]")
+    assert carol.locator("[data-testid=replay-live]").get_attribute("href") == f"#/room/{room}"
+    carol.wait_for_function(f"({REPLAY_SETTLED_JS.strip()})() !== null")
+    present = carol.evaluate(REPLAY_SETTLED_JS)   # the game as it was when the replay was fetched
+    assert present == carol.evaluate("window.__tongiaki.replay.views.length") - 1 >= 6
+    carol.click("[data-testid=replay-prev-turn]")
+    carol.wait_for_function(f"window.__tongiaki.replay.v < {present}")
+    carol.click("[data-testid=replay-live]")
+    carol.wait_for_selector("[data-testid=board]")
+    carol.wait_for_selector("[data-testid=spectator]")
+
     play([alice, bob], until=lambda: is_over(alice) and is_over(bob), limit=400)
 
     # the end screen: scores, then Rematch, the replay and the way back to the lobby
@@ -100,7 +118,6 @@ def test_end_screen_rematch_recent_games_and_a_replay_to_a_turn(browser: Any, co
     assert settings["seats"] == 3 and settings["bot_pace"] == 0
 
     # the finished game is among the lobby's recent games; its replay opens from there
-    carol = open_page(browser, contexts)
     carol.goto(base_url + "/" + FAST)
     carol.wait_for_selector(f"[data-testid=recent-games] [data-game='{room}'] a")
     carol.click(f"[data-testid=recent-games] [data-game='{room}'] a")

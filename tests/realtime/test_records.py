@@ -208,3 +208,21 @@ async def test_clock_and_takeover_are_recorded_as_such(server, clients, store):
     lines = await store.actions(room)
     assert lines[0]["how"] == "clock" and lines[0]["colour"] == "red"
     assert any(x["how"] == "takeover" and x["colour"] == "blue" for x in lines)
+
+
+async def test_a_live_game_can_be_rewound_so_far(server, clients):
+    room, (a,) = await table(server.url, humans=1, seats=2, bots=1)
+    clients.append(a)
+    await a.play(room, random.Random(5), stop_at=12)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.url}/api/games/{room}") as r:
+            assert r.status == 200 and r.headers["Cache-Control"] == "no-cache"
+            body = await r.json()
+        async with http.get(f"{server.url}/api/games/{room}/replay") as r:
+            frames = (await r.json())["frames"]
+        async with http.get(f"{server.url}/api/games") as r:
+            assert (await r.json())["games"] == []      # not a finished game
+    assert body["live"] and body["result"] is None and "seed" not in json.dumps(body)
+    received = {d["v"]: d["events"] for e, d in a.received if e == "game" and d["room"] == room}
+    assert len(frames) == len(body["actions"]) + 1 >= 12
+    assert all(f["events"] == received[f["v"]] for f in frames)

@@ -14,11 +14,16 @@ export class EndScreen {
   update() {
     const app = this.app, t = app.t, r = app.room;
     const box = this.el;
+    const me = app.session?.person;
+    const played = (r?.state?.seats || []).some((s) => s.kind === 'human' && s.person === me);
+    if (r && r.state?.status === 'playing' && !played) {   // a spectator may rewind the game so far
+      box.hidden = false;
+      clear(box).append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'rewind', text: t('replay.rewind') }));
+      return;
+    }
     if (!r || r.state?.status !== 'finished') { box.hidden = true; return; }
     box.hidden = false;
     clear(box);
-    const me = app.session?.person;
-    const played = (r.state.seats || []).some((s) => s.kind === 'human' && s.person === me);
     const invite = r.invite && r.invite.by !== me ? r.invite : null;
     if (invite) {
       box.append(el('div', { class: 'invite', 'data-testid': 'rematch-invite' }, t('end.invited', { name: invite.name }), ' ',

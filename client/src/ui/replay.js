@@ -53,7 +53,7 @@ export class Replay {
     Object.assign(this, unfold(fr.frames));
     this.turns = turnStarts(this.views);
     this.build();
-    this.show(0, false);
+    this.show(rec.live ? this.views.length - 1 : 0, false);   // a live game is rewound from its present
   }
 
   /** The table's state: the record's seats as "the room", nobody of ours, never any legal action. */
@@ -82,7 +82,8 @@ export class Replay {
       el('form', { class: 'replay-jump', onsubmit: (e) => { e.preventDefault(); this.jumpTurn(Number(this.turnInput.value)); } },
         el('label', {}, t('replay.turn'), ' ', this.turnInput), el('button', { type: 'submit', 'data-testid': 'replay-go' }, t('replay.go'))),
       this.posEl,
-      el('a', { href: '#/', class: 'replay-back', 'data-testid': 'replay-back', text: t('misc.back') }));
+      rec.live ? el('a', { href: `#/room/${rec.id}`, class: 'replay-back', 'data-testid': 'replay-live', text: t('replay.live') })
+        : el('a', { href: '#/', class: 'replay-back', 'data-testid': 'replay-back', text: t('misc.back') }));
     const holder = el('div', { class: 'table-holder' });
     clear(this.root).append(bar, holder);
     this.state = this.tableState();
