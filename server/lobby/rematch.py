@@ -17,7 +17,8 @@ from server.lobby.rooms import FINISHED, Room, Seat
 from server.lobby.store import pack, unpack
 
 if TYPE_CHECKING:
-    from server.lobby.lobby import Lobby, Person
+    from server.lobby.lobby import Lobby
+    from server.lobby.person import Person
 
 
 def _new_room(old: Room, person: Person, now: float) -> Room:

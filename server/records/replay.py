@@ -13,7 +13,7 @@ from typing import Any
 
 from server.game import Game
 from server.game.catalogue import STACK_TILES
-from server.lobby import patch
+from server.realtime import patch
 from server.records.record import GameRecord
 
 

@@ -17,7 +17,7 @@ from tablekit import people, table
 from server.app import LOBBY
 from server.game import Game
 from server.game.bots import RandomBot
-from server.lobby import patch
+from server.realtime import patch
 from server.records import GameRecord, Records, rebuild
 from server.records.replay import views
 
