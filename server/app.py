@@ -24,6 +24,9 @@ from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
 from server.realtime.transport import Websockets, install_websocket, polling_limit
 from server.realtime.wire import WirePacket
+from server.records import Records, api
+from server.records.keeper import live_record
+from server.tutorial import http as tutorial_http
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +72,8 @@ def init_app(config: Config) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
+    tutorial_http.install(app)
+    api.install(app)   # after the routes above, before the web client's catch-all
     app.router.add_get("/{path:.*}", client_files)
     return app
 
@@ -94,6 +99,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)
+    authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
+    app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
     sio.register_namespace(namespace)
     if isinstance(sio.manager, Fanout):

@@ -22,6 +22,7 @@ class Config:
     tick: float = 0.05                    # how often timers (bots, grace, clock) are polled, seconds
     presence_ttl: float = 15.0            # a process not heard of for this long is dead (its sockets gone)
     finished_ttl: float = 3600.0          # finished rooms stay viewable this long
+    record_ttl: float = 90 * 86400.0      # the records of finished games are kept this long (seconds)
     waiting_ttl: float = 3 * 3600.0       # an idle waiting room expires after this long
     patch_log: int = 200                  # recent game messages kept for catch-up
     chat_log: int = 50                    # recent chat lines kept per room
@@ -49,7 +50,7 @@ def from_env(**overrides: object) -> Config:
     values: dict[str, object] = {}
     if env.get("REDIS_URL"):
         values["redis_url"] = env["REDIS_URL"]
-    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float),
+    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float), ("record_ttl", float),
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
                        ("send_queue", int), ("write_timeout", float), ("connections_per_address", int),
                        ("rooms_per_person", int), ("log_format", str)):

@@ -53,7 +53,8 @@ class Lobby:
     async def _read_listing(self) -> list[dict[str, Any]]:
         rooms = [r for r in await self.store.rooms(await self.store.listed()) if r is not None]
         present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
-        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)]
+        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
+                if room.status != FINISHED]   # finished games are listed as records
 
     async def present(self, room_id: str) -> dict[str, int]:
         """Person → number of their live sockets in the room."""
@@ -77,7 +78,9 @@ class Lobby:
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head[0] if head else None)
         await self.outbox.room_changed(room.id, state)
-        if not room.settings.private:
+        if room.status == FINISHED:
+            await self.announce({"op": "remove", "room": room.id})
+        elif not room.settings.private:
             await self.announce({"op": "upsert", "room": room.summary(spectators)})
         return state
 

@@ -11,7 +11,7 @@ Keys (all under the configured prefix `P`):
 | `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
 | `P:game:{id}` | hash | `v`, `state` (engine bytes: secret), `view` (public, msgpack), `to_move`, `at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
-| `P:actions:{id}` | list | every applied action `{v, colour, action, by}` (msgpack): the replay log |
+| `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |

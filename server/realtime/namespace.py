@@ -17,6 +17,7 @@ import socketio
 
 from server.config import Config
 from server.lobby import WAITING, Authority, Lobby, Person, Rejected, Settings, Store
+from server.lobby.rematch import rematch
 from server.lobby.store import StoreUnavailable
 from server.logs import LogBudget
 from server.metrics import Metrics
@@ -24,6 +25,7 @@ from server.realtime import validate
 from server.realtime.requests import Act, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
 from server.realtime.transport import bound_send_queue
 from server.realtime.wire import MALFORMED, RESERVED
+from server.tutorial import Tutorials
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +112,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
             "kick": self.kick,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
+            "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
+        self.tutorials = Tutorials(store.redis, store.prefix)
 
     # -- connection and identity -------------------------------------------------------------------
     def client_address(self, environ: dict[str, Any]) -> str:
@@ -350,6 +354,15 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def room_start(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Start.from_wire(self._joined(call, data), data)
         return await self.authority.start(call.conn.person, request.room, request.fill_with_bots)
+
+    async def rematch(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await rematch(self.lobby, call.conn.person, room_of(data))
+
+    async def tutorial_start(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await self.tutorials.start(call.conn.person.id, data.get("lesson"))
+
+    async def tutorial_act(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await self.tutorials.act(call.conn.person.id, data.get("lesson"), data.get("action"))
 
     async def act(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Act.from_wire(self._joined(call, data), data)

@@ -22,7 +22,11 @@ async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients):
         clients.append(a)
         await a.play(room, random.Random(1))
         await a.wait(lambda: a.rooms[room]["status"] == "finished")
+        # it leaves the lobby's live list as it finishes (its record lists it), and expires after finished_ttl
         await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
+        finished = time.time()
+        assert "error" not in await watcher.call("room_join", {"room": room})
+        await asyncio.sleep(max(0.0, finished + 1.5 - time.time()))
         assert (await watcher.call("room_join", {"room": room}))["error"]["code"] == "no_room"
     finally:
         for c in clients:
