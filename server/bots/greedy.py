@@ -19,9 +19,19 @@ class GreedyBot:
     fleet to sea is tried on `samples` copies with differently shuffled stacks and its ratings averaged,
     since the tiles it will meet are unknown. Ties go to the first in the legal listing's order."""
 
-    def __init__(self, seed: int | None = None, width: int = 48, samples: int = 3, weights: Weights = DEFAULT) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        width: int = 48,
+        samples: int = 2,
+        depth: int = 4,
+        follow: int = 4,
+        weights: Weights = DEFAULT,
+    ) -> None:
         self.rng = random.Random(seed)
         self.width = width
+        self.depth = depth
+        self.follow = follow
         self.samples = samples
         self.weights = weights
 
@@ -50,7 +60,29 @@ class GreedyBot:
         return best
 
     def rate(self, game: Game, action: Action, colour: str) -> float:
-        """The worth for `colour` of the table after `action` is applied to a copy of `game`."""
+        """The worth for `colour` of the table after `action` is applied to a copy of `game` and the rest of
+        the turn's own decisions (migrations and landings the action set off) are taken, each the best by
+        `evaluate` of at most `follow` sampled actions: an expansion is worth the voyages it causes."""
         after = game.clone()
         after.apply(action)
+        steps = 0
+        while after.to_move == colour and steps < self.depth:
+            decision = after.decision
+            assert decision is not None
+            if decision["kind"] in ("turn", "restart", "setup"):
+                break  # the next turn of this colour (2 players) or the next set-up boat: not this decision's
+            legal = after.legal_actions()
+            if len(legal) > self.follow:
+                legal = self.rng.sample(legal, self.follow)
+            best = legal[0]
+            if len(legal) > 1:
+                best_value = float("-inf")
+                for option in legal:
+                    trial = after.clone()
+                    trial.apply(option)
+                    value = evaluate(trial.view(), colour, self.weights)
+                    if value > best_value:
+                        best, best_value = option, value
+            after.apply(best)
+            steps += 1
         return evaluate(after.view(), colour, self.weights)
