@@ -142,9 +142,9 @@ class SearchBot:
         """The greedy ratings of the root's actions (0 best, negative worse, in points), as children."""
         if self.bias <= 0:
             return
-        rater = GreedyBot(seed=rng.getrandbits(32), samples=1)
+        rater = GreedyBot(seed=rng.getrandbits(32), samples=1, depth=1, follow=3)
         copy = game.imagine(rng.getrandbits(32))
-        ratings = {key_of(a): rater.rate(copy, a, colour) for a in legal[:64]}
+        ratings = {key_of(a): rater.rate(copy, a, colour) for a in legal[:32]}
         top = max(ratings.values())
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
@@ -181,7 +181,9 @@ class SearchBot:
                     )
                 if score > best_score:
                     best_i, best_score = i, score
-            if untried and best_score < 1e9:
+            # Progressive widening: a node visited n times grows at most 2 + 2√n children, so wide
+            # decisions (a free tile placement has over a hundred) are searched deeply among the first.
+            if untried and (best_i < 0 or (best_score < 1e9 and len(children) < 2 + 2 * math.sqrt(node.visits))):
                 i = untried[rng.randrange(len(untried))]
                 child = _Node()
                 child.avail = 1
@@ -197,6 +199,7 @@ class SearchBot:
             node = child
         self._play_out(world, rng)
         result = rewards(world)
+        root.visits += 1
         for child, mover in path:
             child.visits += 1
             child.reward += result[mover]
