@@ -19,8 +19,8 @@ class Weights:
 
     held_early: float = 0.6  # a non-royal island's points at the start count this much of their value...
     held_late: float = 1.0  # ...rising to this at the end, when nobody can take them any more
-    alone: float = 0.25  # per point of an island held alone (royal-able, nobody to dilute it)
-    royal_slot: float = 0.8  # a founded royal island spends one of two (R10): its cost in points
+    alone: float = 0.15  # per point of an island held alone (royal-able, nobody to dilute it)
+    royal_slot: float = 0.5  # a founded royal island spends one of two (R10): its cost in points
     boat: float = 0.12  # per boat on the board
     exposed: float = 0.35  # per own boat on a beach a rival could fill
     rival: float = 0.6  # per point of the best rival
