@@ -29,18 +29,18 @@ def frames(games: int = 3) -> list[bytes]:
     """The engine.io frames of every room message of a few random games (msgpack, as on the wire)."""
     from server.game import Game
     from server.game.bots import RandomBot
-    from server.lobby.lobby import public_view
-    from server.lobby.patch import diff
+    from server.lobby.tongiaki import TongiakiGame
+    from server.realtime.patch import diff
     from server.realtime.wire import WirePacket
 
     out = []
     for seed in range(games):
         game, bot = Game.new(["red", "blue", "green", "yellow"], seed=seed), RandomBot(seed)
-        before = public_view(game)[0]
+        before = TongiakiGame(game).public_view()
         v = 0
         while game.to_move is not None:
             events = game.apply(bot.choose(game), colour=game.to_move)
-            after = public_view(game)[0]
+            after = TongiakiGame(game).public_view()
             v += 1
             message = {"room": "r_bench", "v": v, "events": events, "patch": diff(before, after)}
             out.append(WirePacket(2, namespace="/", data=["game", message]).encode())

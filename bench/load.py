@@ -240,16 +240,16 @@ def whole_games(games: int = 5) -> None:
 
     from server.game import Game
     from server.game.bots import RandomBot
-    from server.lobby.lobby import public_view
-    from server.lobby.patch import diff
+    from server.lobby.tongiaki import TongiakiGame
+    from server.realtime.patch import diff
 
     patches, views, legals, messages = [], [], [], []
     for seed in range(games):
         game, bot = Game.new(["red", "blue", "green", "yellow"], seed=seed), RandomBot(seed)
-        before, _ = public_view(game)
+        before = TongiakiGame(game).public_view()
         while game.to_move is not None:
             events = game.apply(bot.choose(game), colour=game.to_move)
-            after, legal = public_view(game)
+            after, legal = TongiakiGame(game).public_view(), game.legal_actions()
             ops = diff(before, after)
             patches.append(len(msgpack.packb(ops)))
             messages.append(len(msgpack.packb({"room": "r_01234567", "v": len(patches), "events": events,

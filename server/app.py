@@ -15,10 +15,12 @@ import socketio
 from aiohttp import web
 
 from server.config import Config
-from server.lobby import Lobby, Store, Timings
+from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
+from server.lobby.tongiaki import Tongiaki
 from server.metrics import Metrics
-from server.realtime import SocketOutbox, TableNamespace, Websockets, install_websocket
+from server.realtime.namespace import SocketOutbox, TableNamespace
+from server.realtime.transport import Websockets, install_websocket
 from server.realtime.wire import WirePacket
 
 log = logging.getLogger(__name__)
@@ -28,6 +30,7 @@ METRICS = web.AppKey("metrics", Metrics)
 SIO = web.AppKey("sio", socketio.AsyncServer)
 STORE = web.AppKey("store", Store)
 LOBBY = web.AppKey("lobby", Lobby)
+AUTHORITY = web.AppKey("authority", Authority)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
 
@@ -61,7 +64,7 @@ def init_app(config: Config) -> web.Application:
 
 
 async def _services(app: web.Application) -> AsyncIterator[None]:
-    """Redis (embedded when no URL), the store, the lobby, the namespace and the timer loop."""
+    """Redis (embedded when no URL), the store, the lobby, the authority, the namespace and the timers."""
     config = app[CONFIG]
     embedded = None
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
@@ -77,13 +80,15 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
                       waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
-    lobby = Lobby(store, SocketOutbox(sio), app[METRICS], timings, proc)
-    namespace = TableNamespace(lobby, store, config, app[METRICS])
+    outbox = SocketOutbox(sio)
+    lobby = Lobby(store, outbox, timings, proc)
+    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)
+    namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
     sio.register_namespace(namespace)
-    app[STORE], app[LOBBY], app[NAMESPACE] = store, lobby, namespace
+    app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()
-    timers = asyncio.create_task(lobby.run_timers(stop))
+    timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
     log.info("serving as process %s", proc)
     try:
         yield

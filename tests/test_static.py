@@ -1,5 +1,5 @@
-"""Static checks that CI must keep green: the engine passes `mypy --strict` (as configured in
-pyproject.toml), and the Python tree is ruff-clean."""
+"""Static checks that CI must keep green: the whole server (engine, lobby, realtime layer) passes
+`mypy --strict` (as configured in pyproject.toml), and the Python tree is ruff-clean."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engine_passes_mypy_strict() -> None:
+def test_server_passes_mypy_strict() -> None:
     from mypy import api
 
-    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "-p", "server.game"])
+    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "-p", "server"])
     assert status == 0, out + err
 
 

@@ -7,6 +7,8 @@ import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
+import { TableState } from './ui/tablestate.js';
+import { GameLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
@@ -22,7 +24,7 @@ class App {
     this.net = new Net();
     this.session = null;
     this.lobbyRooms = new Map();
-    this.room = null;       // {id, state, stream, chat, table}
+    this.room = null;       // {id, state, stream, chat, table, tableState, log}
     this.screen = null;
   }
 
@@ -96,6 +98,7 @@ class App {
   async onSession(s) {
     this.session = s;
     this.drawWho();
+    this.room?.tableState.set({ me: s.person });
     if (!this.routedOnce) {
       this.routedOnce = true;
       // coming back without a room in the address (a closed tab): return to the seat we hold
@@ -121,12 +124,11 @@ class App {
   rebuildScreen() {
     if (this.screen === 'lobby') this.showLobby();
     else if (this.room) {
-      const old = this.room.table;
+      // the table state and the log belong to the room: a new table in the new language shows them
+      this.room.table?.destroy();
       this.room.table = null;
       this.room.chat = this.newChat(this.room.chat);
-      this._adopting = true;
-      try { this.renderRoom(); } finally { this._adopting = false; }
-      if (old && this.room.table) { this.room.table.adoptLog(old.log); old.destroy(); }
+      this.renderRoom();
     }
   }
 
@@ -211,11 +213,13 @@ class App {
   setupRoom(id, res) {
     const fresh = !this.room || this.room.id !== id;
     if (fresh) {
-      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null, lines: [] };
+      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null,
+        tableState: new TableState({ room: res.room, me: this.session?.person ?? null }), log: new GameLog(id).restore() };
       this.room.chat = new Chat(this, id);
       this.screen = 'room';
     } else if (!this.room.state || (res.room.rev ?? 0) >= (this.room.state.rev ?? 0)) {
       this.room.state = res.room;
+      this.room.tableState.set({ room: res.room });
     }
     for (const line of res.chat || []) this.room.chat.add(line);
     this.renderRoom();
@@ -226,10 +230,9 @@ class App {
     const r = this.room;
     const results = r.stream.catchUp(answer);
     for (const x of results) {
-      if (x.status === 'snapshot') { this.ensureTable(); r.table.loadSnapshot(x.view); }
-      else if (x.status === 'applied') { this.ensureTable(); r.table.playMessage(x.prev, x.events, x.view); }
+      if (x.status === 'snapshot' || x.status === 'applied') { this.ensureTable(); r.table.show(x); }
     }
-    if (answer?.legal) r.table?.legalArrived();
+    this.streamChanged();
   }
 
   async leaveRoom() {
@@ -246,8 +249,8 @@ class App {
     if (r.state && (state.rev ?? 0) < (r.state.rev ?? 0)) return;
     const was = r.state?.status;
     r.state = state;
+    r.tableState.set({ room: state });
     if (was !== state.status || state.status === 'waiting') this.renderRoom();
-    else if (r.table) { r.table.drawPlayers(); r.table.drawStatus(); r.table.drawResult(); }
   }
 
   watchdog() {
@@ -264,8 +267,8 @@ class App {
     const res = r.stream.receive(msg);
     if (res.status === 'applied') {
       this.ensureTable();
-      if (res.prev === null) r.table.loadSnapshot(res.view);
-      else r.table.playMessage(res.prev, res.events, res.view);
+      r.table.show(res);
+      this.streamChanged();
     } else if (res.status === 'gap') {
       await this.catchUp();
     }
@@ -276,7 +279,13 @@ class App {
     const r = this.room;
     if (!r || payload.room !== r.id) return;
     r.stream.setLegal(payload);
-    r.table?.legalArrived();
+    this.streamChanged();
+  }
+
+  /** The game stream moved on or our legal actions came: the table state learns the version and them. */
+  streamChanged() {
+    const r = this.room;
+    if (r) r.tableState.set({ v: r.stream.v, legal: r.stream.legalNow() });
   }
 
   async catchUp() {
@@ -314,12 +323,9 @@ class App {
     if (!r.table) {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
-      r.table = new Table(this, holder);
-      if (!this._adopting) r.table.restoreLog(r.id);
+      r.table = new Table(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
       r.chat.mount(r.table.chatSlot);
-      if (r.stream.view) r.table.loadSnapshot(r.stream.view);
-    } else {
-      r.table.drawPlayers(); r.table.drawResult();
+      if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view });
     }
   }
 
@@ -330,10 +336,19 @@ class App {
     return res;
   }
 
+  /** Send a decision; the table state knows it is on its way, and which version answers it. */
   async act(action) {
     const r = this.room;
-    const res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
-    if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
+    const ts = r.tableState;
+    if (ts.sending) return { ok: false, error: { code: 'busy' } };
+    ts.set({ sending: true });
+    let res;
+    try {
+      res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
+      if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
+    } finally {
+      ts.set({ sending: false, ...(res?.ok && typeof res.v === 'number' ? { waitV: res.v } : {}) });
+    }
     return res;
   }
 }

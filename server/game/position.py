@@ -1,24 +1,20 @@
-"""`Game.from_position`: any table, described compactly, for tests and tutorials."""
+"""`Game.from_position` and `Game.to_position`: any table, described compactly, for tests and tutorials."""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .catalogue import STACK_TILES, TILES, TONGA, Island
 from .errors import PositionError
-
-if TYPE_CHECKING:
-    from .game import Game
+from .rules import BOATS, MAX_ROYAL, Rules
 
 
-def build(game: Game, position: dict[str, Any]) -> Game:
+def build(game: Rules, position: dict[str, Any]) -> None:
     """Fill the empty `game` from `position` (see docs/engine.md) and start the active colour's turn, or
     its migration decision when a beach is already full."""
-    from .game import BOATS, MAX_ROYAL
-
     try:
-        game._set_colours(position["colours"], position.get("variants"))
+        game.set_colours(position["colours"], position.get("variants"))
     except (KeyError, ValueError) as error:
         raise PositionError(f"bad colours or variants: {error}") from None
     colours = game.colours
@@ -36,7 +32,7 @@ def build(game: Game, position: dict[str, Any]) -> Game:
         rotation = int(spec.get("rotation", 0))
         if not 0 <= rotation < 6:
             raise PositionError(f"rotation of {name} must be 0..5")
-        game._put(name, (int(cell[0]), int(cell[1])), rotation)
+        game.place(name, (int(cell[0]), int(cell[1])), rotation)
         t = game.tiles[(int(cell[0]), int(cell[1]))]
         tile = TILES[name]
         if isinstance(tile, Island):
@@ -96,10 +92,9 @@ def build(game: Game, position: dict[str, Any]) -> Game:
     ):
         raise PositionError("the stack must hold at least one island and one ocean tile while the game runs")
     events: list[dict[str, Any]] = []
-    if game._any_full():
+    if game.any_full():
         game.phase = "chain"
     else:
         on = any(active in b for t in game.tiles.values() for b in t.beaches)
         game.phase = "turn" if on else "restart"
-    game._advance(events)
-    return game
+    game.advance(events)

@@ -3,73 +3,15 @@ order or the seed. Tongiaki has no private information, so one view serves every
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .catalogue import TILES, Island, Ocean
+from .drawing import stack_summary, tile_shape, tile_view
 from .geometry import NOWHERE
-
-if TYPE_CHECKING:
-    from .game import Game, Placed
+from .rules import Rules
 
 
-def tile_view(t: Placed) -> dict[str, Any]:
-    """A tile on the table as the view draws it: world directions, boats, royal boat."""
-    out = tile_shape(t.name, t.rotation)
-    out["cell"] = [t.cell[0], t.cell[1]]
-    if t.island is not None:
-        for beach, boats in zip(out["beaches"], t.beaches, strict=True):
-            beach["boats"] = list(boats)
-        out["royal"] = t.royal
-    return out
-
-
-def tile_shape(name: str, rotation: int = 0) -> dict[str, Any]:
-    """A tile's drawing, turned by `rotation`: island beaches (moorings, pier directions) or ocean paths
-    ([direction, direction, danger]). With rotation 0 the directions are the tile's own sides, which is
-    how the tile in hand is shown: the client turns it while the player chooses."""
-    tile = TILES[name]
-    out: dict[str, Any] = {"tile": name, "rotation": rotation}
-    if isinstance(tile, Island):
-        out["kind"] = "island"
-        out["value"] = tile.value
-        out["beaches"] = [
-            {"moorings": b.moorings, "piers": [(p + rotation) % 6 for p in b.piers], "boats": []} for b in tile.beaches
-        ]
-        out["royal"] = None
-    else:
-        assert isinstance(tile, Ocean)
-        out["kind"] = "ocean"
-        out["paths"] = [[(a + rotation) % 6, (b + rotation) % 6, danger] for a, b, danger in tile.paths]
-    return out
-
-
-def stack_summary(stack: list[str]) -> dict[str, Any]:
-    """What remains in the stack, by kind, island value and ocean danger: countable, so public (R15).
-    Sorted, so it says nothing of the order."""
-    values: dict[str, int] = {"2": 0, "3": 0, "4": 0, "5": 0}
-    dangers: dict[str, int] = {"0": 0, "2": 0, "3": 0, "4": 0}
-    islands = oceans = 0
-    for name in stack:
-        tile = TILES[name]
-        if isinstance(tile, Island):
-            islands += 1
-            values[str(tile.value)] += 1
-        else:
-            assert isinstance(tile, Ocean)
-            oceans += 1
-            for _a, _b, danger in tile.paths:
-                dangers[str(danger)] += 1
-    return {
-        "islands": islands,
-        "oceans": oceans,
-        "island_values": values,
-        "ocean_dangers": dangers,
-        "remaining": sorted(stack),
-    }
-
-
-def public_view(game: Game, colour: str | None = None) -> dict[str, Any]:
-    """The view documented in docs/engine.md."""
+def public_view(game: Rules, colour: str | None = None) -> dict[str, Any]:
+    """The view documented in docs/engine.md, "The view"."""
     s = game.scores()
     over = game.phase == "over"
     players = [

@@ -1,10 +1,15 @@
-"""Rooms, seats, settings, the lifecycle of a game, and the Redis store (the only code talking to Redis)."""
+"""Rooms and seats (lobby), the game authority, the timers, and the Redis store (the only code talking
+to Redis). The authority plays a game through a game mode (mode.py); Tongiaki's is tongiaki.py."""
 
+from server.lobby.authority import Authority
 from server.lobby.errors import Rejected
-from server.lobby.lobby import Lobby, Outbox, Person, Timings
+from server.lobby.lobby import Lobby
+from server.lobby.mode import GameMode, Illegal, LiveGame
+from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room, Seat
 from server.lobby.settings import Settings
 from server.lobby.store import Store
+from server.lobby.timers import Timers
 
-__all__ = ["FINISHED", "PLAYING", "WAITING", "Lobby", "Outbox", "Person", "Rejected", "Room", "Seat",
-           "Settings", "Store", "Timings"]
+__all__ = ["FINISHED", "PLAYING", "WAITING", "Authority", "GameMode", "Illegal", "LiveGame", "Lobby", "Outbox",
+           "Person", "Rejected", "Room", "Seat", "Settings", "Store", "Timers", "Timings"]

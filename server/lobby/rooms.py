@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,6 +128,68 @@ class Room:
 
     def humans(self) -> set[str]:
         return {s.person for s in self.seats if s.kind == "human" and s.person}
+
+    def next_check(self, to_move: str, at: float, now: float, presence_ttl: float) -> float:
+        """When the room's timers must next be looked at (at `now`; the pending decision of `to_move`
+        began at `at`): a bot's or the clock's deadline, a grace period's end, and presence every
+        `presence_ttl`."""
+        seat = self.seats[self.seat_of_colour(to_move)]
+        # presence within presence_ttl, at a random point of its second half: rooms started together (or
+        # all of them after a restart) do not all come due in the same tick
+        times = [now + presence_ttl * random.uniform(0.5, 1.0)]
+        if seat.kind == "bot" or seat.autopilot:
+            times.append(at + self.settings.bot_pace)
+        if self.settings.clock is not None:
+            times.append(at + self.settings.clock)
+        for s in self.seats:
+            if s.away_since is not None and not s.autopilot:
+                times.append(s.away_since + self.settings.grace)
+        return min(times)
+
+    def mark_back(self, person: str) -> bool:
+        """A person's socket is back in the playing room: their seats are no longer away."""
+        changed = False
+        for seat in self.seats:
+            if seat.person == person and (seat.away_since is not None or seat.autopilot):
+                seat.away_since, seat.autopilot = None, False
+                changed = True
+        return changed
+
+    def mark_away(self, person: str, now: float) -> bool:
+        """A person's last socket left the playing room at `now`: their seats are away from then on."""
+        changed = False
+        for seat in self.seats:
+            if seat.person == person and seat.away_since is None:
+                seat.away_since = now
+                changed = True
+        return changed
+
+    def mark_presence(self, present: set[str], now: float) -> bool:
+        """The timer loop's presence pass: seats of present persons are back, the others away; an away
+        seat whose grace ran out is played by a bot until its person returns."""
+        changed = False
+        for seat in self.seats:
+            if seat.kind != "human":
+                continue
+            if seat.person in present:
+                if seat.away_since is not None or seat.autopilot:
+                    seat.away_since, seat.autopilot = None, False
+                    changed = True
+                continue
+            if seat.away_since is None:
+                seat.away_since = now
+                changed = True
+            if not seat.autopilot and now >= seat.away_since + self.settings.grace:
+                seat.autopilot = True   # a bot plays this seat until the person returns
+                changed = True
+        return changed
+
+    def finish(self, now: float) -> bool:
+        """The game is over: the room is finished (viewable until it expires), nobody is away any more."""
+        self.status, self.finished = FINISHED, now
+        for seat in self.seats:
+            seat.away_since, seat.autopilot = None, False
+        return True
 
     # -- wire --------------------------------------------------------------------------------------
     def to_wire(self, present: set[str], spectators: int, v: int | None) -> dict[str, Any]:

@@ -56,8 +56,8 @@ class Settings:
         if not isinstance(private, bool):
             raise Rejected("malformed", "private must be a boolean")
         clock = _number(data, "clock", None, 1, 600, nullable=True)
-        pace = _number(data, "bot_pace", 1.0, 0, 10)
-        grace = _number(data, "grace", 30.0, 0, 600)
+        pace = _required(data, "bot_pace", 1.0, 0, 10)
+        grace = _required(data, "grace", 30.0, 0, 600)
         return cls(name=name, seats=seats, two_colours=two,
                    free_follow_up=variants.get("free_follow_up", False), first=first, private=private,
                    clock=clock, bot_pace=pace, grace=grace)
@@ -102,3 +102,9 @@ def _number(data: dict[str, Any], key: str, default: float | None, low: float, h
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise Rejected("malformed", f"{key} must be a number from {low} to {high}")
     return float(value)
+
+
+def _required(data: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    value = _number(data, key, default, low, high)
+    assert value is not None   # only a nullable number is None
+    return value

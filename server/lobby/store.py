@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, cast
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 from redis.exceptions import RedisError, WatchError
+from redis.typing import EncodableT, FieldT
 
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
@@ -95,6 +97,21 @@ return 1
 
 GAME_FIELDS = ("v", "state", "view", "to_move", "at")
 
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: version `v`, the engine state (secret), the public view (msgpack), the colour to
+    move (None: over) and when the last action was stored."""
+
+    v: int
+    state: bytes
+    view: bytes
+    to_move: str | None
+    at: float
+
+    def __repr__(self) -> str:
+        return f"GameRecord(v={self.v}, to_move={self.to_move!r}, at={self.at})"
+
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
@@ -104,11 +121,16 @@ presence records are deleted. Shorter silences (a Redis outage) only make them n
 
 
 def pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+    return cast(bytes, msgpack.packb(value, use_bin_type=True))
 
 
-def unpack(raw: bytes) -> Any:
+def unpack(raw: bytes | str) -> Any:
     return msgpack.unpackb(raw, raw=False, strict_map_key=False)
+
+
+def text(raw: object) -> str:
+    """A Redis reply as text (replies are bytes: the client does not decode them)."""
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 class Store:
@@ -134,13 +156,13 @@ class Store:
         raw = await self.redis.hmget(self.key("session", token), "person", "name")
         if raw[0] is None:
             return None
-        return raw[0].decode(), raw[1].decode()
+        return text(raw[0]), text(raw[1])
 
     async def save_session(self, token: str, person: str, name: str) -> None:
         await self.redis.hset(self.key("session", token), mapping={"person": person, "name": name})
 
     async def seated_rooms(self, person: str) -> list[str]:
-        return sorted(m.decode() for m in await self.redis.smembers(self.key("seated", person)))
+        return sorted(text(m) for m in await self.redis.smembers(self.key("seated", person)))
 
     # -- rooms -------------------------------------------------------------------------------------
     async def create_room(self, room: Room, ttl: float) -> bool:
@@ -169,13 +191,13 @@ class Store:
 
     async def room_by_code(self, code: str) -> str | None:
         raw = await self.redis.get(self.key("code", code))
-        return raw.decode() if raw else None
+        return text(raw) if raw else None
 
     async def listed(self) -> list[str]:
-        return [m.decode() for m in await self.redis.zrevrange(self.key("lobby"), 0, 499)]
+        return [text(m) for m in await self.redis.zrevrange(self.key("lobby"), 0, 499)]
 
     async def all_rooms(self) -> list[str]:
-        return [m.decode() for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
+        return [text(m) for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
 
     async def expired_rooms(self, batch: int = 1000) -> list[str]:
         """Ids in the room index whose room key is gone (expired), without reading the rooms."""
@@ -217,10 +239,10 @@ class Store:
                     room = Room.from_store(unpack(raw))
                     before = room.humans()
                     if not change(room):
-                        await pipe.unwatch()
+                        await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return room
                     room.rev += 1
-                    pipe.multi()
+                    pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, pack(room.to_store()))
                     ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
                     keys = [self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")]
@@ -242,7 +264,7 @@ class Store:
                             pipe.sadd(self.key("seated", person), room_id)
                     if game is not None:
                         pipe.delete(self.key("patches", room_id), self.key("actions", room_id))
-                        fields = {k: v for k, v in game.items() if k != "message"}
+                        fields: dict[FieldT, EncodableT] = {k: v for k, v in game.items() if k != "message"}
                         pipe.hset(self.key("game", room_id), mapping=fields)
                         pipe.rpush(self.key("patches", room_id), game["message"])
                     await pipe.execute()
@@ -253,9 +275,10 @@ class Store:
     # -- games -------------------------------------------------------------------------------------
     async def game(self, room_id: str) -> dict[str, Any] | None:
         """The stored game: `v`, `state` (bytes), `view` (msgpack), `to_move`, `at` (None: not started)."""
-        return self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
+        record = self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
+        return None if record is None else asdict(record)
 
-    async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, dict[str, Any] | None]:
+    async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, GameRecord | None]:
         """The room (parsed, and as stored: see `commit`) and its game, in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(self.key("room", room_id))
@@ -265,24 +288,23 @@ class Store:
         return room, raw_room or b"", self._record(raw_game)
 
     @staticmethod
-    def _record(raw: list[Any]) -> dict[str, Any] | None:
+    def _record(raw: list[Any]) -> GameRecord | None:
         if raw[0] is None:
             return None
-        return {"v": int(raw[0]), "state": raw[1], "view": raw[2], "to_move": raw[3].decode() or None,
-                "at": float(raw[4])}
+        return GameRecord(int(raw[0]), raw[1], raw[2], raw[3].decode() or None, float(raw[4]))
 
     async def game_head(self, room_id: str) -> tuple[int, str | None, float] | None:
         """Version, pending colour and time of the last action, without the state."""
         raw = await self.redis.hmget(self.key("game", room_id), "v", "to_move", "at")
         if raw[0] is None:
             return None
-        return int(raw[0]), raw[1].decode() or None, float(raw[2])
+        return int(raw[0]), text(raw[1]) or None, float(text(raw[2]))
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hmget(self.key("game", room_id), "v", "view")
         if raw[0] is None:
             return None
-        return {"v": int(raw[0]), "view": unpack(raw[1])}
+        return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
 
     async def commit(self, room_id: str, v: int, state: bytes, view: bytes, to_move: str | None,
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
@@ -295,10 +317,10 @@ class Store:
                   self.key("timers"), self.key("room", room_id)],
             args=[v, v + 1, state, view, to_move or "", time.time(), pack(message), pack(action), cap,
                   "" if check is None else check, room_id, room])
-        return ok == 1
+        return bool(ok == 1)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
-        """Records that the messages of these versions (room → v) were broadcast (see Lobby.advance)."""
+        """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
         if sent:
             await self._mark_sent(keys=[self.key("game", r) for r in sent], args=list(sent.values()))
 
@@ -428,10 +450,6 @@ class Store:
     async def reschedule(self, room_id: str, at: float, lease: float) -> None:
         """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
         await self._reschedule(keys=[self.key("timers")], args=[at, room_id, lease])
-
-    async def next_due(self) -> float | None:
-        first = await self.redis.zrange(self.key("timers"), 0, 0, withscores=True)
-        return first[0][1] if first else None
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""

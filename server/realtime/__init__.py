@@ -1,7 +1,3 @@
-"""The realtime layer: the Socket.IO namespace of protocol version 2 (docs/protocol.md)."""
-
-from server.realtime.namespace import PROTOCOL, SocketOutbox, TableNamespace, person_channel, room_channel
-from server.realtime.transport import Websockets, install_websocket
-
-__all__ = ["PROTOCOL", "SocketOutbox", "TableNamespace", "person_channel", "room_channel", "Websockets",
-           "install_websocket"]
+"""The realtime layer: the wire of protocol version 2 (docs/protocol.md): the Socket.IO namespace
+(namespace.py), requests parsed into typed values (requests.py), the packet codec (wire.py), the view
+patch format (patch.py) and the websocket transport (transport.py)."""

@@ -1,5 +1,6 @@
 """The Socket.IO namespace: identity, payload validation, rate limits, and the mapping of events to the
-lobby (docs/protocol.md). Handlers are thin: they check shapes and translate lobby rejections into acks."""
+lobby and the game authority (docs/protocol.md). Handlers are thin: they parse the request into a typed
+value (requests.py) and translate rejections into acks."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from typing import Any
 import socketio
 
 from server.config import Config
-from server.lobby import Lobby, Person, Rejected, Settings, Store
+from server.lobby import WAITING, Authority, Lobby, Person, Rejected, Settings, Store
 from server.metrics import Metrics
 from server.realtime import validate
+from server.realtime.requests import Act, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
 from server.realtime.wire import MALFORMED
 
 log = logging.getLogger(__name__)
@@ -72,15 +74,26 @@ class SocketOutbox:
         await self.sio.emit("chat", payload, room=room_channel(room_id))
 
 
-Handler = Callable[[str, Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
+@dataclass(frozen=True)
+class Call:
+    """One request being handled: the socket, what this process knows of it, and when it arrived."""
+
+    sid: str
+    conn: Connection
+    arrived: float
+
+
+Handler = Callable[[Call, Payload], Awaitable[dict[str, Any]]]
 
 
 class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     """Every client event of protocol version 2."""
 
-    def __init__(self, lobby: Lobby, store: Store, config: Config, metrics: Metrics) -> None:
+    def __init__(self, lobby: Lobby, authority: Authority, store: Store, config: Config,
+                 metrics: Metrics) -> None:
         super().__init__("/")
         self.lobby = lobby
+        self.authority = authority
         self.store = store
         self.config = config
         self.metrics = metrics
@@ -164,9 +177,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             if handler is None:
                 raise Rejected("unknown_event", f"no event {str(event)[:40]!r} in protocol {PROTOCOL}")
             data = validate.payload(rest)
-            if event == "act":
-                data["_arrived"] = arrived
-            return {"ok": True, **await handler(sid, conn, data)}
+            return {"ok": True, **await handler(Call(sid, conn, arrived), data)}
         except Rejected as e:
             if event == "act":
                 self.metrics.rejected(e.code)
@@ -186,15 +197,18 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             raise Rejected("rate_limited", "too many requests; slow down")
         conn.tokens -= 1
 
-    def _joined(self, conn: Connection, data: dict[str, Any]) -> str:
-        room_id = validate.room_id(data)
-        if room_id not in conn.rooms:
+    @staticmethod
+    def _joined(call: Call, data: Payload) -> str:
+        """The room a request names, which the socket must have joined."""
+        room_id = room_of(data)
+        if room_id not in call.conn.rooms:
             raise Rejected("not_in_room", "join the room first (room_join)")
         return room_id
 
     # -- handlers ----------------------------------------------------------------------------------
-    async def set_name(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        name = validate.text(data, "name", 24)
+    async def set_name(self, call: Call, data: Payload) -> dict[str, Any]:
+        name = SetName.from_wire(data).name
+        conn = call.conn
         conn.person = Person(conn.person.id, name)
         await self.store.save_session(conn.token, conn.person.id, name)
         for other in self.connections.values():
@@ -202,83 +216,90 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
                 other.person = conn.person
         return {"name": name}
 
-    async def lobby_watch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        await self.enter_room(sid, LOBBY)
+    async def lobby_watch(self, call: Call, data: Payload) -> dict[str, Any]:
+        await self.enter_room(call.sid, LOBBY)
         return {"rooms": await self.lobby.listing()}
 
-    async def lobby_unwatch(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        await self.leave_room(sid, LOBBY)
+    async def lobby_unwatch(self, call: Call, data: Payload) -> dict[str, Any]:
+        await self.leave_room(call.sid, LOBBY)
         return {}
 
-    async def room_create(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        state = await self.lobby.create(conn.person, Settings.from_wire(data))
-        room = await self.lobby.resolve(state["id"])
-        await self._enter(sid, conn, room.id)
-        joined = await self.lobby.join(conn.person, room, sid, None)
-        return {"room": joined["room"]}
+    async def room_create(self, call: Call, data: Payload) -> dict[str, Any]:
+        state = await self.lobby.create(call.conn.person, Settings.from_wire(data))
+        room = await self.lobby.room(state["id"])
+        await self._enter(call, room.id)
+        _room, joined = await self.lobby.join(call.conn.person, room, call.sid)
+        return {"room": joined}
 
-    async def room_join(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        if "code" in data:
-            room = await self.lobby.resolve(code=data["code"])
+    async def room_join(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = Join.from_wire(data)
+        if request.code is not None:
+            room = await self.lobby.by_code(request.code)
         else:
-            room = await self.lobby.resolve(validate.room_id(data))
-        since = validate.integer(data, "since", optional=True)
+            assert request.room is not None
+            room = await self.lobby.room(request.room)
         # enter the stream before reading the snapshot: a message in between is a duplicate, never a gap
-        await self._enter(sid, conn, room.id)
-        return await self.lobby.join(conn.person, room, sid, since)
+        await self._enter(call, room.id)
+        person = call.conn.person
+        room, state = await self.lobby.join(person, room, call.sid)
+        game = None if room.status == WAITING else await self.authority.catch_up(room.id, request.since,
+                                                                                  person.id)
+        return {"room": state, "game": game, "chat": await self.lobby.chat_lines(room.id)}
 
-    async def _enter(self, sid: str, conn: Connection, room_id: str) -> None:
-        await self.enter_room(sid, room_channel(room_id))
-        await self.enter_room(sid, person_channel(room_id, conn.person.id))
-        conn.rooms.add(room_id)
+    async def _enter(self, call: Call, room_id: str) -> None:
+        await self.enter_room(call.sid, room_channel(room_id))
+        await self.enter_room(call.sid, person_channel(room_id, call.conn.person.id))
+        call.conn.rooms.add(room_id)
 
-    async def room_leave(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        room_id = self._joined(conn, data)
-        await self.leave_room(sid, room_channel(room_id))
-        await self.leave_room(sid, person_channel(room_id, conn.person.id))
+    async def room_leave(self, call: Call, data: Payload) -> dict[str, Any]:
+        room_id = self._joined(call, data)
+        conn = call.conn
+        await self.leave_room(call.sid, room_channel(room_id))
+        await self.leave_room(call.sid, person_channel(room_id, conn.person.id))
         conn.rooms.discard(room_id)
-        await self.lobby.leave(conn.person, room_id, sid, explicit=True)
+        await self.lobby.leave(conn.person, room_id, call.sid, explicit=True)
         return {}
 
-    async def sit(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        return {"room": await self.lobby.sit(conn.person, self._joined(conn, data), data.get("seat"))}
+    async def sit(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.sit(call.conn.person, request.room, request.seat)}
 
-    async def stand(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        return {"room": await self.lobby.stand(conn.person, self._joined(conn, data), data.get("seat"))}
+    async def stand(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.stand(call.conn.person, request.room, request.seat)}
 
-    async def bot_add(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        return {"room": await self.lobby.add_bot(conn.person, self._joined(conn, data), data.get("seat"))}
+    async def bot_add(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.add_bot(call.conn.person, request.room, request.seat)}
 
-    async def bot_remove(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        return {"room": await self.lobby.remove_bot(conn.person, self._joined(conn, data), data.get("seat"))}
+    async def bot_remove(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.remove_bot(call.conn.person, request.room, request.seat)}
 
-    async def room_start(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        room_id = self._joined(conn, data)
-        return await self.lobby.start(conn.person, room_id, validate.boolean(data, "fill_with_bots"))
+    async def room_start(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = Start.from_wire(self._joined(call, data), data)
+        return await self.authority.start(call.conn.person, request.room, request.fill_with_bots)
 
-    async def act(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        room_id = self._joined(conn, data)
-        v = validate.integer(data, "v")
-        action = data.get("action")
-        if not isinstance(action, dict):
-            raise Rejected("malformed", "action must be a map")
-        return {"v": await self.lobby.act(conn.person, room_id, v, action, data["_arrived"])}
+    async def act(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = Act.from_wire(self._joined(call, data), data)
+        return {"v": await self.authority.act(call.conn.person, request.room, request.v, request.action,
+                                              call.arrived)}
 
-    async def since(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        room_id = self._joined(conn, data)
-        answer = await self.lobby.catch_up(room_id, validate.integer(data, "v"), conn.person.id)
-        return {**answer, "chat": await self.store.chat(room_id)}
+    async def since(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = Since.from_wire(self._joined(call, data), data)
+        answer = await self.authority.catch_up(request.room, request.v, call.conn.person.id)
+        return {**answer, "chat": await self.lobby.chat_lines(request.room)}
 
-    async def chat(self, sid: str, conn: Connection, data: dict[str, Any]) -> dict[str, Any]:
-        room_id = self._joined(conn, data)
-        text = validate.text(data, "text", 300)
+    async def chat(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = Chat.from_wire(self._joined(call, data), data)
+        conn = call.conn
         now = time.monotonic()
         while conn.chat_times and now - conn.chat_times[0] > self.config.chat_window:
             conn.chat_times.popleft()
         if len(conn.chat_times) >= self.config.chat_lines:
             raise Rejected("rate_limited", "too many chat lines; wait a little")
         conn.chat_times.append(now)
-        await self.lobby.chat(conn.person, room_id, text)
+        await self.lobby.chat(conn.person, request.room, request.text)
         return {}
 
     # -- shutdown ----------------------------------------------------------------------------------

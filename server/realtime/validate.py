@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 
-from server.lobby import Rejected
+from server.lobby.errors import Rejected
 
 MAX_PAYLOAD = 4096
 MAX_DEPTH = 8
@@ -39,19 +39,24 @@ def _depth(value: Any) -> int:
 
 
 def room_id(data: dict[str, Any]) -> str:
+    """A room id: a non-empty string of at most 64 characters."""
     value = data.get("room")
     if not isinstance(value, str) or not 0 < len(value) <= 64:
         raise Rejected("malformed", "room must be a room id string")
     return value
 
 
-def integer(data: dict[str, Any], key: str, optional: bool = False) -> int | None:
+def integer(data: dict[str, Any], key: str) -> int:
+    """A non-negative 32-bit integer."""
     value = data.get(key)
-    if value is None and optional:
-        return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
         raise Rejected("malformed", f"{key} must be a non-negative integer")
     return value
+
+
+def optional_integer(data: dict[str, Any], key: str) -> int | None:
+    """`integer`, or None when the key is absent or null."""
+    return None if data.get(key) is None else integer(data, key)
 
 
 def boolean(data: dict[str, Any], key: str, default: bool = False) -> bool:

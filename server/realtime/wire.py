@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 from socketio import packet
 from socketio.msgpack_packet import MsgPackPacket
 

@@ -209,13 +209,10 @@ def ringed(tonga_beaches, samoa_beaches, *, open_cell=None):
 
 
 def frozen_now(game):
-    """The engine's frozen-island test (Game._frozen, an R9 shortcut) on the table as it stands."""
-    from server.game import game as engine
-
-    topo = game._topo()
-    arrangement = topo.arrangement()
-    network = game._network(topo, arrangement)
-    return game._frozen(network, engine._blind_form(tuple(arrangement[j] for j in network.ids), network.blind))
+    """The R9 solver's frozen-island test (an R9 shortcut) on the table as it stands."""
+    game.chains.next_decision()  # the test moved boats by hand: the solver is told, as the rules tell it
+    _topology, arrangement, _full = game.chains.now()
+    return game.chains.frozen(arrangement)
 
 
 def test_r9_a_full_island_whose_fleets_all_come_back_is_an_endless_chain():

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from server.app import init_app
 from server.config import Config
-from server.lobby import patch
+from server.realtime import patch
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0

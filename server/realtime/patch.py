@@ -15,7 +15,7 @@ import copy
 from difflib import SequenceMatcher
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 
 KEYS = (
     # the view (docs/engine.md)

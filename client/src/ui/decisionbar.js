@@ -1,0 +1,125 @@
+// The decision bar: the prompt, the buttons and the list of every legal move, and the input that narrows
+// the legal actions click by click (board clicks, buttons, keys). It reads the table state and sends the
+// one chosen action through the `act` callback it was given.
+import { el, clear, swatch } from './dom.js';
+import { DecisionInput } from '../input.js';
+import { describeAction } from '../describe.js';
+
+export class DecisionBar {
+  /** state: TableState; t: translator; act(action) → Promise<{ok, v?, error?}>; toast(text);
+   *  onInput(): the selection changed (the board redraws its highlights). */
+  constructor({ state, t, act, toast, onInput }) {
+    this.state = state; this.t = t; this.act = act; this.toast = toast; this.onInput = onInput || (() => {});
+    this.input = new DecisionInput();
+    this.node = el('div', { class: 'decision', 'data-testid': 'decision', 'aria-live': 'polite' });
+  }
+
+  /** The decision on screen is new: start its input afresh. */
+  reset() {
+    const s = this.state;
+    this.input.reset(s.shown, s.myColours(), s.legalShown);
+  }
+
+  /** True when a click or key can change the decision now. */
+  get live() { return this.state.interactive; }
+
+  /** The board's highlights for the current selection (none while not live). */
+  highlights() { return this.live ? this.input.highlights() : {}; }
+
+  get canAct() { return this.live && this.input.canAct; }
+
+  render() {
+    const t = this.t;
+    const box = clear(this.node);
+    const v = this.state.shown;
+    if (!v) return;
+    if (v.phase === 'over') { box.dataset.kind = 'over'; box.append(el('div', { class: 'prompt', text: t('phase.over') })); return; }
+    const pend = v.pending;
+    box.dataset.kind = this.input.kind || 'none';
+    if (!pend) return;
+    if (!this.live || this.input.awaitingLegal) {
+      box.append(el('div', { class: 'prompt muted', text: '…' }));
+      return;
+    }
+    const pr = this.input.prompt();
+    const args = this.promptArgs(pr.args);
+    const who = this.state.seatOfColour(pend.colour);
+    const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt' }, swatch(pend.colour), ' ',
+      this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
+    box.append(prompt);
+    if (!this.input.canAct) return;
+    const btns = el('div', { class: 'buttons' });
+    for (const bt of this.input.buttons()) {
+      const a = { ...(bt.args || {}) };
+      if (a.colour) a.colour = t(`colour.${a.colour}`);
+      btns.append(el('button', {
+        type: 'button', 'data-action': bt.id, class: `${bt.pressed ? 'pressed' : ''} ${bt.danger ? 'danger' : ''} ${bt.colour ? `boat-btn c-${bt.colour}` : ''}`.trim(),
+        'aria-pressed': bt.pressed ? 'true' : null, disabled: !bt.enabled, onclick: () => this.press(bt.id),
+      }, bt.colour ? swatch(bt.colour) : null, t(bt.label, a)));
+    }
+    box.append(btns);
+    // every legal action, as text: for keyboards, screen readers and anyone who prefers a list
+    const legal = this.input.legal;
+    if (legal.length) {
+      const det = el('details', { class: 'all-moves' }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }));
+      const list = el('div', { class: 'move-list' });
+      legal.slice(0, 60).forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
+      det.append(list);
+      box.append(det);
+    }
+  }
+
+  promptArgs(a) {
+    const args = { ...(a || {}) };
+    if (args.colour) args.colour = this.t(`colour.${args.colour}`);
+    if (args.kind) args.kind = this.t(`kind.${args.kind}`);
+    return args;
+  }
+
+  /** Keyboard: Escape clears the selection, R / Shift+R turn a tile, Enter places it or confirms a landing. */
+  key(e) {
+    if (!this.canAct) return;
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
+    let id = null;
+    if (e.key === 'Escape') id = 'clear';
+    else if (e.key === 'r' || e.key === 'R') id = e.shiftKey ? 'rotate:-1' : 'rotate:1';
+    else if (e.key === 'Enter') id = ids.has('place') ? 'place' : 'confirm';
+    if (id && (ids.has(id) || id === 'clear')) { e.preventDefault(); this.press(id); }
+  }
+
+  /** A click on the board (a `data-hit` target, or {hit: 'none'} for a tile that cannot be chosen). */
+  hit(hit) {
+    if (!this.live) return;
+    if (hit.hit === 'none') {
+      if (this.input.canAct) {
+        const pr = this.input.prompt();
+        this.toast(`${this.t('err.not_here')} ${this.t(pr.key, this.promptArgs(pr.args))}`);
+      } else if (this.state.shown?.pending) this.toast(this.t('err.not_your_turn'));
+      return;
+    }
+    this._result(this.input.click(hit));
+  }
+
+  press(id) {
+    if (!this.live) return;
+    this._result(this.input.press(id));
+  }
+
+  _result(r) {
+    if (r.send) { this.send(r.send); return; }
+    if (r.error) this.toast(this.t(r.error));
+    this.onInput();
+  }
+
+  async send(action) {
+    if (this.state.sending) return;
+    const res = await this.act(action);
+    if (!res.ok) {
+      const code = res.error?.code;
+      this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
+      this.reset();
+      this.onInput();
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// The event player: plays each game message's events on the board in order (a fleet sails, a tile flips
+// in, boats land), adds them to the log, then shows the message's view. It alone writes what is on screen
+// into the table state (shown, target, recent, animating, playing).
+import { AnimationQueue } from '../queue.js';
+import { applyEventToDisplay } from '../display.js';
+import { describeEvent } from '../describe.js';
+import { cellKey } from '../hex.js';
+
+function initialSpeed() {
+  try {
+    const q = new URLSearchParams(location.search).get('anim');
+    if (q !== null) return Number(q);
+    const s = localStorage.getItem('tongiaki.speed');
+    if (s !== null) return Number(s);
+  } catch { /* ignore */ }
+  return 1;
+}
+
+export class EventPlayer {
+  /** state: TableState; board: BoardView; log: GameLog; t: translator; toast(text): a passing notice. */
+  constructor({ state, board, log, t, toast }) {
+    this.state = state; this.board = board; this.log = log; this.t = t; this.toast = toast;
+    this.queue = new AnimationQueue({ speed: initialSpeed(), skipWhen: () => !!globalThis.document?.hidden });
+  }
+
+  setSpeed(s) {
+    this.queue.setSpeed(s);
+    try { localStorage.setItem('tongiaki.speed', String(s)); } catch { /* ignore */ }
+  }
+
+  /** A fresh snapshot: drop queued animations, show it as is. */
+  snapshot(view) {
+    this.queue.clear();
+    this.board.clearOverlay();
+    this._set({ target: view, playing: true });
+    this.queue.push(async () => { this._set({ shown: view, recent: new Set(), animating: false }); }).then(() => this._settled());
+    if (!this.log.length && view.phase === 'play') this.log.add({ msg: ['phase.play', { turn: view.turn }] });
+  }
+
+  /** An applied game message: play its events, then show the new view. */
+  message(prev, events, view) {
+    this._set({ target: view, playing: true });
+    // far behind (a hidden tab, a long catch-up): jump to the present instead of replaying it all
+    if (this.queue.pending > 60 || globalThis.document?.hidden) this.queue.skip();
+    const tasks = [];
+    let disp = null;
+    tasks.push(async () => {
+      disp = this.state.shown || prev || view;
+      this._set({ recent: new Set(), animating: true });
+    });
+    for (const ev of events) tasks.push((ctx) => this._event(ctx, ev, () => disp, (d) => { disp = d; }));
+    tasks.push(async () => {
+      this.board.clearOverlay();
+      this._set({ animating: false, shown: view });
+    });
+    this.queue.pushAll(tasks).then(() => this._settled());
+  }
+
+  /** Writes to the table state, unless this player was destroyed (a task still running then must not
+   *  overwrite what the next table's player shows). */
+  _set(patch) { if (!this.dead) this.state.set(patch); }
+
+  /** A batch of animations ended: when nothing else is queued, the decision becomes live. */
+  _settled() {
+    if (!this.queue.busy) this._set({ playing: false });
+  }
+
+  async _event(ctx, ev, getDisp, setDisp) {
+    const b = this.board;
+    const text = describeEvent(ev, this.t);
+    const type = ev.type === 'crossing' ? (ev.passed ? 'crossing_pass' : 'crossing_fail') : ev.type;
+    if (text) this.log.add({ text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev });
+    const show = (d) => { setDisp(d); this._set({ shown: d }); };
+    switch (ev.type) {
+      case 'fleet_departed': {
+        show(applyEventToDisplay(getDisp(), ev));
+        b.showFleet(ev.boats || [], b.cellPoint(ev.cell));
+        await b.moveFleetTo(ctx, b.sidePoint(ev.cell, ev.pier), 450);
+        return;
+      }
+      case 'tile_drawn': {
+        this.toast(text);
+        await ctx.wait(250);
+        return;
+      }
+      case 'tile_placed': {
+        const d = applyEventToDisplay(getDisp(), ev);
+        setDisp(d);
+        this._set({ shown: d, recent: new Set([...this.state.recent, cellKey(ev.cell)]) });
+        await b.flipIn(ctx, ev.cell, 550);
+        return;
+      }
+      case 'path_followed': {
+        if (!b.fleetNode) b.showFleet([], b.sidePoint(ev.cell, ev.entry));
+        await b.sailPath(ctx, ev.cell, ev.entry, ev.exit, 650);
+        return;
+      }
+      case 'crossing': {
+        if (!ev.passed || ev.danger) await b.flash(ctx, ev.cell, ev.passed ? 'pass' : 'fail', `${ev.danger} vs ${ev.colours}`, 500);
+        return;
+      }
+      case 'sunk': {
+        await b.sink(ctx, 700);
+        return;
+      }
+      case 'turned_back': {
+        await b.flash(ctx, ev.cell, 'royal', '↩', 400);
+        await b.moveFleetTo(ctx, b.cellPoint(ev.to), 700);
+        return;
+      }
+      case 'fleet_arrived': {
+        if (!b.fleetNode) b.showFleet(ev.boats || [], b.cellPoint(ev.cell));
+        await b.moveFleetTo(ctx, b.cellPoint(ev.cell), 350);
+        return;
+      }
+      case 'landed': {
+        const d = applyEventToDisplay(getDisp(), ev);
+        b.hideFleet();
+        show(d);
+        await b.flash(ctx, ev.cell, 'land', null, 400);
+        return;
+      }
+      case 'fleet_at_sea': case 'game_over': case 'endless_chain': {
+        await ctx.wait(300);
+        return;
+      }
+      case 'island_removed': {
+        await b.flash(ctx, ev.cell, 'fail', '✕', 500);
+        show(applyEventToDisplay(getDisp(), ev));
+        return;
+      }
+      case 'turn_passed': return;
+      default: {
+        show(applyEventToDisplay(getDisp(), ev));
+        await ctx.wait(250);
+      }
+    }
+  }
+
+  destroy() { this.dead = true; this.queue.clear(); this.board.clearOverlay(); }
+}

@@ -1,0 +1,40 @@
+"""Who sent a request, and where the lobby sends what clients must see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who sent a request: the public id and display name behind a session token."""
+
+    id: str
+    name: str
+
+
+class Outbox(Protocol):
+    """Where the lobby sends what clients must see (the realtime layer implements it)."""
+
+    async def room_changed(self, room_id: str, state: dict[str, Any]) -> None: ...
+    async def game_message(self, room_id: str, message: dict[str, Any]) -> None: ...
+    async def legal(self, room_id: str, person: str, payload: dict[str, Any]) -> None: ...
+    async def lobby_changed(self, update: dict[str, Any]) -> None: ...
+    async def chat_line(self, room_id: str, payload: dict[str, Any]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Timings:
+    """The lobby's knobs (from Config)."""
+
+    tick: float = 0.05
+    presence_ttl: float = 15.0
+    finished_ttl: float = 3600.0
+    waiting_ttl: float = 3 * 3600.0
+    patch_log: int = 200
+    chat_log: int = 50
+
+    @property
+    def ttls(self) -> dict[str, float]:
+        return {"waiting": self.waiting_ttl, "finished": self.finished_ttl}

@@ -1,0 +1,132 @@
+"""The timers of every room: bots' moves, grace periods, the turn clock, presence, resends of what a
+process stored but did not broadcast, and the expiry sweep. Any process may advance any room: a room's
+timer is claimed (leased) in the store first."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable
+
+from server.lobby.authority import Authority
+from server.lobby.lobby import Lobby
+from server.lobby.person import Outbox, Timings
+from server.lobby.rooms import PLAYING, Room
+from server.lobby.store import Store, StoreUnavailable
+from server.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+MIN_WAIT = 0.01
+"""The timer loop's shortest sleep (seconds): it looks at most 100 times a second for due rooms."""
+
+
+class Timers:
+    """The timer loop of one server process (`proc` names it in the heartbeat)."""
+
+    def __init__(self, store: Store, lobby: Lobby, authority: Authority, outbox: Outbox, metrics: Metrics,
+                 timings: Timings, proc: str) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.authority = authority
+        self.outbox = outbox
+        self.metrics = metrics
+        self.timings = timings
+        self.proc = proc
+
+    def __repr__(self) -> str:
+        return f"Timers(proc={self.proc!r})"
+
+    async def advance(self, room_id: str, lease: float | None = None) -> None:
+        """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
+        `lease`: the timer's score while this process holds the claim on it (`Store.claim_due`); the room
+        is rescheduled at its next check when done."""
+        room, head, present = await self.store.look(room_id, time.time() - self.timings.presence_ttl)
+        if room is None or room.status != PLAYING:
+            await self.store.unschedule(room_id)
+            return
+        if head is None:
+            return
+        v, to_move, at, sent = head
+        now = time.time()
+        await self.authority.resend(room, v, at, now, sent)
+        here = set(present)
+        if Room.from_store(room.to_store()).mark_presence(here, now):   # a probe: write only a change
+            room = await self.lobby.update(room_id, lambda r: r.mark_presence(here, now))
+            await self.lobby.publish(room)
+        if to_move is None:  # over, but the room was not finished (its process failed right after)
+            await self.authority.finish(room_id)
+            return
+        seat = room.seats[room.seat_of_colour(to_move)]
+        due = None
+        if seat.kind == "bot" or seat.autopilot:
+            due = at + room.settings.bot_pace
+        elif room.settings.clock is not None:
+            due = at + room.settings.clock
+        check = room.next_check(to_move, at, now, self.timings.presence_ttl)
+        if due is not None and now >= due:
+            moved = await self.authority.bot_move(room_id, v)
+            # not moved (someone else acted first, or the move failed): look again at once
+            check = time.time() if moved is None else moved
+        if lease is None:
+            await self.store.schedule(room_id, check, earlier_only=True)
+        else:
+            await self.store.reschedule(room_id, check, lease)
+
+    async def sweep(self) -> None:
+        """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
+        for room_id in await self.store.expired_rooms():
+            if await self.store.forget(room_id):
+                await self.outbox.lobby_changed({"op": "remove", "room": room_id})
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """The process's timer loop: claims due rooms (any process may) and advances them. It sleeps until
+        the next timer falls due (another process may bring one forward: at most a tick, and at least
+        MIN_WAIT), so bots and clocks act when they are due instead of all together at the next tick."""
+        last_beat = last_sweep = last_flush = 0.0
+        redis_down = False
+        while not stop.is_set():
+            wait = self.timings.tick
+            try:
+                now = time.time()
+                if now - last_beat >= min(1.0, self.timings.presence_ttl / 3):
+                    await self.store.heartbeat(self.proc)
+                    last_beat = now
+                if now - last_sweep >= min(5.0, self.timings.finished_ttl):
+                    await self.sweep()
+                    last_sweep = now
+                if now - last_flush >= self.timings.tick:
+                    await self.authority.flush_sent()
+                    last_flush = now
+                lease = now + 2.0
+                due, next_at = await self.store.claim_due(now, lease)
+                if redis_down:
+                    log.warning("timer loop: Redis is reachable again")
+                    redis_down = False
+                if due:   # they set their next checks: look again soon, the claim then tells the next one
+                    await asyncio.gather(*(self._guarded(self.advance(r, lease)) for r in due))
+                    wait = MIN_WAIT
+                elif next_at is not None:
+                    wait = min(self.timings.tick, max(MIN_WAIT, next_at - time.time()))
+            except StoreUnavailable as e:  # an outage: say so once, not every tick
+                if not redis_down:
+                    log.warning("timer loop: Redis unreachable (%s); retrying every tick", e)
+                    redis_down = True
+            except Exception:  # a bug in one room: keep the loop alive
+                log.exception("timer loop")
+            slept = time.monotonic()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), wait)
+            self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
+        with contextlib.suppress(Exception):   # what was broadcast since the last tick
+            await self.authority.flush_sent()
+
+    @staticmethod
+    async def _guarded(work: Awaitable[None]) -> None:
+        """A room's failure is logged, and the other rooms due with it are advanced all the same."""
+        try:
+            await work
+        except Exception:
+            log.exception("advancing a room")

@@ -1,0 +1,60 @@
+"""The Tongiaki rules engine (server/game) as a game mode of the authority (server/lobby/mode.py)."""
+
+from __future__ import annotations
+
+import random
+
+from server.game import Game, IllegalAction
+from server.lobby.mode import Action, Event, Illegal, LiveGame, View
+from server.lobby.settings import Settings
+
+
+class TongiakiGame:
+    """A live engine Game behind the LiveGame contract."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __repr__(self) -> str:
+        return f"TongiakiGame(to_move={self.to_move!r})"
+
+    @property
+    def to_move(self) -> str | None:
+        return self.game.to_move
+
+    def apply(self, action: Action, colour: str | None) -> list[Event]:
+        try:
+            return self.game.apply(action, colour=colour)
+        except IllegalAction as e:
+            raise Illegal(e.code, e.message) from None
+
+    def public_view(self) -> View:
+        view = self.game.view()
+        # the engine's view lists the legal actions; on the wire they go only to the person deciding
+        view.pop("legal", None)
+        return view
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    def bot_action(self, seed: int) -> Action:
+        return self.game.sample_action(random.Random(seed))
+
+    def to_bytes(self) -> bytes:
+        return self.game.to_bytes()
+
+
+class Tongiaki:
+    """The game mode of RULES.md R1–R15."""
+
+    def __repr__(self) -> str:
+        return "Tongiaki()"
+
+    def new(self, settings: Settings, seed: int) -> LiveGame:
+        first = None if settings.first is None else settings.seat_colours(settings.first)[0]
+        return TongiakiGame(Game.new(settings.colours(), seed=seed, variants=settings.variants, first=first))
+
+    def load(self, state: bytes) -> LiveGame:
+        return TongiakiGame(Game.from_bytes(state))

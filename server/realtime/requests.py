@@ -1,0 +1,109 @@
+"""Client requests parsed once, at the edge, into typed values (docs/protocol.md §3–§6). A request that
+does not parse is rejected with `malformed` (or `too_large`) and changes nothing. A request on a room
+is parsed in two steps, the room first: the namespace checks that the socket joined it before the rest
+of the request is looked at (the order of docs/protocol.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.lobby.errors import Rejected
+from server.realtime import validate
+
+Payload = dict[str, Any]
+
+
+def room_of(data: Payload) -> str:
+    """The room id a request names (the one place a room id from a client is checked)."""
+    return validate.room_id(data)
+
+
+@dataclass(frozen=True)
+class SetName:
+    name: str
+
+    @classmethod
+    def from_wire(cls, data: Payload) -> SetName:
+        return cls(validate.text(data, "name", 24))
+
+
+@dataclass(frozen=True)
+class Join:
+    """`room_join`: a room by id or by join code, and the version the client last saw."""
+
+    room: str | None
+    code: str | None
+    since: int | None
+
+    @classmethod
+    def from_wire(cls, data: Payload) -> Join:
+        room = code = None
+        if "code" in data:
+            code = data["code"]
+            if not isinstance(code, str) or len(code) > 16:
+                raise Rejected("malformed", "code must be a short string")
+        else:
+            room = room_of(data)
+        return cls(room, code, validate.optional_integer(data, "since"))
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """`sit`, `stand`, `bot_add`, `bot_remove`: the seat is checked against the room's seats (Room.seat),
+    whose number the edge does not know."""
+
+    room: str
+    seat: object
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> SeatChange:
+        return cls(room, data.get("seat"))
+
+
+@dataclass(frozen=True)
+class Start:
+    room: str
+    fill_with_bots: bool
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> Start:
+        return cls(room, validate.boolean(data, "fill_with_bots"))
+
+
+@dataclass(frozen=True)
+class Act:
+    """`act`: an action for the version the client saw (the engine checks the action itself)."""
+
+    room: str
+    v: int
+    action: dict[str, Any]
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> Act:
+        v = validate.integer(data, "v")
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise Rejected("malformed", "action must be a map")
+        return cls(room, v, action)
+
+
+@dataclass(frozen=True)
+class Since:
+    room: str
+    v: int
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> Since:
+        v = validate.integer(data, "v")
+        return cls(room, v)
+
+
+@dataclass(frozen=True)
+class Chat:
+    room: str
+    text: str
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> Chat:
+        return cls(room, validate.text(data, "text", 300))
