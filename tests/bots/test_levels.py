@@ -62,11 +62,11 @@ def test_budgets_read_as_iterations_or_seconds_and_bad_ones_are_refused() -> Non
 
 
 def test_greedy_beats_random_in_four_player_games() -> None:
-    # A fair share is 1/4; greedy wins about three games in four against three random bots. 24 games with
-    # seats rotated; failing needs fewer than 12 wins, which a bot that won 3 in 4 does with probability
-    # under 1 %, while a bot no better than random would pass with probability under 0.1 %.
+    # A fair share is 1/4; greedy wins about three games in four against three random bots (bench.bots).
+    # 16 games with seats rotated; failing needs fewer than 8 wins, which a bot that wins 3 in 4 does with
+    # probability under 1 %, while a bot no better than random would pass with probability under 3 %.
     wins = 0.0
-    games = 24
+    games = 16
     for n in range(games):
         colours = list(COLOURS[:4])
         hero = colours[n % 4]
@@ -78,4 +78,4 @@ def test_greedy_beats_random_in_four_player_games() -> None:
         assert result is not None
         if hero in result["winners"]:
             wins += 1 / len(result["winners"])
-    assert wins >= 12, f"greedy won {wins} of {games} games against three random bots"
+    assert wins >= 8, f"greedy won {wins} of {games} games against three random bots"
