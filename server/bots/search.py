@@ -132,11 +132,17 @@ class SearchBot:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        by_key = {key_of(a): a for a in legal}
-        visited = [(child.visits, child.reward / max(1, child.visits), k) for k, child in root.children.items()]
-        visits, _mean, best = max((v for v in visited if v[2] in by_key), default=(0, 0.0, key_of(legal[0])))
-        self.last = Thought(done, time.perf_counter() - began, visits)
-        return by_key[best]
+        # The most visited action, then the best mean; ties go to the first in the listing's order.
+        best = legal[0]
+        best_rank = (-1, 0.0)
+        for action in legal:
+            child = root.children.get(key_of(action))
+            if child is not None and child.visits > 0:
+                rank = (child.visits, child.reward / child.visits)
+                if rank > best_rank:
+                    best, best_rank = action, rank
+        self.last = Thought(done, time.perf_counter() - began, max(0, best_rank[0]))
+        return best
 
     def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random) -> None:
         """The greedy ratings of the root's actions (0 best, negative worse, in points), as children."""
