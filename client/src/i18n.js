@@ -92,6 +92,7 @@ const en = {
   'act.settle': 'Settle on beach {b}', 'act.turn_tile': 'Turn the tile to {rot}',
   'you.are': 'You play {colours}.', 'you.watching': 'Spectator',
   'misc.loading': 'Loading…', 'misc.back': 'Back to the lobby', 'misc.copy_link': 'Copy link',
+  'decision.moved_on': "The game moved on (version {v}) before you sent your choice: choose again.",
 };
 
 const fr = {
@@ -180,6 +181,7 @@ const fr = {
   'act.settle': 'S’installer plage {b}', 'act.turn_tile': 'Tourner la tuile en {rot}',
   'you.are': 'Vous jouez {colours}.', 'you.watching': 'Spectateur',
   'misc.loading': 'Chargement…', 'misc.back': 'Retour au salon', 'misc.copy_link': 'Copier le lien',
+  'decision.moved_on': "La partie a avancé (version {v}) avant l’envoi de votre choix : choisissez à nouveau.",
 };
 
 const nl = {
@@ -268,6 +270,7 @@ const nl = {
   'act.settle': 'Vestigen op strand {b}', 'act.turn_tile': 'Tegel draaien naar {rot}',
   'you.are': 'Jij speelt {colours}.', 'you.watching': 'Toeschouwer',
   'misc.loading': 'Laden…', 'misc.back': 'Terug naar de lobby', 'misc.copy_link': 'Link kopiëren',
+  'decision.moved_on': "Het spel ging verder (versie {v}) voordat je keuze verstuurd was: kies opnieuw.",
 };
 
 const de = {
@@ -356,6 +359,7 @@ const de = {
   'act.settle': 'Ansiedeln auf Strand {b}', 'act.turn_tile': 'Plättchen drehen auf {rot}',
   'you.are': 'Du spielst {colours}.', 'you.watching': 'Zuschauer',
   'misc.loading': 'Lade…', 'misc.back': 'Zurück zur Lobby', 'misc.copy_link': 'Link kopieren',
+  'decision.moved_on': "Das Spiel ging weiter (Version {v}), bevor deine Wahl gesendet war: wähle erneut.",
 };
 
 const he = {
@@ -445,6 +449,7 @@ const he = {
   'act.settle': 'התיישבות בחוף {b}', 'act.turn_tile': 'סיבוב האריח ל-{rot}',
   'you.are': 'את/ה משחק/ת {colours}.', 'you.watching': 'צופה',
   'misc.loading': 'טוען…', 'misc.back': 'חזרה ללובי', 'misc.copy_link': 'העתקת קישור',
+  'decision.moved_on': "המשחק התקדם (גרסה {v}) לפני ששלחת את בחירתך: בחר שוב.",
 };
 
 export const DICTS = { en, fr, nl, de, he };

@@ -42,6 +42,7 @@ export class DecisionInput {
       const hasExpand = this.legal.some((a) => a.type === 'expand');
       this.sel.mode = hasExpand ? 'expand' : (this.legal.some((a) => a.type === 'royal') ? 'royal' : 'none');
     }
+    this._initialMode = this.sel.mode;
     if (d && this.canAct && d.kind === 'land') this.sel.assign = [];
     if (d && this.canAct && d.kind === 'restart') this.sel.tonga = [];
     this._autoLand();
@@ -55,6 +56,12 @@ export class DecisionInput {
   /** This client is to decide but its legal actions have not arrived yet. */
   get awaitingLegal() { const d = this.decision; return !!d && this.mine.includes(d.colour) && this.actions === null; }
   get kind() { return this.canAct ? this.decision.kind : null; }
+  /** Whether the person has begun to choose (something selected beyond what a reset sets up). */
+  get started() {
+    const s = this.sel;
+    return !!(s.island || s.takeBack || s.beach || s.cell || (s.beaches || []).length || (s.assign || []).length ||
+      (s.tonga || []).length || (s.mode && s.mode !== this._initialMode));
+  }
 
   // ---------------------------------------------------------------- expand helpers
   _expandCandidates() {
@@ -382,7 +389,7 @@ export class DecisionInput {
       const a = L.find((x) => x.type === 'colonise');
       return a ? { send: clone(a) } : { error: 'err.not_here' };
     }
-    if (id === 'clear') { this.reset(this.view, this.mine); return {}; }
+    if (id === 'clear') { this.reset(this.view, this.mine, this.actions); return {}; }
     if (id.startsWith('mode:')) { this.sel = { mode: id.slice(5) }; if (this.sel.mode === 'expand') this._expandAuto(); return {}; }
     if (id.startsWith('colour:')) { this.sel.colour = id.slice(7); return {}; }
     if (id === 'confirm' && k === 'land') {

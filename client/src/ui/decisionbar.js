@@ -14,10 +14,21 @@ export class DecisionBar {
     this.node = el('div', { class: 'decision', 'data-testid': 'decision', 'aria-live': 'polite' });
   }
 
-  /** The decision on screen is new: start its input afresh. */
-  reset() {
+  /** Start the input afresh when the decision on screen is another one (another view, our legal
+   *  actions came or went, other colours are ours); `force`: also for the same one (a refused action).
+   *  A half-made choice dropped because the game moved on is explained in the bar. */
+  reset(force = false) {
     const s = this.state;
+    const key = [s.shown, s.legalShown, s.myColours().join(',')];
+    if (!force && this._key && key.every((x, i) => x === this._key[i])) return false;
+    const lost = !force && this._key && this.input.canAct && this.input.started && !this._sent;
+    const before = this._key && this._key[0];
+    this._key = key;
+    this._sent = false;
     this.input.reset(s.shown, s.myColours(), s.legalShown);
+    this.notice = null;
+    if (lost && s.shown && before !== s.shown) this.notice = this.t('decision.moved_on', { v: s.v ?? '' });
+    return true;
   }
 
   /** True when a click or key can change the decision now. */
@@ -44,9 +55,10 @@ export class DecisionBar {
     const pr = this.input.prompt();
     const args = this.promptArgs(pr.args);
     const who = this.state.seatOfColour(pend.colour);
-    const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt' }, swatch(pend.colour), ' ',
+    const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt', 'data-prompt': this.input.canAct ? pr.key : 'prompt.waiting' }, swatch(pend.colour), ' ',
       this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
     box.append(prompt);
+    if (this.notice && this.input.canAct) box.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'decision-notice', text: this.notice }));
     if (!this.input.canAct) return;
     const btns = el('div', { class: 'buttons' });
     for (const bt of this.input.buttons()) {
@@ -107,6 +119,7 @@ export class DecisionBar {
   }
 
   _result(r) {
+    this.notice = null;
     if (r.send) { this.send(r.send); return; }
     if (r.error) this.toast(this.t(r.error));
     this.onInput();
@@ -114,11 +127,13 @@ export class DecisionBar {
 
   async send(action) {
     if (this.state.sending) return;
+    this._sent = true;
     const res = await this.act(action);
     if (!res.ok) {
+      this._sent = false;
       const code = res.error?.code;
       this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
-      this.reset();
+      this.reset(true);
       this.onInput();
     }
   }
