@@ -93,6 +93,8 @@ const en = {
   'you.are': 'You play {colours}.', 'you.watching': 'Spectator',
   'misc.loading': 'Loading…', 'misc.back': 'Back to the lobby', 'misc.copy_link': 'Copy link',
   'decision.moved_on': "The game moved on (version {v}) before you sent your choice: choose again.",
+  'log.by_clock': "Played by the clock for {name}.",
+  'log.by_autopilot': "Played by the takeover bot for {name}.",
 };
 
 const fr = {
@@ -182,6 +184,8 @@ const fr = {
   'you.are': 'Vous jouez {colours}.', 'you.watching': 'Spectateur',
   'misc.loading': 'Chargement…', 'misc.back': 'Retour au salon', 'misc.copy_link': 'Copier le lien',
   'decision.moved_on': "La partie a avancé (version {v}) avant l’envoi de votre choix : choisissez à nouveau.",
+  'log.by_clock': "Joué par l’horloge pour {name}.",
+  'log.by_autopilot': "Joué par le robot remplaçant pour {name}.",
 };
 
 const nl = {
@@ -271,6 +275,8 @@ const nl = {
   'you.are': 'Jij speelt {colours}.', 'you.watching': 'Toeschouwer',
   'misc.loading': 'Laden…', 'misc.back': 'Terug naar de lobby', 'misc.copy_link': 'Link kopiëren',
   'decision.moved_on': "Het spel ging verder (versie {v}) voordat je keuze verstuurd was: kies opnieuw.",
+  'log.by_clock': "Door de klok gespeeld voor {name}.",
+  'log.by_autopilot': "Door de vervangbot gespeeld voor {name}.",
 };
 
 const de = {
@@ -360,6 +366,8 @@ const de = {
   'you.are': 'Du spielst {colours}.', 'you.watching': 'Zuschauer',
   'misc.loading': 'Lade…', 'misc.back': 'Zurück zur Lobby', 'misc.copy_link': 'Link kopieren',
   'decision.moved_on': "Das Spiel ging weiter (Version {v}), bevor deine Wahl gesendet war: wähle erneut.",
+  'log.by_clock': "Von der Uhr für {name} gespielt.",
+  'log.by_autopilot': "Vom Vertretungsbot für {name} gespielt.",
 };
 
 const he = {
@@ -450,6 +458,8 @@ const he = {
   'you.are': 'את/ה משחק/ת {colours}.', 'you.watching': 'צופה',
   'misc.loading': 'טוען…', 'misc.back': 'חזרה ללובי', 'misc.copy_link': 'העתקת קישור',
   'decision.moved_on': "המשחק התקדם (גרסה {v}) לפני ששלחת את בחירתך: בחר שוב.",
+  'log.by_clock': "שוחק על ידי השעון עבור {name}.",
+  'log.by_autopilot': "שוחק על ידי הבוט המחליף עבור {name}.",
 };
 
 export const DICTS = { en, fr, nl, de, he };

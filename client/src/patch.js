@@ -93,7 +93,7 @@ export class GameStream {
     const prev = this.view;
     this.view = applyPatch(this.view, msg.patch);
     this.v = m;
-    return { status: 'applied', view: this.view, events: msg.events || [], prev };
+    return { status: 'applied', view: this.view, events: msg.events || [], prev, by: msg.by || null };
   }
 
   /** A `legal` payload {v, actions}: kept unless an older one arrives late. */

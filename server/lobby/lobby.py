@@ -95,6 +95,21 @@ def public_view(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return view, view.pop("legal", [])
 
 
+def pending_clock(room: Room, head: tuple[int, str | None, float] | None, now: float) -> dict[str, Any] | None:
+    """The turn clock of the pending decision, for the room state (docs/protocol.md §4): its version, the
+    colour to decide, the milliseconds left and the server's time in milliseconds, so that a client counts
+    down from when it got this, whatever its own clock says. None without a clock, or when a bot decides."""
+    clock = room.settings.clock
+    if clock is None or head is None or head[1] is None or room.status != PLAYING:
+        return None
+    v, to_move, at = head[0], head[1], head[2]
+    seat = room.seats[room.seat_of_colour(to_move)]
+    if seat.kind != "human" or seat.autopilot:
+        return None
+    return {"v": v, "colour": to_move, "remaining_ms": max(0, round((at + clock - now) * 1000)),
+            "server_ms": round(now * 1000)}
+
+
 MIN_WAIT = 0.01
 """The timer loop's shortest sleep (seconds): it looks at most 100 times a second for due rooms."""
 
@@ -147,7 +162,9 @@ class Lobby:
     async def state(self, room: Room) -> dict[str, Any]:
         present = await self._present(room.id)
         head = await self.store.game_head(room.id) if room.status != WAITING else None
-        return room.to_wire(set(present), self._spectators(room, present), head[0] if head else None)
+        state = room.to_wire(set(present), self._spectators(room, present), head[0] if head else None)
+        state["clock"] = pending_clock(room, head, time.time())
+        return state
 
     async def publish(self, room: Room) -> dict[str, Any]:
         """Sends the room's state to its watchers (and its summary to the lobby); returns the state."""
@@ -155,6 +172,7 @@ class Lobby:
         head = await self.store.game_head(room.id) if room.status != WAITING else None
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head[0] if head else None)
+        state["clock"] = pending_clock(room, head, time.time())
         await self.outbox.room_changed(room.id, state)
         if not room.settings.private:
             await self.outbox.lobby_changed({"op": "upsert", "room": room.summary(spectators)})
@@ -341,7 +359,7 @@ class Lobby:
             self._held.popitem(last=False)
 
     async def _apply(self, held: Held, action: Any, by: str, arrived: float,
-                     game: Game | None = None) -> tuple[int, float | None] | None:
+                     game: Game | None = None, played_by: str | None = None) -> tuple[int, float | None] | None:
         """Applies the action to the held game (`game`: that game already built from its state), stores
         it, then broadcasts. Returns the new version and the room's next timer check (None when the game
         ended), or None when the stored game or room moved on meanwhile (nothing was stored)."""
@@ -359,6 +377,8 @@ class Lobby:
         after, legal = public_view(game)
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
+        if played_by is not None:   # the server decided for a seat: "bot", "autopilot" or "clock"
+            message["by"] = played_by
         logged = {"v": v, "colour": colour, "action": action, "by": by}
         now = time.time()
         check = self._next_check(room, game.to_move, now, now) if game.to_move else None
@@ -543,8 +563,11 @@ class Lobby:
                 held = self._load(room, raw, record)
             game = Game.from_bytes(held.state)
             action = RandomBot(secrets.randbits(32)).choose(game)
+            seat = held.room.seats[held.room.seat_of_colour(game.to_move)] if game.to_move else None
+            played_by = ("bot" if seat is None or seat.kind == "bot" else "autopilot" if seat.autopilot
+                         else "clock")
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), game)
+                done = await self._apply(held, action, "bot", time.monotonic(), game, played_by)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("bot move in %s not applied: %s", room_id, e)
                 return None

@@ -73,3 +73,39 @@ def test_a_half_made_choice_survives_twenty_seconds_of_quiet(browser: Any, conte
     assert page.get_attribute("[data-testid=board]", "data-interactive") == "yes"
     assert page.locator("[data-testid=decision-notice]").count() == 0
     assert page.errors == []
+
+
+def _ms(page: Any, where: str) -> int:
+    return int(page.locator(f"{where} [role=timer]:not([hidden])").first.get_attribute("data-ms"))
+
+
+def test_the_turn_clock_counts_down_and_its_move_is_logged(browser: Any, contexts: list[Any], base_url: str,
+                                                           artifacts: Path) -> None:
+    page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
+    page.goto(base_url + "/?anim=0")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.fill("[data-testid=nickname]", "Maya")
+    page.click("[data-testid=save-name]")
+    page.select_option("[data-testid=seats]", "2")
+    page.fill("[data-testid=bot-pace]", "0")
+    page.fill("[data-testid=clock]", "7")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=seat-list]")
+    page.click("[data-testid=start-bots]")
+    _wait_kind(page)
+    # a countdown on the active seat and in the decision bar, counting down; the last 10 s warn
+    first = _ms(page, "[data-testid=decision]")
+    assert 0 < first <= 7000
+    assert page.locator("[data-testid=players] .player.active [role=timer]:not([hidden])").count() == 1
+    assert "warn" in (page.locator("[data-testid=decision] [role=timer]").get_attribute("class") or "")
+    page.wait_for_timeout(1200)
+    assert _ms(page, "[data-testid=decision]") < first - 700
+    page.screenshot(path=str(artifacts / "21-clock-warning-1366.png"))
+    # a reloaded page gets the time left from the server's room state
+    page.reload()
+    page.wait_for_selector("[data-testid=decision] [role=timer]:not([hidden])")
+    assert _ms(page, "[data-testid=decision]") < 7000 - 1500
+    # the clock decides, and the log says so
+    page.wait_for_function("[...document.querySelectorAll('[data-testid=log] li')]"
+                           ".some(l => l.textContent.includes('Played by the clock for Maya'))", timeout=15000)
+    assert page.errors == []

@@ -4,6 +4,7 @@
 import { el, clear, swatch } from './dom.js';
 import { DecisionInput } from '../input.js';
 import { describeAction } from '../describe.js';
+import { countdown } from './clock.js';
 
 export class DecisionBar {
   /** state: TableState; t: translator; act(action) → Promise<{ok, v?, error?}>; toast(text);
@@ -57,6 +58,7 @@ export class DecisionBar {
     const who = this.state.seatOfColour(pend.colour);
     const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt', 'data-prompt': this.input.canAct ? pr.key : 'prompt.waiting' }, swatch(pend.colour), ' ',
       this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
+    prompt.append(' ', countdown());
     box.append(prompt);
     if (this.notice && this.input.canAct) box.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'decision-notice', text: this.notice }));
     if (!this.input.canAct) return;

@@ -38,7 +38,8 @@ export class EventPlayer {
   }
 
   /** An applied game message: play its events, then show the new view. */
-  message(prev, events, view) {
+  /** `by`: who decided when the server did ("clock", "autopilot", "bot"), else null. */
+  message(prev, events, view, by = null) {
     this._set({ target: view, playing: true });
     // far behind (a hidden tab, a long catch-up): jump to the present instead of replaying it all
     if (this.queue.pending > 60 || globalThis.document?.hidden) this.queue.skip();
@@ -47,6 +48,11 @@ export class EventPlayer {
     tasks.push(async () => {
       disp = this.state.shown || prev || view;
       this._set({ recent: new Set(), animating: true });
+      const colour = prev?.pending?.colour;
+      if ((by === 'clock' || by === 'autopilot') && colour) {
+        const name = this.state.seatOfColour(colour)?.name || this.t(`colour.${colour}`);
+        this.log.add({ msg: [by === 'clock' ? 'log.by_clock' : 'log.by_autopilot', { name }], colour, type: `by-${by}` });
+      }
     });
     for (const ev of events) tasks.push((ctx) => this._event(ctx, ev, () => disp, (d) => { disp = d; }));
     tasks.push(async () => {

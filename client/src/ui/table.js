@@ -7,6 +7,7 @@ import { EventPlayer } from './eventplayer.js';
 import { DecisionBar } from './decisionbar.js';
 import { Panels } from './panels.js';
 import { LogPanel } from './gamelog.js';
+import { ClockTicker } from './clock.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -26,6 +27,7 @@ export class Table {
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
+    this.clock = new ClockTicker(this.root, state, { onWarn: () => this.onClockWarn?.() });
     this._unsub = state.subscribe((changed) => this.update(changed));
     this._keys = (e) => this.decision.key(e);
     document.addEventListener('keydown', this._keys);
@@ -64,7 +66,7 @@ export class Table {
   /** A result of the game stream: a snapshot to show as is, or a message whose events are played. */
   show(x) {
     if (x.status === 'snapshot' || x.prev === null) this.player.snapshot(x.view);
-    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view);
+    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view, x.by);
   }
 
   update(changed) {
@@ -84,6 +86,7 @@ export class Table {
     this.board.svg.dataset.v = String(s.v ?? '');
     this.board.svg.dataset.interactive = this.decision.canAct ? 'yes' : 'no';
     this.decision.render();
+    this.clock.tick();
   }
 
   flashStatus(text) {
@@ -95,6 +98,7 @@ export class Table {
 
   destroy() {
     this._unsub();
+    this.clock.destroy();
     this.player.destroy();
     this.panels.destroy();
     this.logPanel.destroy();
