@@ -95,6 +95,10 @@ const en = {
   'decision.moved_on': "The game moved on (version {v}) before you sent your choice: choose again.",
   'log.by_clock': "Played by the clock for {name}.",
   'log.by_autopilot': "Played by the takeover bot for {name}.",
+  'turn.title': "● Your turn — {app}",
+  'turn.notify': "Your turn: a decision is waiting for you.",
+  'turn.sound': "Sound",
+  'turn.notify_ask': "Notify me",
 };
 
 const fr = {
@@ -186,6 +190,10 @@ const fr = {
   'decision.moved_on': "La partie a avancé (version {v}) avant l’envoi de votre choix : choisissez à nouveau.",
   'log.by_clock': "Joué par l’horloge pour {name}.",
   'log.by_autopilot': "Joué par le robot remplaçant pour {name}.",
+  'turn.title': "● À vous — {app}",
+  'turn.notify': "À vous : une décision vous attend.",
+  'turn.sound': "Son",
+  'turn.notify_ask': "Me prévenir",
 };
 
 const nl = {
@@ -277,6 +285,10 @@ const nl = {
   'decision.moved_on': "Het spel ging verder (versie {v}) voordat je keuze verstuurd was: kies opnieuw.",
   'log.by_clock': "Door de klok gespeeld voor {name}.",
   'log.by_autopilot': "Door de vervangbot gespeeld voor {name}.",
+  'turn.title': "● Jouw beurt — {app}",
+  'turn.notify': "Jouw beurt: er wacht een beslissing op je.",
+  'turn.sound': "Geluid",
+  'turn.notify_ask': "Meld het me",
 };
 
 const de = {
@@ -368,6 +380,10 @@ const de = {
   'decision.moved_on': "Das Spiel ging weiter (Version {v}), bevor deine Wahl gesendet war: wähle erneut.",
   'log.by_clock': "Von der Uhr für {name} gespielt.",
   'log.by_autopilot': "Vom Vertretungsbot für {name} gespielt.",
+  'turn.title': "● Du bist dran — {app}",
+  'turn.notify': "Du bist dran: eine Entscheidung wartet auf dich.",
+  'turn.sound': "Ton",
+  'turn.notify_ask': "Benachrichtigen",
 };
 
 const he = {
@@ -460,6 +476,10 @@ const he = {
   'decision.moved_on': "המשחק התקדם (גרסה {v}) לפני ששלחת את בחירתך: בחר שוב.",
   'log.by_clock': "שוחק על ידי השעון עבור {name}.",
   'log.by_autopilot': "שוחק על ידי הבוט המחליף עבור {name}.",
+  'turn.title': "● תורך — {app}",
+  'turn.notify': "תורך: החלטה מחכה לך.",
+  'turn.sound': "צליל",
+  'turn.notify_ask': "הודע לי",
 };
 
 export const DICTS = { en, fr, nl, de, he };

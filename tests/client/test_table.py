@@ -57,6 +57,9 @@ def test_a_half_made_choice_survives_twenty_seconds_of_quiet(browser: Any, conte
         step(page)
         page.wait_for_timeout(50)
     assert _wait_kind(page) == "turn"
+    # the decision is ours: the title and the favicon say so
+    assert page.evaluate("document.title").startswith("● Your turn")
+    assert page.get_attribute("link[rel=icon]", "data-turn") == "yes"
     _half_choice(page)
     before = _prompt(page)
     selected = page.locator("[data-testid=board] .selected").count()
@@ -93,6 +96,7 @@ def test_the_turn_clock_counts_down_and_its_move_is_logged(browser: Any, context
     page.wait_for_selector("[data-testid=seat-list]")
     page.click("[data-testid=start-bots]")
     _wait_kind(page)
+    assert page.evaluate("document.title").startswith("● Your turn")
     # a countdown on the active seat and in the decision bar, counting down; the last 10 s warn
     first = _ms(page, "[data-testid=decision]")
     assert 0 < first <= 7000
@@ -105,7 +109,8 @@ def test_the_turn_clock_counts_down_and_its_move_is_logged(browser: Any, context
     page.reload()
     page.wait_for_selector("[data-testid=decision] [role=timer]:not([hidden])")
     assert _ms(page, "[data-testid=decision]") < 7000 - 1500
-    # the clock decides, and the log says so
+    # the clock decides, and the log says so; then it is the bot's decision: the title is plain again
     page.wait_for_function("[...document.querySelectorAll('[data-testid=log] li')]"
                            ".some(l => l.textContent.includes('Played by the clock for Maya'))", timeout=15000)
+    page.wait_for_function("document.title === 'Tongiaki Online' || document.title.startsWith('● Your turn')")
     assert page.errors == []

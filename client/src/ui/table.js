@@ -8,6 +8,7 @@ import { DecisionBar } from './decisionbar.js';
 import { Panels } from './panels.js';
 import { LogPanel } from './gamelog.js';
 import { ClockTicker } from './clock.js';
+import { TurnSignals, soundOn, setSound } from './signals.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -27,11 +28,13 @@ export class Table {
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
-    this.clock = new ClockTicker(this.root, state, { onWarn: () => this.onClockWarn?.() });
+    this.clock = new ClockTicker(this.root, state, { onWarn: () => this.signals?.warn() });
     this._unsub = state.subscribe((changed) => this.update(changed));
+    // after the table's own subscriber: it reads the decision input that update() has just reset
+    this.signals = new TurnSignals(state, t, () => this.decision.canAct);
     this._keys = (e) => this.decision.key(e);
     document.addEventListener('keydown', this._keys);
-    if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); }
+    if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); this.signals.update(); }
   }
 
   /** The animation queue (speed, skip, busy) — read by the browser tests. */
@@ -51,7 +54,13 @@ export class Table {
     if (!SPEEDS.some(([, v]) => v === speed)) speedSel.append(el('option', { value: speed, text: `×${speed}` }));
     speedSel.value = String(speed);
     const skipBtn = el('button', { type: 'button', 'data-testid': 'skip', onclick: () => this.queue.skip() }, t('anim.skip'));
-    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn);
+    const soundBtn = el('button', { type: 'button', 'data-testid': 'sound', 'aria-pressed': String(soundOn()),
+      onclick: () => { setSound(!soundOn()); soundBtn.setAttribute('aria-pressed', String(soundOn())); } }, t('turn.sound'));
+    // a system notification when the tab is hidden: asked for only when the person presses this
+    const canAsk = globalThis.Notification && Notification.permission === 'default';
+    const notifyBtn = canAsk ? el('button', { type: 'button', 'data-testid': 'notify',
+      onclick: () => { Notification.requestPermission().finally(() => notifyBtn.remove()); } }, t('turn.notify_ask')) : null;
+    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn, soundBtn, notifyBtn);
     this.chatSlot = el('div', { class: 'chat-slot' });
     const main = el('section', { class: 'table-main' }, el('div', { class: 'table-top' }, p.statusEl, animBar), this.decision.node, this.boardWrap, this.toastEl);
     const side = el('aside', { class: 'side' },
@@ -98,6 +107,7 @@ export class Table {
 
   destroy() {
     this._unsub();
+    this.signals.destroy();
     this.clock.destroy();
     this.player.destroy();
     this.panels.destroy();
