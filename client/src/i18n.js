@@ -99,6 +99,13 @@ const en = {
   'turn.notify': "Your turn: a decision is waiting for you.",
   'turn.sound': "Sound",
   'turn.notify_ask': "Notify me",
+  'prompt.confirm_colonise': "New colonisation takes your {n} boats off the board and starts from a new island. Confirm?",
+  'prompt.confirm_royal': "Found a royal island on {island}? It stays yours for the rest of the game. Confirm?",
+  'prompt.confirm_expand': "Expand on {island}, beaches {beaches}: confirm (Enter) or undo.",
+  'btn.confirm_colonise': "Yes, new colonisation",
+  'btn.confirm_royal': "Yes, found it",
+  'btn.confirm_expand': "Confirm expansion",
+  'btn.undo': "Undo",
 };
 
 const fr = {
@@ -194,6 +201,13 @@ const fr = {
   'turn.notify': "À vous : une décision vous attend.",
   'turn.sound': "Son",
   'turn.notify_ask': "Me prévenir",
+  'prompt.confirm_colonise': "La nouvelle colonisation retire vos {n} bateaux du plateau et repart d’une nouvelle île. Confirmer ?",
+  'prompt.confirm_royal': "Fonder une île royale sur {island} ? Elle reste à vous jusqu’à la fin. Confirmer ?",
+  'prompt.confirm_expand': "S’étendre sur {island}, plages {beaches} : confirmez (Entrée) ou annulez.",
+  'btn.confirm_colonise': "Oui, nouvelle colonisation",
+  'btn.confirm_royal': "Oui, la fonder",
+  'btn.confirm_expand': "Confirmer l’extension",
+  'btn.undo': "Annuler",
 };
 
 const nl = {
@@ -289,6 +303,13 @@ const nl = {
   'turn.notify': "Jouw beurt: er wacht een beslissing op je.",
   'turn.sound': "Geluid",
   'turn.notify_ask': "Meld het me",
+  'prompt.confirm_colonise': "Nieuwe kolonisatie haalt je {n} boten van het bord en begint op een nieuw eiland. Bevestigen?",
+  'prompt.confirm_royal': "Een koninklijk eiland stichten op {island}? Het blijft de rest van het spel van jou. Bevestigen?",
+  'prompt.confirm_expand': "Uitbreiden op {island}, stranden {beaches}: bevestig (Enter) of maak ongedaan.",
+  'btn.confirm_colonise': "Ja, nieuwe kolonisatie",
+  'btn.confirm_royal': "Ja, stichten",
+  'btn.confirm_expand': "Uitbreiding bevestigen",
+  'btn.undo': "Ongedaan maken",
 };
 
 const de = {
@@ -384,6 +405,13 @@ const de = {
   'turn.notify': "Du bist dran: eine Entscheidung wartet auf dich.",
   'turn.sound': "Ton",
   'turn.notify_ask': "Benachrichtigen",
+  'prompt.confirm_colonise': "Neue Kolonisierung nimmt deine {n} Boote vom Brett und beginnt auf einer neuen Insel. Bestätigen?",
+  'prompt.confirm_royal': "Eine Königsinsel auf {island} gründen? Sie bleibt dir bis zum Spielende. Bestätigen?",
+  'prompt.confirm_expand': "Auf {island} ausbreiten, Strände {beaches}: bestätigen (Enter) oder zurücknehmen.",
+  'btn.confirm_colonise': "Ja, neue Kolonisierung",
+  'btn.confirm_royal': "Ja, gründen",
+  'btn.confirm_expand': "Ausbreitung bestätigen",
+  'btn.undo': "Zurück",
 };
 
 const he = {
@@ -480,6 +508,13 @@ const he = {
   'turn.notify': "תורך: החלטה מחכה לך.",
   'turn.sound': "צליל",
   'turn.notify_ask': "הודע לי",
+  'prompt.confirm_colonise': "התיישבות חדשה מורידה את {n} הסירות שלך מהלוח ומתחילה מאי חדש. לאשר?",
+  'prompt.confirm_royal': "לייסד אי מלכותי על {island}? הוא נשאר שלך עד סוף המשחק. לאשר?",
+  'prompt.confirm_expand': "התרחבות על {island}, חופים {beaches}: אשר (Enter) או בטל.",
+  'btn.confirm_colonise': "כן, התיישבות חדשה",
+  'btn.confirm_royal': "כן, לייסד",
+  'btn.confirm_expand': "אשר התרחבות",
+  'btn.undo': "בטל",
 };
 
 export const DICTS = { en, fr, nl, de, he };

@@ -73,6 +73,11 @@ def step(page: Page) -> str:
         return loc.nth(CHOICE.randrange(n)) if n else None
 
     try:
+        # the last step of an expansion, a royal island or a new colonisation: confirm it
+        confirm = dec.locator("button[data-action=confirm]:not([disabled])")
+        if kind != "land" and confirm.count():
+            confirm.click()
+            return "confirm"
         if kind == "land":
             colours = dec.locator('button[data-action^="colour:"]')
             if colours.count() and not dec.locator('button[data-action^="colour:"][aria-pressed=true]').count():

@@ -53,14 +53,23 @@ def test_a_half_made_choice_survives_twenty_seconds_of_quiet(browser: Any, conte
     create_table(page, base_url, name="Maya", seats=2)
     page.click("[data-testid=start-bots]")
     page.wait_for_selector("[data-testid=board]")
+    boxes = set()
+
+    def board_box() -> None:
+        b = page.locator("[data-testid=board]").bounding_box()
+        boxes.add((round(b["x"]), round(b["y"]), round(b["width"]), round(b["height"])))
+
     while _wait_kind(page) == "setup":
+        board_box()
         step(page)
         page.wait_for_timeout(50)
     assert _wait_kind(page) == "turn"
+    board_box()
     # the decision is ours: the title and the favicon say so
     assert page.evaluate("document.title").startswith("● Your turn")
     assert page.get_attribute("link[rel=icon]", "data-turn") == "yes"
     _half_choice(page)
+    board_box()
     before = _prompt(page)
     selected = page.locator("[data-testid=board] .selected").count()
     assert before[0] != "prompt.turn", before
@@ -75,6 +84,9 @@ def test_a_half_made_choice_survives_twenty_seconds_of_quiet(browser: Any, conte
     assert page.locator("[data-testid=board] .selected").count() == selected
     assert page.get_attribute("[data-testid=board]", "data-interactive") == "yes"
     assert page.locator("[data-testid=decision-notice]").count() == 0
+    # whatever the decision bar said meanwhile, the board never moved
+    board_box()
+    assert len(boxes) == 1, boxes
     assert page.errors == []
 
 

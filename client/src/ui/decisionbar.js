@@ -96,10 +96,10 @@ export class DecisionBar {
     if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
     const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
     let id = null;
-    if (e.key === 'Escape') id = 'clear';
+    if (e.key === 'Escape' || e.key === 'Backspace') id = ids.has('undo') ? 'undo' : 'clear';
     else if (e.key === 'r' || e.key === 'R') id = e.shiftKey ? 'rotate:-1' : 'rotate:1';
     else if (e.key === 'Enter') id = ids.has('place') ? 'place' : 'confirm';
-    if (id && (ids.has(id) || id === 'clear')) { e.preventDefault(); this.press(id); }
+    if (id && (ids.has(id) || (id === 'clear' && e.key === 'Escape'))) { e.preventDefault(); this.press(id); }
   }
 
   /** A click on the board (a `data-hit` target, or {hit: 'none'} for a tile that cannot be chosen). */
