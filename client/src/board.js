@@ -3,6 +3,7 @@
 // beaches with moorings and boats, piers as jetties on their sides, the royal mask, ocean tiles with foam
 // paths and danger numbers.
 import { h } from './vdom.js';
+import { markOf, markPath } from './marks.js';
 import {
   cellCenter, hexCorners, pointsAttr, sideAngle, sideMidpoint, round, boundsOf, cellKey,
 } from './hex.js';
@@ -34,13 +35,20 @@ export function mooringPoints(c, beach, size = SIZE) {
   return pts;
 }
 
+/** A canoe with a crab-claw sail in the player's colour, the colour's mark in white on the sail. */
 export function boatShape(p, colour, scale, extra = {}) {
-  const s = scale;
-  const d = `M${round(p.x - s)},${round(p.y - s * 0.15)} L${round(p.x + s)},${round(p.y - s * 0.15)} ` +
-    `L${round(p.x + s * 0.6)},${round(p.y + s * 0.55)} L${round(p.x - s * 0.6)},${round(p.y + s * 0.55)} Z ` +
-    `M${round(p.x - s * 0.1)},${round(p.y - s * 0.2)} L${round(p.x - s * 0.1)},${round(p.y - s * 1.1)} ` +
-    `L${round(p.x + s * 0.65)},${round(p.y - s * 0.35)} Z`;
-  return h('path', { class: 'boat', d, fill: COLOURS[colour] || '#888', 'data-colour': colour, ...extra });
+  const s = scale, R = (v) => round(v);
+  const fill = COLOURS[colour] || '#888';
+  const hull = `M${R(p.x - s * 1.15)},${R(p.y + s * 0.2)} Q${R(p.x)},${R(p.y + s * 0.95)} ${R(p.x + s * 1.15)},${R(p.y + s * 0.2)} ` +
+    `Q${R(p.x)},${R(p.y + s * 0.45)} ${R(p.x - s * 1.15)},${R(p.y + s * 0.2)} Z`;
+  const sail = `M${R(p.x - s * 0.25)},${R(p.y + s * 0.3)} Q${R(p.x - s * 0.95)},${R(p.y - s * 0.6)} ${R(p.x - s * 0.15)},${R(p.y - s * 1.35)} ` +
+    `Q${R(p.x + s * 0.05)},${R(p.y - s * 0.55)} ${R(p.x + s * 0.95)},${R(p.y - s * 0.75)} Q${R(p.x + s * 0.45)},${R(p.y + s * 0.05)} ${R(p.x - s * 0.25)},${R(p.y + s * 0.3)} Z`;
+  const mark = markOf(colour);
+  const { class: cls, ...rest } = extra;
+  return h('g', { class: cls || 'boat', 'data-colour': colour, 'data-mark': mark, ...rest },
+    h('path', { class: 'hull', d: hull }),
+    h('path', { class: 'sail', d: sail, fill }),
+    h('path', { class: 'mark', d: markPath(mark, p.x + s * 0.02, p.y - s * 0.5, s * 0.34) }));
 }
 
 function hexPoly(c, size, attrs) {

@@ -126,3 +126,38 @@ def test_the_turn_clock_counts_down_and_its_move_is_logged(browser: Any, context
                            ".some(l => l.textContent.includes('Played by the clock for Maya'))", timeout=15000)
     page.wait_for_function("document.title === 'Tongiaki Online' || document.title.startsWith('● Your turn')")
     assert page.errors == []
+
+
+MARKS = {"red": "circle", "blue": "square", "green": "triangle", "yellow": "diamond", "orange": "cross",
+         "purple": "star"}
+
+
+def test_every_colour_has_a_mark_of_its_own(browser: Any, contexts: list[Any], base_url: str,
+                                             artifacts: Path) -> None:
+    """Boats, royal boats and seat chips carry a mark per colour: told apart without seeing colour."""
+    page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
+    create_table(page, base_url, name="Maya", seats=6)
+    page.click("[data-testid=start-bots]")
+    while _wait_kind(page) == "setup":
+        step(page)
+        page.wait_for_timeout(30)
+    boats = page.evaluate("[...document.querySelectorAll('[data-testid=board] .boat')]"
+                          ".map(b => [b.dataset.colour, b.dataset.mark, !!b.querySelector('.mark')])")
+    assert len({c for c, _, _ in boats}) >= 3, boats   # (bots' voyages may already have sunk a colour's boats)
+    for colour, mark, drawn in boats:
+        assert mark == MARKS[colour] and drawn, (colour, mark)
+    chips = page.evaluate("[...document.querySelectorAll('[data-testid=players] .player')]"
+                          ".map(p => [p.dataset.colour, p.querySelector('.swatch').dataset.mark,"
+                          " p.querySelector('.swatch path').getAttribute('d')])")
+    assert len(chips) == 6
+    assert {c: m for c, m, _ in chips} == MARKS
+    assert len({d for _, _, d in chips}) == 6, "every pair of marks is drawn differently"
+    # as people with each colour-vision deficiency see it (Chromium's own simulation), for the record
+    cdp = page.context.new_cdp_session(page)
+    page.locator(".zoom-controls button").first.click()
+    page.locator(".zoom-controls button").first.click()
+    for kind in ("deuteranopia", "protanopia", "tritanopia"):
+        cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": kind})
+        page.screenshot(path=str(artifacts / f"22-marks-{kind}-1366.png"))
+    cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "none"})
+    assert page.errors == []
