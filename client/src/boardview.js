@@ -5,6 +5,17 @@ import { toDom, h, SVG_NS } from './vdom.js';
 import { cellCenter, sideMidpoint } from './hex.js';
 import { tween, ease } from './tween.js';
 
+// The smallest the board is drawn, in CSS px per board unit (a tile is 120 units wide): boats stay
+// readable, and on a touch screen every target's hit area is at least 44×44 px. A board that would need
+// less is shown at this scale and scrolls (drag, or the camera following the action).
+const MIN_SCALE = 0.75;
+const MIN_SCALE_TOUCH = 1.45;
+
+export function minScale() {
+  const touch = globalThis.matchMedia?.('(pointer: coarse)').matches || (globalThis.innerWidth || 1000) <= 820;
+  return touch ? MIN_SCALE_TOUCH : MIN_SCALE;
+}
+
 export class BoardView {
   constructor(container, { onHit } = {}) {
     this.container = container;
@@ -25,6 +36,8 @@ export class BoardView {
     this.userMoved = false;
     this.box = { x: -100, y: -100, w: 200, h: 200 };
     this._initInput();
+    // a phone turned, a window resized: keep the board readable unless the person has zoomed or panned
+    if (globalThis.ResizeObserver) new ResizeObserver(() => { if (!this.userMoved && this.lastView) this._readable(); }).observe(this.svg);
   }
 
   /** Draw `view` with the input highlights `ui`. */
@@ -47,7 +60,56 @@ export class BoardView {
       this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
       // phones size the board to its shape (see app.css), so a wide board leaves room for the panels
       this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
+      if (!this.userMoved) this._readable();
     }
+  }
+
+  /** CSS px per board unit of the whole box fitted into the element (zoom 1). */
+  fitScale() {
+    const r = this.svg.getBoundingClientRect();
+    return Math.min(r.width / this.box.w, r.height / this.box.h) || 1;
+  }
+
+  /** Zoom in, if fitting the whole board would make it smaller than readable, around `at` (a board point;
+   *  default: where the view is centred now, or Tonga). */
+  _readable(at) {
+    const need = minScale() / this.fitScale();
+    if (need <= 1.001) {
+      if (this.zoom !== 1 && !this.userMoved) { this.zoom = 1; this.panX = 0; this.panY = 0; this._applyTransform(); }
+      return;
+    }
+    this.zoom = need;
+    this.centreOn(at || this._centre || { x: 0, y: 0 }, false);
+  }
+
+  /** The board point at the centre of the element now. */
+  viewCentre() {
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    return { x: (cx - this.panX) / this.zoom, y: (cy - this.panY) / this.zoom };
+  }
+
+  /** Put board point p at the centre of the element (keeping the zoom). */
+  centreOn(p, mark = true) {
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    this.panX = cx - this.zoom * p.x; this.panY = cy - this.zoom * p.y;
+    this._centre = p;
+    if (mark) this.userMoved = false;
+    this._applyTransform();
+  }
+
+  /** Whether an element of the board is on screen (its centre at least `margin` px inside the board). */
+  onScreen(node, margin = 24) {
+    const r = node.getBoundingClientRect(), s = this.svg.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x >= s.left + margin && x <= s.right - margin && y >= s.top + margin && y <= s.bottom - margin;
+  }
+
+  /** Bring an element of the board into view (centred) when it is not on screen. */
+  reveal(node) {
+    if (!node || this.onScreen(node)) return false;
+    const b = node.getBBox();
+    this.centreOn({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, false);
+    return true;
   }
 
   /** Forget the zoom and fit the whole board. */
@@ -55,6 +117,7 @@ export class BoardView {
     this.fixedBox = false; this.zoom = 1; this.panX = 0; this.panY = 0; this.userMoved = false;
     this._applyTransform();
     if (this.lastView) this.render(this.lastView, this.lastUi);
+    this._readable();
   }
 
   zoomBy(f, cx, cy) {

@@ -106,6 +106,7 @@ const en = {
   'btn.confirm_royal': "Yes, found it",
   'btn.confirm_expand': "Confirm expansion",
   'btn.undo': "Undo",
+  'panel.panels': "Panels",
 };
 
 const fr = {
@@ -208,6 +209,7 @@ const fr = {
   'btn.confirm_royal': "Oui, la fonder",
   'btn.confirm_expand': "Confirmer l’extension",
   'btn.undo': "Annuler",
+  'panel.panels': "Panneaux",
 };
 
 const nl = {
@@ -310,6 +312,7 @@ const nl = {
   'btn.confirm_royal': "Ja, stichten",
   'btn.confirm_expand': "Uitbreiding bevestigen",
   'btn.undo': "Ongedaan maken",
+  'panel.panels': "Panelen",
 };
 
 const de = {
@@ -412,6 +415,7 @@ const de = {
   'btn.confirm_royal': "Ja, gründen",
   'btn.confirm_expand': "Ausbreitung bestätigen",
   'btn.undo': "Zurück",
+  'panel.panels': "Bereiche",
 };
 
 const he = {
@@ -515,6 +519,7 @@ const he = {
   'btn.confirm_royal': "כן, לייסד",
   'btn.confirm_expand': "אשר התרחבות",
   'btn.undo': "בטל",
+  'panel.panels': "לוחות",
 };
 
 export const DICTS = { en, fr, nl, de, he };

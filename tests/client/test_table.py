@@ -161,3 +161,52 @@ def test_every_colour_has_a_mark_of_its_own(browser: Any, contexts: list[Any], b
         page.screenshot(path=str(artifacts / f"22-marks-{kind}-1366.png"))
     cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "none"})
     assert page.errors == []
+
+
+def _boxes(page: Any) -> list[tuple[str, float, float]]:
+    return page.evaluate("[...document.querySelectorAll('[data-testid=board] [data-hit]')]"
+                         ".map(e => { const r = e.getBoundingClientRect(); return [e.dataset.hit, r.width, r.height]; })")
+
+
+def test_a_phone_board_first_with_thumb_sized_targets(browser: Any, contexts: list[Any], base_url: str,
+                                                      artifacts: Path) -> None:
+    """At 390×844 (touch): the board fills the screen under the decision bar, the panels are one tap away,
+    and every board target's hit area is at least 44×44 CSS px at the default zoom."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    contexts.append(ctx)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(15000)
+    create_table(page, base_url, name="Maya", seats=3)
+    page.click("[data-testid=start-bots]")
+    seen: dict[str, int] = {}
+    small: list[Any] = []
+    for _ in range(40):
+        kind = _wait_kind(page)
+        for hit, w, h in _boxes(page):
+            seen[hit] = seen.get(hit, 0) + 1
+            if w < 44 or h < 44:
+                small.append((kind, hit, round(w), round(h)))
+        if kind == "turn" and seen.get("beach"):
+            break
+        if kind == "setup" and not (artifacts / "23-phone-setup-390.png").exists():
+            page.screenshot(path=str(artifacts / "23-phone-setup-390.png"))
+        step(page)
+        page.wait_for_timeout(50)
+    assert seen.get("beach"), seen
+    assert small == [], small[:10]
+    # the page is no wider than the phone, the board comes first and the panels are one tap away
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    board = page.locator("[data-testid=board]").bounding_box()
+    assert board["y"] < 300 and board["height"] > 380, board
+    assert not page.locator("[data-testid=players]").is_visible()
+    page.screenshot(path=str(artifacts / "24-phone-turn-390.png"))
+    page.click("[data-testid=side-tabs] [data-tab=players]")
+    assert page.locator("[data-testid=players]").is_visible()
+    page.screenshot(path=str(artifacts / "25-phone-players-sheet-390.png"))
+    page.click("[data-testid=side-tabs] [data-tab=log]")
+    assert page.locator("[data-testid=log]").is_visible() and not page.locator("[data-testid=players]").is_visible()
+    page.click("[data-testid=side-tabs] [data-tab=log]")
+    assert not page.locator("[data-testid=log]").is_visible()
+    assert page.errors == []

@@ -63,12 +63,18 @@ export class Table {
     const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn, soundBtn, notifyBtn);
     this.chatSlot = el('div', { class: 'chat-slot' });
     const main = el('section', { class: 'table-main' }, el('div', { class: 'table-top' }, p.statusEl, animBar), this.decision.node, this.boardWrap, this.toastEl);
-    const side = el('aside', { class: 'side' },
-      p.resultEl,
-      el('section', { class: 'panel' }, el('h3', { text: t('panel.players') }), p.playersEl),
-      el('section', { class: 'panel' }, el('h3', { text: t('panel.stack') }), p.stackEl),
-      el('section', { class: 'panel log-panel' }, el('h3', { text: t('panel.log') }), this.logPanel.node),
-      el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
+    const panels = [['players', p.playersEl], ['stack', p.stackEl], ['log', this.logPanel.node], ['chat', this.chatSlot]];
+    // on a phone the board comes first: the panels are one tap away in a sheet over the board's foot
+    const side = el('aside', { class: 'side', 'data-open': '' });
+    const tabs = el('nav', { class: 'side-tabs', 'data-testid': 'side-tabs', 'aria-label': t('panel.panels') },
+      panels.map(([k]) => el('button', { type: 'button', 'data-tab': k, 'aria-pressed': 'false', onclick: () => {
+        side.dataset.open = side.dataset.open === k ? '' : k;
+        for (const b of tabs.children) b.setAttribute('aria-pressed', String(b.dataset.tab === side.dataset.open));
+        if (k === 'log') this.logPanel.node.scrollTop = this.logPanel.node.scrollHeight;
+      } }, t(`panel.${k}`))));
+    side.append(p.resultEl,
+      ...panels.map(([k, node]) => el('section', { class: `panel ${k}-panel`, 'data-panel': k }, el('h3', { text: t(`panel.${k}`) }), node)),
+      tabs);
     clear(this.root).appendChild(el('div', { class: 'table' }, main, side));
   }
 
