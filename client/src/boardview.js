@@ -17,12 +17,14 @@ export function minScale() {
 }
 
 export class BoardView {
-  constructor(container, { onHit } = {}) {
+  /** onHit(hit): a target was chosen (click, tap, Enter or Space); label(dataset): a target's accessible name. */
+  constructor(container, { onHit, label } = {}) {
     this.container = container;
     this.onHit = onHit || (() => {});
+    this.label = label || (() => null);
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('class', 'board-svg');
-    this.svg.setAttribute('role', 'img');
+    this.svg.setAttribute('role', 'group');   // not 'img': its targets are buttons a screen reader must reach
     this.svg.setAttribute('data-testid', 'board');
     this.viewport = document.createElementNS(SVG_NS, 'g');
     this.viewport.setAttribute('class', 'viewport');
@@ -43,10 +45,19 @@ export class BoardView {
   /** Draw `view` with the input highlights `ui`. */
   render(view, ui = {}) {
     this.lastView = view; this.lastUi = ui;
+    const focused = this._focusKey();
     const tree = boardTree(view, ui);
     const node = toDom(tree);
+    // every target is a button for keyboards and screen readers
+    for (const t of node.querySelectorAll('[data-hit]')) {
+      t.setAttribute('tabindex', '0');
+      t.setAttribute('role', 'button');
+      const name = this.label(t.dataset);
+      if (name) t.setAttribute('aria-label', name);
+    }
     this.layer.replaceWith(node);
     this.layer = node;
+    if (focused) this._refocus(focused);
     const box = viewBoxOf(view, ui);
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
@@ -95,6 +106,54 @@ export class BoardView {
     this._centre = p;
     if (mark) this.userMoved = false;
     this._applyTransform();
+  }
+
+  /** What the focused target is (to find it again after a redraw), or null when focus is elsewhere. */
+  _focusKey() {
+    const a = document.activeElement;
+    if (!a || !this.layer.contains(a) || !a.dataset?.hit) return null;
+    const d = a.dataset;
+    return { hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell };
+  }
+
+  /** Focus the same target again after a redraw, or the nearest one still there (keyboard users keep
+   *  their place); nothing to focus: the board itself. */
+  _refocus(k) {
+    const all = [...this.layer.querySelectorAll('[data-hit]')];
+    const same = (t, keys) => keys.every((x) => (t.dataset[x] ?? null) === (k[x] ?? null));
+    const node = all.find((t) => same(t, ['hit', 'island', 'beach', 'dir', 'cell'])) ||
+      all.find((t) => same(t, ['island', 'cell']) && t.dataset.island) || all.find((t) => k.cell && t.dataset.cell === k.cell) || all[0];
+    if (node) { node.focus({ preventScroll: true }); this._ring(node); } else { this.svg.focus({ preventScroll: true }); }
+  }
+
+  /** The focus ring: a rounded box around the focused target, drawn over the board. */
+  _ring(node) {
+    this.ringNode?.remove();
+    this.ringNode = null;
+    if (!node) return;
+    const b = node.getBBox();
+    const pad = 3;
+    this.ringNode = this._mount(h('rect', { class: 'focus-ring', x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad, rx: 6 }));
+  }
+
+  /** Arrow keys: the nearest target in that direction (a cone of ±60°, distance weighted by the angle). */
+  _arrow(from, key) {
+    const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+    const rtl = getComputedStyle(this.svg).direction === 'rtl';
+    if (rtl && dir[1] === 0) dir[0] = -dir[0];
+    const c = (n) => { const r = n.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+    const p = c(from);
+    let best = null, bestScore = Infinity;
+    for (const t of this.layer.querySelectorAll('[data-hit]')) {
+      if (t === from) continue;
+      const q = c(t), dx = q.x - p.x, dy = q.y - p.y;
+      const along = dx * dir[0] + dy * dir[1];
+      const across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1 || across > along * 1.8) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) { best = t; bestScore = score; }
+    }
+    return best;
   }
 
   /** Whether an element of the board is on screen (its centre at least `margin` px inside the board). */
@@ -183,6 +242,28 @@ export class BoardView {
       const p = this._svgPoint(e.clientX, e.clientY);
       this.zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, p.x, p.y);
     }, { passive: false });
+    // keyboard: Enter or Space chooses the focused target (Enter on a tile preview is left to the decision
+    // bar: it places the tile); arrows move between targets
+    this.svg.addEventListener('keydown', (e) => {
+      const t = e.target.closest?.('[data-hit]');
+      if (!t || !this.svg.contains(t)) return;
+      if (e.key.startsWith('Arrow')) {
+        const next = this._arrow(t, e.key);
+        e.preventDefault();
+        if (next) { next.focus({ preventScroll: true }); this.reveal(next); }
+        return;
+      }
+      if (e.key === ' ' || (e.key === 'Enter' && t.dataset.hit !== 'preview')) {
+        e.preventDefault();
+        const d = t.dataset;
+        this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell }, { key: e.key });
+      }
+    });
+    this.svg.addEventListener('focusin', (e) => {
+      const t = e.target.closest?.('[data-hit]');
+      if (t) { this.reveal(t); this._ring(t); }
+    });
+    this.svg.addEventListener('focusout', () => { this.ringNode?.remove(); this.ringNode = null; });
     this.svg.addEventListener('click', (e) => {
       if (moved) { moved = false; return; }
       const t = e.target.closest?.('[data-hit]');
@@ -197,7 +278,11 @@ export class BoardView {
   }
 
   // ------------------------------------------------------------------ animation primitives
-  clearOverlay() { while (this.overlay.firstChild) this.overlay.removeChild(this.overlay.firstChild); this.fleetNode = null; }
+  clearOverlay() {
+    while (this.overlay.firstChild) this.overlay.removeChild(this.overlay.firstChild);
+    this.fleetNode = null;
+    if (this.ringNode) { this.overlay.appendChild(this.ringNode); }
+  }
 
   _mount(vnode) { const n = toDom(vnode); this.overlay.appendChild(n); return n; }
 

@@ -107,6 +107,12 @@ const en = {
   'btn.confirm_expand': "Confirm expansion",
   'btn.undo': "Undo",
   'panel.panels': "Panels",
+  'a11y.board': "Board",
+  'a11y.island': "{island} (value {value})",
+  'a11y.beach': "{island}, beach {b}, {used} of {n} moorings",
+  'a11y.pier': "Pier {dir}",
+  'a11y.cell': "Empty space {cell}",
+  'a11y.preview': "The tile: Space or R turns it, Enter places it",
 };
 
 const fr = {
@@ -210,6 +216,12 @@ const fr = {
   'btn.confirm_expand': "Confirmer l’extension",
   'btn.undo': "Annuler",
   'panel.panels': "Panneaux",
+  'a11y.board': "Plateau",
+  'a11y.island': "{island} (valeur {value})",
+  'a11y.beach': "{island}, plage {b}, {used} places sur {n}",
+  'a11y.pier': "Jetée {dir}",
+  'a11y.cell': "Emplacement libre {cell}",
+  'a11y.preview': "La tuile : Espace ou R la tourne, Entrée la pose",
 };
 
 const nl = {
@@ -313,6 +325,12 @@ const nl = {
   'btn.confirm_expand': "Uitbreiding bevestigen",
   'btn.undo': "Ongedaan maken",
   'panel.panels': "Panelen",
+  'a11y.board': "Speelbord",
+  'a11y.island': "{island} (waarde {value})",
+  'a11y.beach': "{island}, strand {b}, {used} van {n} ligplaatsen",
+  'a11y.pier': "Steiger {dir}",
+  'a11y.cell': "Lege plek {cell}",
+  'a11y.preview': "De tegel: Spatie of R draait, Enter legt hem",
 };
 
 const de = {
@@ -416,6 +434,12 @@ const de = {
   'btn.confirm_expand': "Ausbreitung bestätigen",
   'btn.undo': "Zurück",
   'panel.panels': "Bereiche",
+  'a11y.board': "Spielbrett",
+  'a11y.island': "{island} (Wert {value})",
+  'a11y.beach': "{island}, Strand {b}, {used} von {n} Liegeplätzen",
+  'a11y.pier': "Steg {dir}",
+  'a11y.cell': "Freies Feld {cell}",
+  'a11y.preview': "Das Plättchen: Leertaste oder R dreht, Enter legt es",
 };
 
 const he = {
@@ -520,6 +544,12 @@ const he = {
   'btn.confirm_expand': "אשר התרחבות",
   'btn.undo': "בטל",
   'panel.panels': "לוחות",
+  'a11y.board': "לוח המשחק",
+  'a11y.island': "{island} (ערך {value})",
+  'a11y.beach': "{island}, חוף {b}, {used} מתוך {n} מעגנים",
+  'a11y.pier': "מזח {dir}",
+  'a11y.cell': "משבצת ריקה {cell}",
+  'a11y.preview': "האריח: רווח או R מסובבים, Enter מניח",
 };
 
 export const DICTS = { en, fr, nl, de, he };

@@ -210,3 +210,87 @@ def test_a_phone_board_first_with_thumb_sized_targets(browser: Any, contexts: li
     page.click("[data-testid=side-tabs] [data-tab=log]")
     assert not page.locator("[data-testid=log]").is_visible()
     assert page.errors == []
+
+
+ACTIVE_JS = r"""
+() => { const e = document.activeElement;
+  if (e?.dataset?.hit && e.closest('[data-testid=board]')) return 'hit:' + e.dataset.hit;
+  return e?.tagName === 'SUMMARY' ? 'summary' : (e?.dataset?.action ? 'btn:' + e.dataset.action : (e?.dataset?.legal ? 'legal' : '')); }
+"""
+
+
+def _tab_to(page: Any, want: Any, limit: int = 60) -> str:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        a = str(page.evaluate(ACTIVE_JS))
+        if want(a):
+            return a
+    return ""
+
+
+def test_a_whole_game_with_the_keyboard_alone(browser: Any, contexts: list[Any], base_url: str,
+                                              artifacts: Path) -> None:
+    """Tab and arrows reach the board's targets (each a named button with a focus ring), Space or Enter
+    chooses, Enter confirms or places; the list of every legal move is the way out of anything else."""
+    from browserkit import STATE_JS, is_over
+
+    page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
+    create_table(page, base_url, name="Maya", seats=2)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    counts: dict[str, int] = {}
+    stuck, last, named, pressed = 0, None, set(), None
+    deadline = time.monotonic() + 200
+    while not is_over(page):
+        assert time.monotonic() < deadline, counts
+        if page.evaluate(STATE_JS) != "act":
+            page.wait_for_timeout(30)
+            continue
+        dec = page.locator("[data-testid=decision]")
+        here = (page.get_attribute("[data-testid=board]", "data-v"), dec.inner_text())
+        stuck = stuck + 1 if here == last else 0
+        last = here
+        try:
+            if dec.locator("button[data-action=confirm]:not([disabled]), button[data-action=place]:not([disabled])").count():
+                page.keyboard.press("Enter")
+                what = "enter"
+            elif stuck >= 4:
+                # the list of every legal move, by keyboard
+                _tab_to(page, lambda a: a == "summary")
+                page.keyboard.press("Enter")
+                _tab_to(page, lambda a: a == "legal", 3)
+                page.keyboard.press("Space")
+                what = "list"
+            else:
+                active = str(page.evaluate(ACTIVE_JS))
+                label = page.evaluate("document.activeElement?.getAttribute('aria-label')")
+                if active.startswith("hit:") and label == pressed:
+                    active = _tab_to(page, lambda a: a.startswith("hit:"))   # on to another target
+                need_colour = dec.get_attribute("data-kind") == "land" and dec.locator(
+                    'button[data-action^="colour:"]').count() > 1 and not dec.locator(
+                    'button[data-action^="colour:"][aria-pressed=true]').count()
+                if need_colour:
+                    active = _tab_to(page, lambda a: a.startswith("btn:colour:"))
+                elif not active.startswith("hit:") or stuck >= 2:
+                    active = _tab_to(page, lambda a: a.startswith("hit:"))
+                elif stuck:
+                    page.keyboard.press("ArrowRight" if stuck % 2 else "ArrowDown")
+                if active.startswith("hit:"):
+                    named.add(str(page.evaluate("document.activeElement.getAttribute('aria-label')")))
+                    if not (artifacts / "26-keyboard-focus-1366.png").exists():
+                        page.screenshot(path=str(artifacts / "26-keyboard-focus-1366.png"))
+                pressed = page.evaluate("document.activeElement?.getAttribute('aria-label')")
+                page.keyboard.press("Space")
+                what = active.split(":")[0] or "none"
+        except Exception as e:  # the view moved on under the key (a bot acted): look again
+            if "Timeout" not in type(e).__name__:
+                raise
+            what = "retry"
+        counts[what] = counts.get(what, 0) + 1
+        page.wait_for_timeout(20)
+    print("keys:", counts)
+    assert counts.get("hit", 0) >= 5, counts
+    assert counts.get("list", 0) <= counts.get("hit", 0), counts
+    assert any("beach" in n and "moorings" in n for n in named), named
+    assert page.errors == []
+    page.screenshot(path=str(artifacts / "27-keyboard-game-over-1366.png"))

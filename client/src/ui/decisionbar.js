@@ -75,10 +75,17 @@ export class DecisionBar {
     // every legal action, as text: for keyboards, screen readers and anyone who prefers a list
     const legal = this.input.legal;
     if (legal.length) {
-      const det = el('details', { class: 'all-moves' }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }));
+      // all of them, built when opened (a landing can have hundreds); stays open across redraws
       const list = el('div', { class: 'move-list' });
-      legal.slice(0, 60).forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
-      det.append(list);
+      const fill = () => {
+        if (list.childElementCount) return;
+        legal.forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
+      };
+      const det = el('details', { class: 'all-moves', open: this._movesOpen === legal ? true : null, ontoggle: () => {
+        this._movesOpen = det.open ? legal : null;
+        if (det.open) fill();
+      } }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }), list);
+      if (det.open) fill();
       box.append(det);
     }
   }
@@ -92,7 +99,7 @@ export class DecisionBar {
 
   /** Keyboard: Escape clears the selection, R / Shift+R turn a tile, Enter places it or confirms a landing. */
   key(e) {
-    if (!this.canAct) return;
+    if (!this.canAct || e.defaultPrevented) return;
     if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
     const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
     let id = null;
@@ -103,8 +110,13 @@ export class DecisionBar {
   }
 
   /** A click on the board (a `data-hit` target, or {hit: 'none'} for a tile that cannot be chosen). */
-  hit(hit) {
+  hit(hit, how = {}) {
     if (!this.live) return;
+    if (how.key === 'Enter' && this.input.canAct) {
+      // Enter confirms what is waiting for confirmation, wherever the focus is
+      const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
+      if (ids.has('confirm') || ids.has('place')) { this.press(ids.has('place') ? 'place' : 'confirm'); return; }
+    }
     if (hit.hit === 'none') {
       if (this.input.canAct) {
         const pr = this.input.prompt();

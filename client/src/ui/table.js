@@ -22,7 +22,8 @@ export class Table {
     this.root = root; this.state = state; this.t = t;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
-    this.board = new BoardView(this.boardWrap, { onHit: (hit) => this.decision.hit(hit) });
+    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.decision.hit(hit, how), label: (d) => this.targetName(d) });
+    this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw() });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
     this.panels = new Panels(state, t);
@@ -102,6 +103,24 @@ export class Table {
     this.board.svg.dataset.interactive = this.decision.canAct ? 'yes' : 'no';
     this.decision.render();
     this.clock.tick();
+  }
+
+  /** A board target's accessible name ("Samoa, beach 2, 3 of 4 moorings: red 1, blue 2"). */
+  targetName(d) {
+    const t = this.t, v = this.state.shown;
+    const island = (v?.tiles || []).find((x) => x.tile === d.island);
+    if (d.hit === 'island') return t('a11y.island', { island: d.island, value: island?.value ?? 0 });
+    if (d.hit === 'beach' || d.hit === 'pier') {
+      const b = island?.beaches?.[Number(d.beach)];
+      const counts = {};
+      for (const c of b?.boats || []) counts[c] = (counts[c] || 0) + 1;
+      const boats = Object.entries(counts).map(([c, n]) => `${t(`colour.${c}`)} ${n}`).join(', ');
+      const name = t('a11y.beach', { island: d.island, b: Number(d.beach) + 1, used: (b?.boats || []).length, n: b?.moorings ?? '?' }) + (boats ? `: ${boats}` : '');
+      return d.hit === 'pier' ? `${t('a11y.pier', { dir: t(`dir.${d.dir}`) })} — ${name}` : name;
+    }
+    if (d.hit === 'cell') return t('a11y.cell', { cell: d.cell });
+    if (d.hit === 'preview') return t('a11y.preview');
+    return null;
   }
 
   flashStatus(text) {
