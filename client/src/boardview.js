@@ -36,6 +36,8 @@ export class BoardView {
     container.appendChild(this.svg);
     this.zoom = 1; this.panX = 0; this.panY = 0;
     this.userMoved = false;
+    this.following = true;   // the camera follows the action (a toggle on the table)
+    this.dragging = false;
     this.box = { x: -100, y: -100, w: 200, h: 200 };
     this._initInput();
     // a phone turned, a window resized: keep the board readable unless the person has zoomed or panned
@@ -163,6 +165,28 @@ export class BoardView {
     return x >= s.left + margin && x <= s.right - margin && y >= s.top + margin && y <= s.bottom - margin;
   }
 
+  /** The camera follows the action: bring board point p into view, smoothly (at once when the person
+   *  prefers reduced motion or animations are instant), unless the person is dragging the board or has
+   *  turned following off. Resolves when the camera is there. */
+  follow(ctx, p, ms = 350) {
+    if (!this.following || this.dragging) return Promise.resolve(false);
+    const r = this.svg.getBoundingClientRect();
+    const s = this.fitScale() * this.zoom;
+    const ox = r.left + r.width / 2 + (this.panX + this.zoom * p.x - (this.box.x + this.box.w / 2)) * this.fitScale();
+    const oy = r.top + r.height / 2 + (this.panY + this.zoom * p.y - (this.box.y + this.box.h / 2)) * this.fitScale();
+    const margin = Math.min(90, 60 * s);
+    if (ox >= r.left + margin && ox <= r.right - margin && oy >= r.top + margin && oy <= r.bottom - margin) return Promise.resolve(false);
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    const from = { x: this.panX, y: this.panY }, to = { x: cx - this.zoom * p.x, y: cy - this.zoom * p.y };
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    if (reduced || !ctx || ctx.skipping) { this.panX = to.x; this.panY = to.y; this._applyTransform(); return Promise.resolve(true); }
+    return tween(ctx, ms, (t) => {
+      const k = ease(t);
+      this.panX = from.x + (to.x - from.x) * k; this.panY = from.y + (to.y - from.y) * k;
+      this._applyTransform();
+    }).then(() => { this.panX = to.x; this.panY = to.y; this._applyTransform(); return true; });
+  }
+
   /** Bring an element of the board into view (centred) when it is not on screen. */
   reveal(node) {
     if (!node || this.onScreen(node)) return false;
@@ -209,6 +233,7 @@ export class BoardView {
     this.svg.addEventListener('pointerdown', (e) => {
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (pointers.size === 1) { dragStart = { x: e.clientX, y: e.clientY, px: this.panX, py: this.panY }; moved = false; }
+      this.dragging = true;
       if (pointers.size === 2) {
         const [a, b] = [...pointers.values()];
         pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), z: this.zoom };
@@ -234,7 +259,7 @@ export class BoardView {
       this.userMoved = true;
       this._applyTransform();
     });
-    const up = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) dragStart = null; };
+    const up = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) { dragStart = null; this.dragging = false; } };
     this.svg.addEventListener('pointerup', up);
     this.svg.addEventListener('pointercancel', up);
     this.svg.addEventListener('wheel', (e) => {

@@ -113,6 +113,7 @@ const en = {
   'a11y.pier': "Pier {dir}",
   'a11y.cell': "Empty space {cell}",
   'a11y.preview': "The tile: Space or R turns it, Enter places it",
+  'board.follow': "Follow the action",
 };
 
 const fr = {
@@ -222,6 +223,7 @@ const fr = {
   'a11y.pier': "Jetée {dir}",
   'a11y.cell': "Emplacement libre {cell}",
   'a11y.preview': "La tuile : Espace ou R la tourne, Entrée la pose",
+  'board.follow': "Suivre l’action",
 };
 
 const nl = {
@@ -331,6 +333,7 @@ const nl = {
   'a11y.pier': "Steiger {dir}",
   'a11y.cell': "Lege plek {cell}",
   'a11y.preview': "De tegel: Spatie of R draait, Enter legt hem",
+  'board.follow': "De actie volgen",
 };
 
 const de = {
@@ -440,6 +443,7 @@ const de = {
   'a11y.pier': "Steg {dir}",
   'a11y.cell': "Freies Feld {cell}",
   'a11y.preview': "Das Plättchen: Leertaste oder R dreht, Enter legt es",
+  'board.follow': "Dem Geschehen folgen",
 };
 
 const he = {
@@ -550,6 +554,7 @@ const he = {
   'a11y.pier': "מזח {dir}",
   'a11y.cell': "משבצת ריקה {cell}",
   'a11y.preview': "האריח: רווח או R מסובבים, Enter מניח",
+  'board.follow': "לעקוב אחרי הפעולה",
 };
 
 export const DICTS = { en, fr, nl, de, he };

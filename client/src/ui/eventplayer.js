@@ -79,6 +79,7 @@ export class EventPlayer {
     const show = (d) => { setDisp(d); this._set({ shown: d }); };
     switch (ev.type) {
       case 'fleet_departed': {
+        await b.follow(ctx, b.cellPoint(ev.cell));
         show(applyEventToDisplay(getDisp(), ev));
         b.showFleet(ev.boats || [], b.cellPoint(ev.cell));
         await b.moveFleetTo(ctx, b.sidePoint(ev.cell, ev.pier), 450);
@@ -92,12 +93,14 @@ export class EventPlayer {
       case 'tile_placed': {
         const d = applyEventToDisplay(getDisp(), ev);
         setDisp(d);
+        await b.follow(ctx, b.cellPoint(ev.cell));
         this._set({ shown: d, recent: new Set([...this.state.recent, cellKey(ev.cell)]) });
         await b.flipIn(ctx, ev.cell, 550);
         return;
       }
       case 'path_followed': {
         if (!b.fleetNode) b.showFleet([], b.sidePoint(ev.cell, ev.entry));
+        await b.follow(ctx, b.cellPoint(ev.cell));
         await b.sailPath(ctx, ev.cell, ev.entry, ev.exit, 650);
         return;
       }
@@ -120,6 +123,7 @@ export class EventPlayer {
         return;
       }
       case 'landed': {
+        await b.follow(ctx, b.cellPoint(ev.cell));
         const d = applyEventToDisplay(getDisp(), ev);
         b.hideFleet();
         show(d);

@@ -44,10 +44,21 @@ export class Table {
 
   build() {
     const t = this.t, p = this.panels;
+    // the camera follows the action unless turned off (kept)
+    let follow = true;
+    try { follow = localStorage.getItem('tongiaki.follow') !== '0'; } catch { /* ignore */ }
+    this.board.following = follow;
+    this.followBtn = el('button', { type: 'button', class: 'icon follow', title: t('board.follow'), 'aria-label': t('board.follow'),
+      'aria-pressed': String(follow), 'data-testid': 'follow', onclick: () => {
+        this.board.following = !this.board.following;
+        this.followBtn.setAttribute('aria-pressed', String(this.board.following));
+        try { localStorage.setItem('tongiaki.follow', this.board.following ? '1' : '0'); } catch { /* ignore */ }
+      } }, '◎');
     const zoom = el('div', { class: 'zoom-controls' },
       el('button', { type: 'button', class: 'icon', title: '+', onclick: () => this.board.zoomBy(1.25) }, '+'),
       el('button', { type: 'button', class: 'icon', title: '−', onclick: () => this.board.zoomBy(0.8) }, '−'),
-      el('button', { type: 'button', class: 'icon', title: '⤢', 'data-testid': 'fit', onclick: () => this.board.fit() }, '⤢'));
+      el('button', { type: 'button', class: 'icon', title: '⤢', 'data-testid': 'fit', onclick: () => this.board.fit() }, '⤢'),
+      this.followBtn);
     this.boardWrap.appendChild(zoom);
     const speed = this.queue.speed;
     const speedSel = el('select', { 'data-testid': 'speed', 'aria-label': t('anim.speed'), onchange: () => this.player.setSpeed(Number(speedSel.value)) },
