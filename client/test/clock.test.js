@@ -20,3 +20,13 @@ test('the clock counts only for the decision on screen, at its version', () => {
   s.set({ deadline: { v: 5, colour: 'blue', end: 10000 } });
   assert.equal(timeLeft(s, 4000), null);
 });
+
+test('plurals follow Intl.PluralRules of each language', async () => {
+  const { translator } = await import('../src/i18n.js');
+  const en = translator('en'), fr = translator('fr'), de = translator('de');
+  assert.equal(en('ev.landed', { n: 1, island: 'Samoa' }), '1 boat lands on Samoa.');
+  assert.equal(en('ev.landed', { n: 3, island: 'Samoa' }), '3 boats land on Samoa.');
+  assert.equal(fr('ev.boats_placed', { n: 0, colour: 'Rouge', island: 'Tonga' }), 'Rouge pose 0 bateau sur Tonga.');
+  assert.equal(de('ev.sunk', { n: 2 }), 'Die Flotte sinkt: 2 Boote gehen zurück.');
+  for (const lang of ['en', 'fr', 'nl', 'de', 'he']) assert.doesNotMatch(translator(lang)('ev.fleet_departed', { n: 2, colours: 1, island: 'X', dir: 'N' }), /\(s\)|\(e\)|\|/);
+});

@@ -183,7 +183,7 @@ test('every language has every key; log lines and moves read well', () => {
     for (const k of Object.keys(DICTS.en)) if (k !== 'app.title' && k !== 'prompt.none') assert.ok(k in d, `${lang} lacks ${k}`);
   }
   const t = translator('en');
-  assert.equal(describeEvent({ type: 'crossing', danger: 3, colours: 2, passed: false }, t), 'Danger 3 vs 2 colour(s): too dangerous!');
+  assert.equal(describeEvent({ type: 'crossing', danger: 3, colours: 2, passed: false }, t), 'Danger 3 against 2 colours: too dangerous!');
   assert.equal(describeAction({ type: 'migrate', island: 'Tonga', beach: 0, pier: 4 }, t), 'Sail from Tonga beach 1, pier NE');
   assert.equal(pickLanguage(['he-IL', 'en']), 'he');
   assert.equal(pickLanguage(['pt-BR', 'nl-BE']), 'nl');
