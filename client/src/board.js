@@ -184,14 +184,6 @@ export function islandTile(t, size = SIZE, ui = {}) {
       const hw = halfWidths[i];
       parts.push(h('polygon', { class: 'beach-target', points: wedgePoints(c, a - hw, a + hw, size * 0.1, size * 0.64) }));
     }
-    for (const d of b.piers) {
-      const pk = `${key}|${d}`;
-      if (!ui.piers?.has(pk)) continue;
-      // an invisible sector around the jetty, from the beach to the tile's edge (on top of the beach's)
-      const sa = sideAngle(d);
-      parts.push(h('polygon', { class: 'pier-target', 'data-hit': 'pier', 'data-island': name, 'data-beach': i, 'data-dir': d,
-        points: wedgePoints(c, sa - 29, sa + 29, size * 0.35, size * 0.86) }));
-    }
     parts.push(h('path', {
       class: 'beach-arc',
       d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
@@ -202,6 +194,15 @@ export function islandTile(t, size = SIZE, ui = {}) {
       if (colour) parts.push(boatShape(p, colour, size * 0.095, { 'data-mooring': m }));
       else parts.push(h('circle', { class: 'mooring', cx: p.x, cy: p.y, r: round(size * 0.045), 'data-mooring': m }));
     });
+    for (const d of b.piers) {
+      const pk = `${key}|${d}`;
+      if (!ui.piers?.has(pk)) continue;
+      // an invisible sector around the jetty, from the beach to the tile's edge, on top of everything of the
+      // beach (choosing a pier is the decision; a beach only narrows the piers shown)
+      const sa = sideAngle(d);
+      parts.push(h('polygon', { class: 'pier-target', 'data-hit': 'pier', 'data-island': name, 'data-beach': i, 'data-dir': d,
+        points: wedgePoints(c, sa - 29, sa + 29, size * 0.35, size * 0.86) }));
+    }
     const pick = ui.selectedBeaches?.get(key);
     if (pick) {
       const lp = polar(c, a, size * 0.3);
