@@ -165,7 +165,8 @@ def test_every_colour_has_a_mark_of_its_own(browser: Any, contexts: list[Any], b
 
 def _boxes(page: Any) -> list[tuple[str, float, float]]:
     return page.evaluate("[...document.querySelectorAll('[data-testid=board] [data-hit]')]"
-                         ".map(e => { const r = e.getBoundingClientRect(); return [e.dataset.hit, r.width, r.height]; })")
+                         ".map(e => { const r = e.getBoundingClientRect();"
+                         " return [e.dataset.hit, r.width, r.height]; })")
 
 
 def test_a_phone_board_first_with_thumb_sized_targets(browser: Any, contexts: list[Any], base_url: str,
@@ -215,7 +216,8 @@ def test_a_phone_board_first_with_thumb_sized_targets(browser: Any, contexts: li
 ACTIVE_JS = r"""
 () => { const e = document.activeElement;
   if (e?.dataset?.hit && e.closest('[data-testid=board]')) return 'hit:' + e.dataset.hit;
-  return e?.tagName === 'SUMMARY' ? 'summary' : (e?.dataset?.action ? 'btn:' + e.dataset.action : (e?.dataset?.legal ? 'legal' : '')); }
+  if (e?.tagName === 'SUMMARY') return 'summary';
+  return e?.dataset?.action ? 'btn:' + e.dataset.action : (e?.dataset?.legal ? 'legal' : ''); }
 """
 
 
@@ -251,7 +253,8 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, contexts: list[Any],
         stuck = stuck + 1 if here == last else 0
         last = here
         try:
-            if dec.locator("button[data-action=confirm]:not([disabled]), button[data-action=place]:not([disabled])").count():
+            ready = "button[data-action=confirm]:not([disabled]), button[data-action=place]:not([disabled])"
+            if dec.locator(ready).count():
                 page.keyboard.press("Enter")
                 what = "enter"
             elif stuck >= 4:
