@@ -3,6 +3,7 @@
 // beaches with moorings and boats, piers as jetties on their sides, the royal mask, ocean tiles with foam
 // paths and danger numbers.
 import { h } from './vdom.js';
+import { markOf, markPath } from './marks.js';
 import {
   cellCenter, hexCorners, pointsAttr, sideAngle, sideMidpoint, round, boundsOf, cellKey,
 } from './hex.js';
@@ -34,13 +35,47 @@ export function mooringPoints(c, beach, size = SIZE) {
   return pts;
 }
 
+/** A canoe with a crab-claw sail in the player's colour, the colour's mark in white on the sail. */
 export function boatShape(p, colour, scale, extra = {}) {
-  const s = scale;
-  const d = `M${round(p.x - s)},${round(p.y - s * 0.15)} L${round(p.x + s)},${round(p.y - s * 0.15)} ` +
-    `L${round(p.x + s * 0.6)},${round(p.y + s * 0.55)} L${round(p.x - s * 0.6)},${round(p.y + s * 0.55)} Z ` +
-    `M${round(p.x - s * 0.1)},${round(p.y - s * 0.2)} L${round(p.x - s * 0.1)},${round(p.y - s * 1.1)} ` +
-    `L${round(p.x + s * 0.65)},${round(p.y - s * 0.35)} Z`;
-  return h('path', { class: 'boat', d, fill: COLOURS[colour] || '#888', 'data-colour': colour, ...extra });
+  const s = scale, R = (v) => round(v);
+  const fill = COLOURS[colour] || '#888';
+  const hull = `M${R(p.x - s * 1.15)},${R(p.y + s * 0.2)} Q${R(p.x)},${R(p.y + s * 0.95)} ${R(p.x + s * 1.15)},${R(p.y + s * 0.2)} ` +
+    `Q${R(p.x)},${R(p.y + s * 0.45)} ${R(p.x - s * 1.15)},${R(p.y + s * 0.2)} Z`;
+  const sail = `M${R(p.x - s * 0.25)},${R(p.y + s * 0.3)} Q${R(p.x - s * 0.95)},${R(p.y - s * 0.6)} ${R(p.x - s * 0.15)},${R(p.y - s * 1.35)} ` +
+    `Q${R(p.x + s * 0.05)},${R(p.y - s * 0.55)} ${R(p.x + s * 0.95)},${R(p.y - s * 0.75)} Q${R(p.x + s * 0.45)},${R(p.y + s * 0.05)} ${R(p.x - s * 0.25)},${R(p.y + s * 0.3)} Z`;
+  const mark = markOf(colour);
+  const { class: cls, ...rest } = extra;
+  return h('g', { class: cls || 'boat', 'data-colour': colour, 'data-mark': mark, ...rest },
+    h('path', { class: 'hull', d: hull }),
+    h('path', { class: 'sail', d: sail, fill }),
+    h('path', { class: 'mark', d: markPath(mark, p.x + s * 0.02, p.y - s * 0.5, s * 0.34) }));
+}
+
+/** Points of a ring sector around c from angle a0 to a1 (degrees), radii r0 to r1: a generous invisible
+ *  hit area, so that a finger (44 CSS px at the phone's default zoom) or a mouse finds the target. */
+export function wedgePoints(c, a0, a1, r0, r1) {
+  const n = Math.max(2, Math.ceil((a1 - a0) / 12));
+  const outer = [], inner = [];
+  for (let i = 0; i <= n; i++) {
+    const a = a0 + ((a1 - a0) * i) / n;
+    outer.push(polar(c, a, r1));
+    inner.push(polar(c, a, r0));
+  }
+  return [...outer, ...inner.reverse()].map((p) => `${p.x},${p.y}`).join(' ');
+}
+
+/** Half the angular room of each beach of an island: up to halfway to its neighbours, at most 60°. */
+function beachHalfWidths(beaches) {
+  const angles = beaches.map((b) => beachAngle(b.piers));
+  return angles.map((a, i) => {
+    let hw = 60;
+    angles.forEach((o, j) => {
+      if (j === i) return;
+      const d = Math.abs(((a - o + 540) % 360) - 180);
+      hw = Math.min(hw, d / 2 - 1);
+    });
+    return Math.max(hw, 10);
+  });
 }
 
 function hexPoly(c, size, attrs) {
@@ -112,6 +147,7 @@ export function islandTile(t, size = SIZE, ui = {}) {
   kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.47) }));
   kids.push(h('circle', { class: 'land', cx: c.x, cy: c.y, r: round(size * 0.4) }));
 
+  const halfWidths = beachHalfWidths(t.beaches || []);
   (t.beaches || []).forEach((b, i) => {
     const key = `${name}|${i}`;
     const a = beachAngle(b.piers);
@@ -138,38 +174,35 @@ export function islandTile(t, size = SIZE, ui = {}) {
       }
       parts.push(h('line', { class: 'pier-hit', x1: p0.x, y1: p0.y, x2: p1.x, y2: p1.y }));
       parts.push(h('line', pAttrs));
-      if (ui.piers?.has(pk)) {
-        // a fat invisible target on top so a finger can hit the jetty
-        const ang = sideAngle(d) * RAD, w = size * 0.13;
-        const nx = -Math.sin(ang) * w, ny = Math.cos(ang) * w;
-        const q0 = polar(c, sideAngle(d), size * 0.55), q1 = polar(c, sideAngle(d), size * 0.9);
-        const poly = [[q0.x + nx, q0.y + ny], [q1.x + nx, q1.y + ny], [q1.x - nx, q1.y - ny], [q0.x - nx, q0.y - ny]]
-          .map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
-        const { x1, y1, x2, y2, ...rest } = pAttrs; void x1; void y1; void x2; void y2;
-        parts.push(h('polygon', { ...rest, class: 'pier-target', points: poly }));
-      }
     }
     const pts = mooringPoints(c, b, size);
     const arcR = size * 0.5;
     const span = (b.moorings - 1) * 19 / 2 + 7;
     const s0 = polar(c, a - span, arcR), s1 = polar(c, a + span, arcR);
+    if (ui.beaches?.has(key)) {
+      // an invisible sector from near the island's centre out past the beach, as wide as the beach's room
+      const hw = halfWidths[i];
+      parts.push(h('polygon', { class: 'beach-target', points: wedgePoints(c, a - hw, a + hw, size * 0.1, size * 0.64) }));
+    }
     parts.push(h('path', {
       class: 'beach-arc',
       d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
       'stroke-width': round(size * 0.2),
     }));
-    if (ui.beaches?.has(key)) {
-      // a fat invisible band along the beach so a finger can hit it
-      parts.push(h('path', {
-        class: 'beach-target', d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
-        'stroke-width': round(size * 0.32),
-      }));
-    }
     pts.forEach((p, m) => {
       const colour = b.boats[m];
       if (colour) parts.push(boatShape(p, colour, size * 0.095, { 'data-mooring': m }));
       else parts.push(h('circle', { class: 'mooring', cx: p.x, cy: p.y, r: round(size * 0.045), 'data-mooring': m }));
     });
+    for (const d of b.piers) {
+      const pk = `${key}|${d}`;
+      if (!ui.piers?.has(pk)) continue;
+      // an invisible sector around the jetty, from the beach to the tile's edge, on top of everything of the
+      // beach (choosing a pier is the decision; a beach only narrows the piers shown)
+      const sa = sideAngle(d);
+      parts.push(h('polygon', { class: 'pier-target', 'data-hit': 'pier', 'data-island': name, 'data-beach': i, 'data-dir': d,
+        points: wedgePoints(c, sa - 29, sa + 29, size * 0.35, size * 0.86) }));
+    }
     const pick = ui.selectedBeaches?.get(key);
     if (pick) {
       const lp = polar(c, a, size * 0.3);

@@ -5,13 +5,26 @@ import { toDom, h, SVG_NS } from './vdom.js';
 import { cellCenter, sideMidpoint } from './hex.js';
 import { tween, ease } from './tween.js';
 
+// The smallest the board is drawn, in CSS px per board unit (a tile is 120 units wide): boats stay
+// readable, and on a touch screen every target's hit area is at least 44×44 px. A board that would need
+// less is shown at this scale and scrolls (drag, or the camera following the action).
+const MIN_SCALE = 0.75;
+const MIN_SCALE_TOUCH = 1.45;
+
+export function minScale() {
+  const touch = globalThis.matchMedia?.('(pointer: coarse)').matches || (globalThis.innerWidth || 1000) <= 820;
+  return touch ? MIN_SCALE_TOUCH : MIN_SCALE;
+}
+
 export class BoardView {
-  constructor(container, { onHit } = {}) {
+  /** onHit(hit): a target was chosen (click, tap, Enter or Space); label(dataset): a target's accessible name. */
+  constructor(container, { onHit, label } = {}) {
     this.container = container;
     this.onHit = onHit || (() => {});
+    this.label = label || (() => null);
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('class', 'board-svg');
-    this.svg.setAttribute('role', 'img');
+    this.svg.setAttribute('role', 'group');   // not 'img': its targets are buttons a screen reader must reach
     this.svg.setAttribute('data-testid', 'board');
     this.viewport = document.createElementNS(SVG_NS, 'g');
     this.viewport.setAttribute('class', 'viewport');
@@ -23,17 +36,30 @@ export class BoardView {
     container.appendChild(this.svg);
     this.zoom = 1; this.panX = 0; this.panY = 0;
     this.userMoved = false;
+    this.following = true;   // the camera follows the action (a toggle on the table)
+    this.dragging = false;
     this.box = { x: -100, y: -100, w: 200, h: 200 };
     this._initInput();
+    // a phone turned, a window resized: keep the board readable unless the person has zoomed or panned
+    if (globalThis.ResizeObserver) new ResizeObserver(() => { if (!this.userMoved && this.lastView) this._readable(); }).observe(this.svg);
   }
 
   /** Draw `view` with the input highlights `ui`. */
   render(view, ui = {}) {
     this.lastView = view; this.lastUi = ui;
+    const focused = this._focusKey();
     const tree = boardTree(view, ui);
     const node = toDom(tree);
+    // every target is a button for keyboards and screen readers
+    for (const t of node.querySelectorAll('[data-hit]')) {
+      t.setAttribute('tabindex', '0');
+      t.setAttribute('role', 'button');
+      const name = this.label(t.dataset);
+      if (name) t.setAttribute('aria-label', name);
+    }
     this.layer.replaceWith(node);
     this.layer = node;
+    if (focused) this._refocus(focused);
     const box = viewBoxOf(view, ui);
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
@@ -47,7 +73,126 @@ export class BoardView {
       this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
       // phones size the board to its shape (see app.css), so a wide board leaves room for the panels
       this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
+      if (!this.userMoved) this._readable();
     }
+  }
+
+  /** CSS px per board unit of the whole box fitted into the element (zoom 1). */
+  fitScale() {
+    const r = this.svg.getBoundingClientRect();
+    return Math.min(r.width / this.box.w, r.height / this.box.h) || 1;
+  }
+
+  /** Zoom in, if fitting the whole board would make it smaller than readable, around `at` (a board point;
+   *  default: where the view is centred now, or Tonga). */
+  _readable(at) {
+    const need = minScale() / this.fitScale();
+    if (need <= 1.001) {
+      if (this.zoom !== 1 && !this.userMoved) { this.zoom = 1; this.panX = 0; this.panY = 0; this._applyTransform(); }
+      return;
+    }
+    this.zoom = need;
+    this.centreOn(at || this._centre || { x: 0, y: 0 }, false);
+  }
+
+  /** The board point at the centre of the element now. */
+  viewCentre() {
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    return { x: (cx - this.panX) / this.zoom, y: (cy - this.panY) / this.zoom };
+  }
+
+  /** Put board point p at the centre of the element (keeping the zoom). */
+  centreOn(p, mark = true) {
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    this.panX = cx - this.zoom * p.x; this.panY = cy - this.zoom * p.y;
+    this._centre = p;
+    if (mark) this.userMoved = false;
+    this._applyTransform();
+  }
+
+  /** What the focused target is (to find it again after a redraw), or null when focus is elsewhere. */
+  _focusKey() {
+    const a = document.activeElement;
+    if (!a || !this.layer.contains(a) || !a.dataset?.hit) return null;
+    const d = a.dataset;
+    return { hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell };
+  }
+
+  /** Focus the same target again after a redraw, or the nearest one still there (keyboard users keep
+   *  their place); nothing to focus: the board itself. */
+  _refocus(k) {
+    const all = [...this.layer.querySelectorAll('[data-hit]')];
+    const same = (t, keys) => keys.every((x) => (t.dataset[x] ?? null) === (k[x] ?? null));
+    const node = all.find((t) => same(t, ['hit', 'island', 'beach', 'dir', 'cell'])) ||
+      all.find((t) => same(t, ['island', 'cell']) && t.dataset.island) || all.find((t) => k.cell && t.dataset.cell === k.cell) || all[0];
+    if (node) { node.focus({ preventScroll: true }); this._ring(node); } else { this.svg.focus({ preventScroll: true }); }
+  }
+
+  /** The focus ring: a rounded box around the focused target, drawn over the board. */
+  _ring(node) {
+    this.ringNode?.remove();
+    this.ringNode = null;
+    if (!node) return;
+    const b = node.getBBox();
+    const pad = 3;
+    this.ringNode = this._mount(h('rect', { class: 'focus-ring', x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad, rx: 6 }));
+  }
+
+  /** Arrow keys: the nearest target in that direction (a cone of ±60°, distance weighted by the angle). */
+  _arrow(from, key) {
+    const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+    const rtl = getComputedStyle(this.svg).direction === 'rtl';
+    if (rtl && dir[1] === 0) dir[0] = -dir[0];
+    const c = (n) => { const r = n.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+    const p = c(from);
+    let best = null, bestScore = Infinity;
+    for (const t of this.layer.querySelectorAll('[data-hit]')) {
+      if (t === from) continue;
+      const q = c(t), dx = q.x - p.x, dy = q.y - p.y;
+      const along = dx * dir[0] + dy * dir[1];
+      const across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1 || across > along * 1.8) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) { best = t; bestScore = score; }
+    }
+    return best;
+  }
+
+  /** Whether an element of the board is on screen (its centre at least `margin` px inside the board). */
+  onScreen(node, margin = 24) {
+    const r = node.getBoundingClientRect(), s = this.svg.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x >= s.left + margin && x <= s.right - margin && y >= s.top + margin && y <= s.bottom - margin;
+  }
+
+  /** The camera follows the action: bring board point p into view, smoothly (at once when the person
+   *  prefers reduced motion or animations are instant), unless the person is dragging the board or has
+   *  turned following off. Resolves when the camera is there. */
+  follow(ctx, p, ms = 350) {
+    if (!this.following || this.dragging) return Promise.resolve(false);
+    const r = this.svg.getBoundingClientRect();
+    const s = this.fitScale() * this.zoom;
+    const ox = r.left + r.width / 2 + (this.panX + this.zoom * p.x - (this.box.x + this.box.w / 2)) * this.fitScale();
+    const oy = r.top + r.height / 2 + (this.panY + this.zoom * p.y - (this.box.y + this.box.h / 2)) * this.fitScale();
+    const margin = Math.min(90, 60 * s);
+    if (ox >= r.left + margin && ox <= r.right - margin && oy >= r.top + margin && oy <= r.bottom - margin) return Promise.resolve(false);
+    const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
+    const from = { x: this.panX, y: this.panY }, to = { x: cx - this.zoom * p.x, y: cy - this.zoom * p.y };
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    if (reduced || !ctx || ctx.skipping) { this.panX = to.x; this.panY = to.y; this._applyTransform(); return Promise.resolve(true); }
+    return tween(ctx, ms, (t) => {
+      const k = ease(t);
+      this.panX = from.x + (to.x - from.x) * k; this.panY = from.y + (to.y - from.y) * k;
+      this._applyTransform();
+    }).then(() => { this.panX = to.x; this.panY = to.y; this._applyTransform(); return true; });
+  }
+
+  /** Bring an element of the board into view (centred) when it is not on screen. */
+  reveal(node) {
+    if (!node || this.onScreen(node)) return false;
+    const b = node.getBBox();
+    this.centreOn({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, false);
+    return true;
   }
 
   /** Forget the zoom and fit the whole board. */
@@ -55,6 +200,7 @@ export class BoardView {
     this.fixedBox = false; this.zoom = 1; this.panX = 0; this.panY = 0; this.userMoved = false;
     this._applyTransform();
     if (this.lastView) this.render(this.lastView, this.lastUi);
+    this._readable();
   }
 
   zoomBy(f, cx, cy) {
@@ -87,6 +233,7 @@ export class BoardView {
     this.svg.addEventListener('pointerdown', (e) => {
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (pointers.size === 1) { dragStart = { x: e.clientX, y: e.clientY, px: this.panX, py: this.panY }; moved = false; }
+      this.dragging = true;
       if (pointers.size === 2) {
         const [a, b] = [...pointers.values()];
         pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), z: this.zoom };
@@ -112,7 +259,7 @@ export class BoardView {
       this.userMoved = true;
       this._applyTransform();
     });
-    const up = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) dragStart = null; };
+    const up = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; if (!pointers.size) { dragStart = null; this.dragging = false; } };
     this.svg.addEventListener('pointerup', up);
     this.svg.addEventListener('pointercancel', up);
     this.svg.addEventListener('wheel', (e) => {
@@ -120,6 +267,28 @@ export class BoardView {
       const p = this._svgPoint(e.clientX, e.clientY);
       this.zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, p.x, p.y);
     }, { passive: false });
+    // keyboard: Enter or Space chooses the focused target (Enter on a tile preview is left to the decision
+    // bar: it places the tile); arrows move between targets
+    this.svg.addEventListener('keydown', (e) => {
+      const t = e.target.closest?.('[data-hit]');
+      if (!t || !this.svg.contains(t)) return;
+      if (e.key.startsWith('Arrow')) {
+        const next = this._arrow(t, e.key);
+        e.preventDefault();
+        if (next) { next.focus({ preventScroll: true }); this.reveal(next); }
+        return;
+      }
+      if (e.key === ' ' || (e.key === 'Enter' && t.dataset.hit !== 'preview')) {
+        e.preventDefault();
+        const d = t.dataset;
+        this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell }, { key: e.key });
+      }
+    });
+    this.svg.addEventListener('focusin', (e) => {
+      const t = e.target.closest?.('[data-hit]');
+      if (t) { this.reveal(t); this._ring(t); }
+    });
+    this.svg.addEventListener('focusout', () => { this.ringNode?.remove(); this.ringNode = null; });
     this.svg.addEventListener('click', (e) => {
       if (moved) { moved = false; return; }
       const t = e.target.closest?.('[data-hit]');
@@ -134,7 +303,11 @@ export class BoardView {
   }
 
   // ------------------------------------------------------------------ animation primitives
-  clearOverlay() { while (this.overlay.firstChild) this.overlay.removeChild(this.overlay.firstChild); this.fleetNode = null; }
+  clearOverlay() {
+    while (this.overlay.firstChild) this.overlay.removeChild(this.overlay.firstChild);
+    this.fleetNode = null;
+    if (this.ringNode) { this.overlay.appendChild(this.ringNode); }
+  }
 
   _mount(vnode) { const n = toDom(vnode); this.overlay.appendChild(n); return n; }
 

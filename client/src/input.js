@@ -42,6 +42,7 @@ export class DecisionInput {
       const hasExpand = this.legal.some((a) => a.type === 'expand');
       this.sel.mode = hasExpand ? 'expand' : (this.legal.some((a) => a.type === 'royal') ? 'royal' : 'none');
     }
+    this._initialMode = this.sel.mode;
     if (d && this.canAct && d.kind === 'land') this.sel.assign = [];
     if (d && this.canAct && d.kind === 'restart') this.sel.tonga = [];
     this._autoLand();
@@ -55,6 +56,12 @@ export class DecisionInput {
   /** This client is to decide but its legal actions have not arrived yet. */
   get awaitingLegal() { const d = this.decision; return !!d && this.mine.includes(d.colour) && this.actions === null; }
   get kind() { return this.canAct ? this.decision.kind : null; }
+  /** Whether the person has begun to choose (something selected beyond what a reset sets up). */
+  get started() {
+    const s = this.sel;
+    return !!(s.confirm || s.island || s.takeBack || s.beach || s.cell || (s.beaches || []).length || (s.assign || []).length ||
+      (s.tonga || []).length || (s.mode && s.mode !== this._initialMode));
+  }
 
   // ---------------------------------------------------------------- expand helpers
   _expandCandidates() {
@@ -193,6 +200,13 @@ export class DecisionInput {
     const out = [];
     if (!k) return out;
     const L = this.legal;
+    if (this.sel.confirm) {
+      // the last step of a drastic or many-click decision: say it, then send on Confirm (or Enter)
+      const type = this.sel.confirm.type;
+      out.push({ id: 'confirm', label: `btn.confirm_${type}`, enabled: true, danger: type !== 'expand' });
+      out.push({ id: 'undo', label: 'btn.undo', enabled: true });
+      return out;
+    }
     if (k === 'turn') {
       if (L.some((a) => a.type === 'expand')) out.push({ id: 'mode:expand', label: 'btn.expand', pressed: this.sel.mode === 'expand', enabled: true });
       if (L.some((a) => a.type === 'royal')) out.push({ id: 'mode:royal', label: 'btn.royal', pressed: this.sel.mode === 'royal', enabled: true });
@@ -229,6 +243,13 @@ export class DecisionInput {
     const k = this.kind;
     if (!this.decision) return { key: 'prompt.none' };
     if (!k) return { key: 'prompt.waiting', args: { colour: this.decision.colour, kind: this.decision.kind } };
+    const c = this.sel.confirm;
+    if (c?.type === 'colonise') {
+      const me = (this.view?.players || []).find((p) => p.colour === this.decision.colour);
+      return { key: 'prompt.confirm_colonise', args: { n: me?.on_board ?? 0 } };
+    }
+    if (c?.type === 'royal') return { key: 'prompt.confirm_royal', args: { island: c.island } };
+    if (c?.type === 'expand') return { key: 'prompt.confirm_expand', args: { island: c.island, beaches: c.beaches.map((b) => b + 1).join(', '), n: c.beaches.length } };
     if (k === 'turn') {
       if (this.sel.mode === 'royal') return { key: 'prompt.royal' };
       if (this.sel.mode === 'expand') {
@@ -257,6 +278,9 @@ export class DecisionInput {
     if (!k) return { error: 'err.not_your_turn' };
     const L = this.legal;
     const beachHit = hit.hit === 'beach' || hit.hit === 'pier';
+    // waiting for a confirmation: only another royal island, or a chosen beach (to take it back), counts
+    const pending = this.sel.confirm?.type;
+    if (pending === 'colonise') return {};
     const isl = hit.island, b = hit.beach === undefined ? undefined : Number(hit.beach);
     if (k === 'setup' && beachHit) {
       const a = L.find((x) => x.type === 'setup' && x.beach === b && isl === 'Tonga');
@@ -265,7 +289,9 @@ export class DecisionInput {
     if (k === 'turn') {
       if (this.sel.mode === 'royal' && (hit.hit === 'island' || beachHit)) {
         const a = L.find((x) => x.type === 'royal' && x.island === isl);
-        return a ? { send: clone(a) } : { error: 'err.not_here' };
+        if (!a) return pending ? {} : { error: 'err.not_here' };
+        this.sel.confirm = clone(a);
+        return {};
       }
       if (this.sel.mode === 'expand') {
         const { stage, E } = this._expandCandidates();
@@ -284,18 +310,20 @@ export class DecisionInput {
         }
         // choosing beaches
         if (isl !== this.sel.island) {
+          if (pending) return {};
           if (E.some((a) => a.island === isl)) { this.sel.island = isl; this.sel.beaches = []; return beachHit ? this.click(hit) : {}; }
           return { error: 'err.not_here' };
         }
         if (!beachHit) return {};
         const chosen = this.sel.beaches;
-        if (chosen.includes(b)) { this.sel.beaches = chosen.filter((x) => x !== b); return {}; }
+        if (chosen.includes(b)) { this.sel.beaches = chosen.filter((x) => x !== b); delete this.sel.confirm; return {}; }
+        if (pending) return {};   // every beach is chosen: a click elsewhere does not undo the choice
         const next = [...chosen, b];
         const cand = E.filter((a) => a.island === isl && next.every((x) => a.beaches.includes(x)));
         if (!cand.length) return { error: 'err.not_here' };
         this.sel.beaches = next;
         const done = cand.find((a) => a.beaches.length === next.length);
-        if (done) return { send: clone(done) };
+        if (done) this.sel.confirm = clone(done);
         return {};
       }
       return { error: 'err.choose_mode' };
@@ -380,9 +408,19 @@ export class DecisionInput {
     const L = this.legal;
     if (id === 'colonise') {
       const a = L.find((x) => x.type === 'colonise');
-      return a ? { send: clone(a) } : { error: 'err.not_here' };
+      if (!a) return { error: 'err.not_here' };
+      this.sel.confirm = clone(a);
+      return {};
     }
-    if (id === 'clear') { this.reset(this.view, this.mine); return {}; }
+    if (id === 'confirm' && this.sel.confirm) return { send: clone(this.sel.confirm) };
+    if (id === 'undo') {
+      const c = this.sel.confirm;
+      delete this.sel.confirm;
+      // an expansion goes back one beach; the other choices back to before their click
+      if (c?.type === 'expand') this.sel.beaches = (this.sel.beaches || []).slice(0, -1);
+      return {};
+    }
+    if (id === 'clear') { this.reset(this.view, this.mine, this.actions); return {}; }
     if (id.startsWith('mode:')) { this.sel = { mode: id.slice(5) }; if (this.sel.mode === 'expand') this._expandAuto(); return {}; }
     if (id.startsWith('colour:')) { this.sel.colour = id.slice(7); return {}; }
     if (id === 'confirm' && k === 'land') {

@@ -252,6 +252,7 @@ class App {
       this.room.state = res.room;
       this.room.tableState.set({ room: res.room });
     }
+    this.clockFromRoom(res.room);
     for (const line of res.chat || []) this.room.chat.add(line);
     this.renderRoom();
     if (res.game) this.applyCatchUp(res.game);
@@ -283,6 +284,7 @@ class App {
     r.tableState.set({ room: state });
     if (state.rematch) r.invite = state.rematch;
     r.end?.update();
+    this.clockFromRoom(state);
     if (was !== state.status || state.status === 'waiting') this.renderRoom();
   }
 
@@ -301,6 +303,7 @@ class App {
     if (res.status === 'applied') {
       this.ensureTable();
       r.table.show(res);
+      this.clockFromMessage(res.view);
       this.streamChanged();
     } else if (res.status === 'gap') {
       await this.catchUp();
@@ -313,6 +316,29 @@ class App {
     if (!r || payload.room !== r.id) return;
     r.stream.setLegal(payload);
     this.streamChanged();
+  }
+
+  /** The turn clock from a room state: the server's milliseconds left, counted from now on this machine
+   *  (so a skewed clock here does not matter). */
+  clockFromRoom(state) {
+    const ts = this.room?.tableState;
+    if (!ts) return;
+    const c = state.clock;
+    if (c && typeof c.remaining_ms === 'number') {
+      if (!ts.deadline || c.v >= ts.deadline.v) ts.set({ deadline: { v: c.v, colour: c.colour, end: performance.now() + c.remaining_ms } });
+    } else if (ts.deadline && (state.v === ts.deadline.v || state.status !== 'playing')) {
+      ts.set({ deadline: null });   // a bot took the seat over, or the game ended
+    }
+  }
+
+  /** A live game message starts a decision: with a turn clock and a person to decide, it runs from now. */
+  clockFromMessage(view) {
+    const r = this.room;
+    const clock = r.state?.settings?.clock;
+    const colour = view?.pending?.colour;
+    const seat = colour ? r.tableState.seatOfColour(colour) : null;
+    const runs = clock && seat && seat.kind === 'human' && !seat.autopilot;
+    r.tableState.set({ deadline: runs ? { v: r.stream.v, colour, end: performance.now() + clock * 1000 } : null });
   }
 
   /** The game stream moved on or our legal actions came: the table state learns the version and them. */

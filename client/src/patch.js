@@ -93,13 +93,15 @@ export class GameStream {
     const prev = this.view;
     this.view = applyPatch(this.view, msg.patch);
     this.v = m;
-    return { status: 'applied', view: this.view, events: msg.events || [], prev };
+    return { status: 'applied', view: this.view, events: msg.events || [], prev, by: msg.by || null };
   }
 
   /** A `legal` payload {v, actions}: kept unless an older one arrives late. */
   setLegal(payload) {
     if (!payload || !Array.isArray(payload.actions)) return;
-    if (!this.legal || payload.v >= this.legal.v) this.legal = { v: payload.v, actions: payload.actions };
+    // the same version's actions again (a catch-up answer repeats them): keep the ones held, so nothing
+    // downstream sees a change
+    if (!this.legal || payload.v > this.legal.v) this.legal = { v: payload.v, actions: payload.actions };
   }
 
   /** The legal actions of the current version, or null when this client has none for it. */
@@ -111,6 +113,8 @@ export class GameStream {
     if (!answer) return [];
     if (answer.legal) this.setLegal(answer.legal);
     if (answer.snapshot) {
+      // a snapshot of the version already held changes nothing: the view on screen stays as it is
+      if (this.view !== null && answer.snapshot.v === this.v) return [];
       this.loadSnapshot(answer.snapshot);
       return [{ status: 'snapshot', view: this.view }];
     }

@@ -40,6 +40,7 @@ test('islands show name, value, beaches with moorings and boats in player colour
   assert.match(md, />Tonga</);
   assert.equal(byAttr(tongaG, 'data-beach-of').length, 6);
   const boats = findAll(tongaG, (n) => n.attrs.class === 'boat');
+  assert.deepEqual(boats.map((b) => b.attrs['data-mark']), ['circle', 'square']);
   assert.deepEqual(boats.map((b) => b.attrs['data-colour']), ['red', 'blue']);
   const moorings = findAll(tongaG, (n) => n.attrs.class === 'mooring');
   assert.equal(moorings.length, 18 - 2);

@@ -46,17 +46,37 @@ test('expand: island, then the n beaches; the last click sends the legal action'
   assert.equal(inp.prompt().args.n, 2);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '2' }), {});
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Tonga|0', 'Tonga|1', 'Tonga|2']);
-  assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), { send: { type: 'expand', island: 'Tonga', beaches: [0, 2] } });
+  // every beach chosen: the bar asks to confirm (Enter or the button); Undo takes the last beach back
+  assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '0' }), {});
+  assert.equal(inp.prompt().key, 'prompt.confirm_expand');
+  assert.equal(inp.prompt().args.beaches, '1, 3');
+  assert.deepEqual(inp.buttons().map((b) => b.id), ['confirm', 'undo']);
+  assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '1' }), {}, 'a stray click keeps the choice');
+  assert.deepEqual(inp.press('undo'), {});
+  assert.deepEqual(inp.sel.beaches, [2]);
+  assert.equal(inp.prompt().key, 'prompt.expand_beaches');
+  inp.click({ hit: 'beach', island: 'Tonga', beach: '0' });
+  assert.deepEqual(inp.press('confirm'), { send: { type: 'expand', island: 'Tonga', beaches: [0, 2] } });
   // a click on a beach directly selects its island
   inp.reset(inp.view, ['red'], inp.legal);
-  assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '2' }), { send: { type: 'expand', island: 'Samoa', beaches: [2] } });
-  // royal mode
+  inp.click({ hit: 'beach', island: 'Samoa', beach: '2' });
+  assert.deepEqual(inp.press('confirm'), { send: { type: 'expand', island: 'Samoa', beaches: [2] } });
+  // royal mode: the island, then a confirmation
   inp.reset(inp.view, ['red'], inp.legal);
   inp.press('mode:royal');
   assert.deepEqual([...inp.highlights().islands], ['Samoa']);
-  assert.deepEqual(inp.click({ hit: 'island', island: 'Samoa' }), { send: { type: 'royal', island: 'Samoa' } });
-  inp.reset(inp.view, ['red'], inp.legal);
-  assert.deepEqual(inp.press('colonise'), { send: { type: 'colonise' } });
+  assert.deepEqual(inp.click({ hit: 'island', island: 'Samoa' }), {});
+  assert.deepEqual(inp.prompt(), { key: 'prompt.confirm_royal', args: { island: 'Samoa' } });
+  assert.deepEqual(inp.press('confirm'), { send: { type: 'royal', island: 'Samoa' } });
+  // new colonisation says how many boats leave the board, and can be called off
+  inp.reset({ ...inp.view, players: [{ colour: 'red', on_board: 11 }] }, ['red'], inp.legal);
+  assert.deepEqual(inp.press('colonise'), {});
+  assert.deepEqual(inp.prompt(), { key: 'prompt.confirm_colonise', args: { n: 11 } });
+  assert.deepEqual(inp.click({ hit: 'island', island: 'Tonga' }), {}, 'a board click does not confirm');
+  inp.press('undo');
+  assert.equal(inp.prompt().key, 'prompt.expand_island');
+  inp.press('colonise');
+  assert.deepEqual(inp.press('confirm'), { send: { type: 'colonise' } });
 });
 
 test('expand with an empty supply: take a boat back first', () => {
@@ -70,7 +90,8 @@ test('expand with an empty supply: take a boat back first', () => {
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Samoa|0', 'Tonga|4']);
   inp.click({ hit: 'beach', island: 'Samoa', beach: '0' });
   assert.equal(inp.sel.island, 'Tonga', 'the only island left is chosen by itself');
-  assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '2' }).send, legal[1]);
+  inp.click({ hit: 'beach', island: 'Tonga', beach: '2' });
+  assert.deepEqual(inp.press('confirm').send, legal[1]);
 });
 
 test('restart: two boats on Tonga (same beach twice allowed) or one elsewhere', () => {
@@ -162,7 +183,7 @@ test('every language has every key; log lines and moves read well', () => {
     for (const k of Object.keys(DICTS.en)) if (k !== 'app.title' && k !== 'prompt.none') assert.ok(k in d, `${lang} lacks ${k}`);
   }
   const t = translator('en');
-  assert.equal(describeEvent({ type: 'crossing', danger: 3, colours: 2, passed: false }, t), 'Danger 3 vs 2 colour(s): too dangerous!');
+  assert.equal(describeEvent({ type: 'crossing', danger: 3, colours: 2, passed: false }, t), 'Danger 3 against 2 colours: too dangerous!');
   assert.equal(describeAction({ type: 'migrate', island: 'Tonga', beach: 0, pier: 4 }, t), 'Sail from Tonga beach 1, pier NE');
   assert.equal(pickLanguage(['he-IL', 'en']), 'he');
   assert.equal(pickLanguage(['pt-BR', 'nl-BE']), 'nl');

@@ -80,3 +80,18 @@ test('catch-up answers: missing messages or a snapshot, with legal actions', () 
   assert.equal(s.view.turn, 30);
   assert.deepEqual(s.legalNow(), [{ type: 'setup', beach: 1 }]);
 });
+
+test('a catch-up that brings nothing new changes nothing: same-version legal actions and snapshot are kept', () => {
+  const s = new GameStream();
+  s.receive({ v: 0, patch: { '=': { turn: 1 } } });
+  s.setLegal({ v: 0, actions: [{ type: 'setup', beach: 0 }] });
+  const view = s.view, actions = s.legalNow();
+  const out = s.catchUp({ v: 0, snapshot: { v: 0, view: { turn: 1 } }, legal: { v: 0, actions: [{ type: 'setup', beach: 0 }] } });
+  assert.deepEqual(out, []);
+  assert.equal(s.view, view);
+  assert.equal(s.legalNow(), actions);
+  // a newer version's actions do replace them
+  s.receive({ v: 1, patch: [K('turn'), 2] });
+  s.setLegal({ v: 1, actions: [] });
+  assert.deepEqual(s.legalNow(), []);
+});

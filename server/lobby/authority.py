@@ -186,6 +186,8 @@ class Authority:
         after, legal = game.public_view(), game.legal_actions()
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
+        if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
+            message["by"] = how
         now = time.time()
         line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
         to_move = game.to_move

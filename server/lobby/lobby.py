@@ -21,6 +21,23 @@ from server.lobby.store import Store
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
+def pending_clock(room: Room, head: tuple[int, str | None, float] | None, now: float) -> dict[str, Any] | None:
+    """The turn clock of the pending decision, for the room state (docs/protocol.md §4): its version, the
+    colour to decide, the milliseconds left and the server's time in milliseconds, so that a client counts
+    down from when it got this, whatever its own clock says. None without a clock, or when a bot decides."""
+    clock = room.settings.clock
+    if clock is None or head is None or room.status != PLAYING:
+        return None
+    v, to_move, at = head
+    if to_move is None:
+        return None
+    seat = room.seats[room.seat_of_colour(to_move)]
+    if seat.kind != "human" or seat.autopilot:
+        return None
+    return {"v": v, "colour": to_move, "remaining_ms": max(0, round((at + clock - now) * 1000)),
+            "server_ms": round(now * 1000)}
+
+
 class Lobby:
     """Rooms and seats for one server process (`proc` names it in presence records)."""
 
@@ -77,6 +94,7 @@ class Lobby:
         head = await self.store.game_head(room.id) if room.status != WAITING else None
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head[0] if head else None)
+        state["clock"] = pending_clock(room, head, time.time())
         await self.outbox.room_changed(room.id, state)
         if room.status == FINISHED:
             await self.announce({"op": "remove", "room": room.id})

@@ -70,9 +70,19 @@ def step(page: Page) -> str:
     def first(sel: str) -> Any:
         loc = board.locator(sel)
         n = loc.count()
-        return loc.nth(CHOICE.randrange(n)) if n else None
+        if not n:
+            return None
+        target = loc.nth(CHOICE.randrange(n))
+        # a board larger than the screen: pan to the target first, as a person would
+        target.evaluate("e => window.__tongiaki.room.table.board.reveal(e)")
+        return target
 
     try:
+        # the last step of an expansion, a royal island or a new colonisation: confirm it
+        confirm = dec.locator("button[data-action=confirm]:not([disabled])")
+        if kind != "land" and confirm.count():
+            confirm.click()
+            return "confirm"
         if kind == "land":
             colours = dec.locator('button[data-action^="colour:"]')
             if colours.count() and not dec.locator('button[data-action^="colour:"][aria-pressed=true]').count():

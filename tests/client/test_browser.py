@@ -320,8 +320,12 @@ def test_colonise_royal_island_and_restart_by_clicking(browser: Any, contexts: l
         page.wait_for_timeout(50)
     assert _wait_my_decision(page) == "turn"
 
-    # R11: new colonisation — every drawn tile is placed on a chosen free space, turned, then settled on
+    # R11: new colonisation — confirmed in the decision bar, which says what it takes off the board; then
+    # every drawn tile is placed on a chosen free space, turned, then settled on
     page.click("button[data-action=colonise]")
+    assert "boats off the board" in page.locator("[data-testid=prompt]").inner_text()
+    page.screenshot(path=str(artifacts / "15a-confirm-colonise.png"))
+    page.click("button[data-action=confirm]")
     placed = 0
     while (kind := _wait_my_decision(page)) == "place_tile":
         page.locator("[data-testid=board] [data-hit=cell]").first.click()
@@ -352,6 +356,8 @@ def test_colonise_royal_island_and_restart_by_clicking(browser: Any, contexts: l
         island = page.locator(f"[data-testid=board] [data-hit=island][data-island='{colony}']")
         if island.count():
             island.click()
+            assert page.get_attribute("[data-testid=prompt]", "data-prompt") == "prompt.confirm_royal"
+            page.click("button[data-action=confirm]")
             page.wait_for_function("[...document.querySelectorAll('[data-testid=log] li')]"
                                    ".some(l => l.textContent.includes('royal island'))")
             page.wait_for_selector(f"[data-testid=board] [data-tile='{colony}'] .royal-boat")

@@ -4,6 +4,7 @@
 import { el, clear, swatch } from './dom.js';
 import { DecisionInput } from '../input.js';
 import { describeAction } from '../describe.js';
+import { countdown } from './clock.js';
 
 export class DecisionBar {
   /** state: TableState; t: translator; act(action) → Promise<{ok, v?, error?}>; toast(text);
@@ -14,10 +15,21 @@ export class DecisionBar {
     this.node = el('div', { class: 'decision', 'data-testid': 'decision', 'aria-live': 'polite' });
   }
 
-  /** The decision on screen is new: start its input afresh. */
-  reset() {
+  /** Start the input afresh when the decision on screen is another one (another view, our legal
+   *  actions came or went, other colours are ours); `force`: also for the same one (a refused action).
+   *  A half-made choice dropped because the game moved on is explained in the bar. */
+  reset(force = false) {
     const s = this.state;
+    const key = [s.shown, s.legalShown, s.myColours().join(',')];
+    if (!force && this._key && key.every((x, i) => x === this._key[i])) return false;
+    const lost = !force && this._key && this.input.canAct && this.input.started && !this._sent;
+    const before = this._key && this._key[0];
+    this._key = key;
+    this._sent = false;
     this.input.reset(s.shown, s.myColours(), s.legalShown);
+    this.notice = null;
+    if (lost && s.shown && before !== s.shown) this.notice = this.t('decision.moved_on', { v: s.v ?? '' });
+    return true;
   }
 
   /** True when a click or key can change the decision now. */
@@ -44,9 +56,11 @@ export class DecisionBar {
     const pr = this.input.prompt();
     const args = this.promptArgs(pr.args);
     const who = this.state.seatOfColour(pend.colour);
-    const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt' }, swatch(pend.colour), ' ',
+    const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt', 'data-prompt': this.input.canAct ? pr.key : 'prompt.waiting' }, swatch(pend.colour), ' ',
       this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
+    prompt.append(' ', countdown());
     box.append(prompt);
+    if (this.notice && this.input.canAct) box.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'decision-notice', text: this.notice }));
     if (!this.input.canAct) return;
     const btns = el('div', { class: 'buttons' });
     for (const bt of this.input.buttons()) {
@@ -61,10 +75,17 @@ export class DecisionBar {
     // every legal action, as text: for keyboards, screen readers and anyone who prefers a list
     const legal = this.input.legal;
     if (legal.length) {
-      const det = el('details', { class: 'all-moves' }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }));
+      // all of them, built when opened (a landing can have hundreds); stays open across redraws
       const list = el('div', { class: 'move-list' });
-      legal.slice(0, 60).forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
-      det.append(list);
+      const fill = () => {
+        if (list.childElementCount) return;
+        legal.forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
+      };
+      const det = el('details', { class: 'all-moves', open: this._movesOpen === legal ? true : null, ontoggle: () => {
+        this._movesOpen = det.open ? legal : null;
+        if (det.open) fill();
+      } }, el('summary', { text: t('btn.all_moves', { n: legal.length }) }), list);
+      if (det.open) fill();
       box.append(det);
     }
   }
@@ -78,19 +99,24 @@ export class DecisionBar {
 
   /** Keyboard: Escape clears the selection, R / Shift+R turn a tile, Enter places it or confirms a landing. */
   key(e) {
-    if (!this.canAct) return;
+    if (!this.canAct || e.defaultPrevented) return;
     if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
     const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
     let id = null;
-    if (e.key === 'Escape') id = 'clear';
+    if (e.key === 'Escape' || e.key === 'Backspace') id = ids.has('undo') ? 'undo' : 'clear';
     else if (e.key === 'r' || e.key === 'R') id = e.shiftKey ? 'rotate:-1' : 'rotate:1';
     else if (e.key === 'Enter') id = ids.has('place') ? 'place' : 'confirm';
-    if (id && (ids.has(id) || id === 'clear')) { e.preventDefault(); this.press(id); }
+    if (id && (ids.has(id) || (id === 'clear' && e.key === 'Escape'))) { e.preventDefault(); this.press(id); }
   }
 
   /** A click on the board (a `data-hit` target, or {hit: 'none'} for a tile that cannot be chosen). */
-  hit(hit) {
+  hit(hit, how = {}) {
     if (!this.live) return;
+    if (how.key === 'Enter' && this.input.canAct) {
+      // Enter confirms what is waiting for confirmation, wherever the focus is
+      const ids = new Set(this.input.buttons().filter((b) => b.enabled).map((b) => b.id));
+      if (ids.has('confirm') || ids.has('place')) { this.press(ids.has('place') ? 'place' : 'confirm'); return; }
+    }
     if (hit.hit === 'none') {
       if (this.input.canAct) {
         const pr = this.input.prompt();
@@ -107,6 +133,7 @@ export class DecisionBar {
   }
 
   _result(r) {
+    this.notice = null;
     if (r.send) { this.send(r.send); return; }
     if (r.error) this.toast(this.t(r.error));
     this.onInput();
@@ -114,11 +141,13 @@ export class DecisionBar {
 
   async send(action) {
     if (this.state.sending) return;
+    this._sent = true;
     const res = await this.act(action);
     if (!res.ok) {
+      this._sent = false;
       const code = res.error?.code;
       this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
-      this.reset();
+      this.reset(true);
       this.onInput();
     }
   }

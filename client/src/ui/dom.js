@@ -1,4 +1,5 @@
 // Small DOM helpers. Text is always set with textContent (never innerHTML).
+import { markOf, markPath } from '../marks.js';
 
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -24,6 +25,13 @@ export function clear(node) {
   return node;
 }
 
+/** A seat chip: the colour, with the colour's mark in white (told apart without seeing colour). */
 export function swatch(colour) {
-  return el('span', { class: `swatch c-${colour}`, 'aria-hidden': 'true' });
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '-1 -1 2 2');
+  const path = document.createElementNS(NS, 'path');
+  path.setAttribute('d', markPath(markOf(colour), 0, 0, 0.52));
+  svg.appendChild(path);
+  return el('span', { class: `swatch c-${colour}`, 'aria-hidden': 'true', 'data-mark': markOf(colour) }, svg);
 }

@@ -38,7 +38,8 @@ export class EventPlayer {
   }
 
   /** An applied game message: play its events, then show the new view. */
-  message(prev, events, view) {
+  /** `by`: who decided when the server did ("clock", "autopilot", "bot"), else null. */
+  message(prev, events, view, by = null) {
     this._set({ target: view, playing: true });
     // far behind (a hidden tab, a long catch-up): jump to the present instead of replaying it all
     if (this.queue.pending > 60 || globalThis.document?.hidden) this.queue.skip();
@@ -47,6 +48,12 @@ export class EventPlayer {
     tasks.push(async () => {
       disp = this.state.shown || prev || view;
       this._set({ recent: new Set(), animating: true });
+      const colour = prev?.pending?.colour;
+      const who = by === 'takeover' ? 'autopilot' : by;   // the server says "takeover" (docs/protocol.md)
+      if ((who === 'clock' || who === 'autopilot') && colour) {
+        const name = this.state.seatOfColour(colour)?.name || this.t(`colour.${colour}`);
+        this.log.add({ msg: [who === 'clock' ? 'log.by_clock' : 'log.by_autopilot', { name }], colour, type: `by-${who}` });
+      }
     });
     for (const ev of events) tasks.push((ctx) => this._event(ctx, ev, () => disp, (d) => { disp = d; }));
     tasks.push(async () => {
@@ -73,6 +80,7 @@ export class EventPlayer {
     const show = (d) => { setDisp(d); this._set({ shown: d }); };
     switch (ev.type) {
       case 'fleet_departed': {
+        await b.follow(ctx, b.cellPoint(ev.cell));
         show(applyEventToDisplay(getDisp(), ev));
         b.showFleet(ev.boats || [], b.cellPoint(ev.cell));
         await b.moveFleetTo(ctx, b.sidePoint(ev.cell, ev.pier), 450);
@@ -86,12 +94,14 @@ export class EventPlayer {
       case 'tile_placed': {
         const d = applyEventToDisplay(getDisp(), ev);
         setDisp(d);
+        await b.follow(ctx, b.cellPoint(ev.cell));
         this._set({ shown: d, recent: new Set([...this.state.recent, cellKey(ev.cell)]) });
         await b.flipIn(ctx, ev.cell, 550);
         return;
       }
       case 'path_followed': {
         if (!b.fleetNode) b.showFleet([], b.sidePoint(ev.cell, ev.entry));
+        await b.follow(ctx, b.cellPoint(ev.cell));
         await b.sailPath(ctx, ev.cell, ev.entry, ev.exit, 650);
         return;
       }
@@ -114,6 +124,7 @@ export class EventPlayer {
         return;
       }
       case 'landed': {
+        await b.follow(ctx, b.cellPoint(ev.cell));
         const d = applyEventToDisplay(getDisp(), ev);
         b.hideFleet();
         show(d);

@@ -1,6 +1,7 @@
 // The side panels and the status line of the table: players, stack, result, whose table this is.
 // They only read the table state and redraw when what they show changed.
 import { el, clear, swatch } from './dom.js';
+import { countdown } from './clock.js';
 
 export class Panels {
   constructor(state, t) {
@@ -27,9 +28,7 @@ export class Panels {
     const v = this.state.shown, t = this.t, room = this.state.room;
     const phase = v.phase === 'setup' ? t('phase.setup') : v.phase === 'over' ? t('phase.over') : t('phase.play', { turn: v.turn });
     const mine = this.state.myColours();
-    const clock = room?.settings?.clock;
     clear(this.statusEl).append(
-      ...(clock && v.phase !== 'over' ? [el('span', { class: 'tag', title: t('lobby.clock') }, t('status.clock', { s: clock })), ' '] : []),
       el('strong', { text: phase }), ' ',
       mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
         : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')),
@@ -51,7 +50,8 @@ export class Panels {
       box.append(el('div', { class: `player ${active ? 'active' : ''}`, 'data-colour': p.colour },
         el('div', { class: 'pname' }, swatch(p.colour), ' ',
           el('span', { class: 'conn-dot', 'data-on': seat?.kind === 'bot' || seat?.connected ? 'yes' : 'no' }),
-          el('strong', { text: seat?.name || t(`colour.${p.colour}`) }), ' ', flags),
+          el('strong', { text: seat?.name || t(`colour.${p.colour}`) }), ' ', flags,
+          v.pending?.colour === p.colour ? [' ', countdown()] : null),
         el('div', { class: 'pstats' },
           stat(t('panel.score'), scores ? scores[p.colour] : p.score, 'score'),
           stat(t('panel.supply'), p.supply, 'supply'),

@@ -7,6 +7,8 @@ import { EventPlayer } from './eventplayer.js';
 import { DecisionBar } from './decisionbar.js';
 import { Panels } from './panels.js';
 import { LogPanel } from './gamelog.js';
+import { ClockTicker } from './clock.js';
+import { TurnSignals, soundOn, setSound } from './signals.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -20,16 +22,20 @@ export class Table {
     this.root = root; this.state = state; this.t = t;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
-    this.board = new BoardView(this.boardWrap, { onHit: (hit) => this.decision.hit(hit) });
+    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.decision.hit(hit, how), label: (d) => this.targetName(d) });
+    this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw() });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
+    this.clock = new ClockTicker(this.root, state, { onWarn: () => this.signals?.warn() });
     this._unsub = state.subscribe((changed) => this.update(changed));
+    // after the table's own subscriber: it reads the decision input that update() has just reset
+    this.signals = new TurnSignals(state, t, () => this.decision.canAct);
     this._keys = (e) => this.decision.key(e);
     document.addEventListener('keydown', this._keys);
-    if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); }
+    if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); this.signals.update(); }
   }
 
   /** The animation queue (speed, skip, busy) — read by the browser tests. */
@@ -38,10 +44,21 @@ export class Table {
 
   build() {
     const t = this.t, p = this.panels;
+    // the camera follows the action unless turned off (kept)
+    let follow = true;
+    try { follow = localStorage.getItem('tongiaki.follow') !== '0'; } catch { /* ignore */ }
+    this.board.following = follow;
+    this.followBtn = el('button', { type: 'button', class: 'icon follow', title: t('board.follow'), 'aria-label': t('board.follow'),
+      'aria-pressed': String(follow), 'data-testid': 'follow', onclick: () => {
+        this.board.following = !this.board.following;
+        this.followBtn.setAttribute('aria-pressed', String(this.board.following));
+        try { localStorage.setItem('tongiaki.follow', this.board.following ? '1' : '0'); } catch { /* ignore */ }
+      } }, '◎');
     const zoom = el('div', { class: 'zoom-controls' },
       el('button', { type: 'button', class: 'icon', title: '+', onclick: () => this.board.zoomBy(1.25) }, '+'),
       el('button', { type: 'button', class: 'icon', title: '−', onclick: () => this.board.zoomBy(0.8) }, '−'),
-      el('button', { type: 'button', class: 'icon', title: '⤢', 'data-testid': 'fit', onclick: () => this.board.fit() }, '⤢'));
+      el('button', { type: 'button', class: 'icon', title: '⤢', 'data-testid': 'fit', onclick: () => this.board.fit() }, '⤢'),
+      this.followBtn);
     this.boardWrap.appendChild(zoom);
     const speed = this.queue.speed;
     const speedSel = el('select', { 'data-testid': 'speed', 'aria-label': t('anim.speed'), onchange: () => this.player.setSpeed(Number(speedSel.value)) },
@@ -49,22 +66,34 @@ export class Table {
     if (!SPEEDS.some(([, v]) => v === speed)) speedSel.append(el('option', { value: speed, text: `×${speed}` }));
     speedSel.value = String(speed);
     const skipBtn = el('button', { type: 'button', 'data-testid': 'skip', onclick: () => this.queue.skip() }, t('anim.skip'));
-    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn);
+    const soundBtn = el('button', { type: 'button', 'data-testid': 'sound', 'aria-pressed': String(soundOn()),
+      onclick: () => { setSound(!soundOn()); soundBtn.setAttribute('aria-pressed', String(soundOn())); } }, t('turn.sound'));
+    // a system notification when the tab is hidden: asked for only when the person presses this
+    const canAsk = globalThis.Notification && Notification.permission === 'default';
+    const notifyBtn = canAsk ? el('button', { type: 'button', 'data-testid': 'notify',
+      onclick: () => { Notification.requestPermission().finally(() => notifyBtn.remove()); } }, t('turn.notify_ask')) : null;
+    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn, soundBtn, notifyBtn);
     this.chatSlot = el('div', { class: 'chat-slot' });
     const main = el('section', { class: 'table-main' }, el('div', { class: 'table-top' }, p.statusEl, animBar), this.decision.node, this.boardWrap, this.toastEl);
-    const side = el('aside', { class: 'side' },
-      p.resultEl,
-      el('section', { class: 'panel' }, el('h3', { text: t('panel.players') }), p.playersEl),
-      el('section', { class: 'panel' }, el('h3', { text: t('panel.stack') }), p.stackEl),
-      el('section', { class: 'panel log-panel' }, el('h3', { text: t('panel.log') }), this.logPanel.node),
-      el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
+    const panels = [['players', p.playersEl], ['stack', p.stackEl], ['log', this.logPanel.node], ['chat', this.chatSlot]];
+    // on a phone the board comes first: the panels are one tap away in a sheet over the board's foot
+    const side = el('aside', { class: 'side', 'data-open': '' });
+    const tabs = el('nav', { class: 'side-tabs', 'data-testid': 'side-tabs', 'aria-label': t('panel.panels') },
+      panels.map(([k]) => el('button', { type: 'button', 'data-tab': k, 'aria-pressed': 'false', onclick: () => {
+        side.dataset.open = side.dataset.open === k ? '' : k;
+        for (const b of tabs.children) b.setAttribute('aria-pressed', String(b.dataset.tab === side.dataset.open));
+        if (k === 'log') this.logPanel.node.scrollTop = this.logPanel.node.scrollHeight;
+      } }, t(`panel.${k}`))));
+    side.append(p.resultEl,
+      ...panels.map(([k, node]) => el('section', { class: `panel ${k}-panel`, 'data-panel': k }, el('h3', { text: t(`panel.${k}`) }), node)),
+      tabs);
     clear(this.root).appendChild(el('div', { class: 'table' }, main, side));
   }
 
   /** A result of the game stream: a snapshot to show as is, or a message whose events are played. */
   show(x) {
     if (x.status === 'snapshot' || x.prev === null) this.player.snapshot(x.view);
-    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view);
+    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view, x.by);
   }
 
   update(changed) {
@@ -84,6 +113,25 @@ export class Table {
     this.board.svg.dataset.v = String(s.v ?? '');
     this.board.svg.dataset.interactive = this.decision.canAct ? 'yes' : 'no';
     this.decision.render();
+    this.clock.tick();
+  }
+
+  /** A board target's accessible name ("Samoa, beach 2, 3 of 4 moorings: red 1, blue 2"). */
+  targetName(d) {
+    const t = this.t, v = this.state.shown;
+    const island = (v?.tiles || []).find((x) => x.tile === d.island);
+    if (d.hit === 'island') return t('a11y.island', { island: d.island, value: island?.value ?? 0 });
+    if (d.hit === 'beach' || d.hit === 'pier') {
+      const b = island?.beaches?.[Number(d.beach)];
+      const counts = {};
+      for (const c of b?.boats || []) counts[c] = (counts[c] || 0) + 1;
+      const boats = Object.entries(counts).map(([c, n]) => `${t(`colour.${c}`)} ${n}`).join(', ');
+      const name = t('a11y.beach', { island: d.island, b: Number(d.beach) + 1, used: (b?.boats || []).length, n: b?.moorings ?? '?' }) + (boats ? `: ${boats}` : '');
+      return d.hit === 'pier' ? `${t('a11y.pier', { dir: t(`dir.${d.dir}`) })} — ${name}` : name;
+    }
+    if (d.hit === 'cell') return t('a11y.cell', { cell: d.cell });
+    if (d.hit === 'preview') return t('a11y.preview');
+    return null;
   }
 
   flashStatus(text) {
@@ -95,6 +143,8 @@ export class Table {
 
   destroy() {
     this._unsub();
+    this.signals.destroy();
+    this.clock.destroy();
     this.player.destroy();
     this.panels.destroy();
     this.logPanel.destroy();

@@ -10,6 +10,7 @@ export const FIELDS = Object.freeze({
   legal: 'network',     // our legal actions for version `v`, or null when we have none for it
   sending: 'network',   // an action is on its way to the server
   waitV: 'network',     // the version the server answered our last action with: wait for it
+  deadline: 'network',  // the turn clock of version v: {v, colour, end} (end: performance.now() ms), or null
   shown: 'player',      // the view on screen (while animating: the board as the events leave it)
   target: 'player',     // the latest view from the server
   recent: 'player',     // cells placed by the message just played (drawn highlighted)
@@ -20,7 +21,7 @@ export const FIELDS = Object.freeze({
 export class TableState {
   constructor(init = {}) {
     this.room = null; this.me = null; this.v = null; this.legal = null;
-    this.sending = false; this.waitV = 0;
+    this.sending = false; this.waitV = 0; this.deadline = null;
     this.shown = null; this.target = null; this.recent = new Set();
     this.animating = false; this.playing = false;
     this._subs = new Set();

@@ -1,0 +1,53 @@
+// The turn clock on the table: every element marked `data-clock` inside the table shows the time left of
+// the pending decision (the table state's `deadline`), ticking; the last 10 s are a warning (a class, and
+// a short sound when sound is on).
+
+import { el } from './dom.js';
+
+export const WARN_MS = 10000;
+
+/** A countdown element (filled and ticked by ClockTicker). */
+export function countdown() {
+  return el('span', { class: 'countdown', role: 'timer', 'data-clock': '', 'data-testid': 'countdown', hidden: true });
+}
+
+/** "1:05", "0:09": the time left, rounded up to the second. */
+export function formatLeft(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The milliseconds left of the decision on screen, or null when it has no clock (or is not current). */
+export function timeLeft(state, now = performance.now()) {
+  const d = state.deadline;
+  if (!d || d.v !== state.v || !state.shown || state.shown !== state.target) return null;
+  if (state.shown.pending?.colour !== d.colour) return null;
+  return Math.max(0, d.end - now);
+}
+
+export class ClockTicker {
+  /** root: the table's element; state: TableState; onWarn(): called once per decision at WARN_MS. */
+  constructor(root, state, { onWarn } = {}) {
+    this.root = root; this.state = state; this.onWarn = onWarn || (() => {});
+    this._warned = null;
+    this._timer = setInterval(() => this.tick(), 250);
+  }
+
+  tick() {
+    const left = timeLeft(this.state);
+    for (const node of this.root.querySelectorAll('[data-clock]')) {
+      node.hidden = left === null;
+      if (left === null) continue;
+      node.textContent = formatLeft(left);
+      node.dataset.ms = String(Math.round(left));
+      node.classList.toggle('warn', left <= WARN_MS);
+    }
+    const d = this.state.deadline;
+    if (left !== null && left <= WARN_MS && left > 0 && this._warned !== d) {
+      this._warned = d;
+      this.onWarn(d);
+    }
+  }
+
+  destroy() { clearInterval(this._timer); }
+}
