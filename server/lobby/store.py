@@ -141,6 +141,20 @@ def text(raw: object) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
+
+# The metrics lease: kept by its holder, taken when free, or when its holder's heartbeat has lapsed (a
+# killed replica would otherwise keep the cluster figures off every /metrics until its lease ran out).
+LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  local beat = redis.call('ZSCORE', KEYS[2], holder)
+  if beat and tonumber(beat) >= tonumber(ARGV[3]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+
 class Store:
     """Namespaced Redis access for rooms, games, chat, presence and sessions."""
 
@@ -152,6 +166,7 @@ class Store:
         self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
         self._expired = client.register_script(EXPIRED)
+        self._lease = client.register_script(LEASE)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -512,19 +527,16 @@ class Store:
     # -- cluster figures (/metrics) ----------------------------------------------------------------
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
         """Room and process counts for /metrics, answered only to the process holding the metrics lease
-        (taken when free, kept while renewed), so one replica exports them. Three O(1)/O(log n) reads."""
-        key = self.key("metrics_lease")
+        (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
+        them. Three O(1)/O(log n) reads."""
         ms = max(1, int(lease * 1000))
-        if not await self.redis.set(key, proc, nx=True, px=ms):  # (SET NX GET needs Redis 7)
-            holder = await self.redis.get(key)
-            if holder is None or (holder.decode() if isinstance(holder, bytes) else holder) != proc:
-                return None
+        if not await self._lease(keys=[self.key("metrics_lease"), self.key("procs")], args=[proc, ms, alive_after]):
+            return None
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.pexpire(key, ms)
             pipe.zcard(self.key("rooms"))
             pipe.zcard(self.key("lobby"))
             pipe.zcount(self.key("procs"), alive_after, "+inf")
-            _, rooms, listed, procs = await pipe.execute()
+            rooms, listed, procs = await pipe.execute()
         return {"rooms": rooms, "listed": listed, "processes": procs}
 
     async def delete_prefix(self) -> None:

@@ -53,3 +53,20 @@ async def test_expired_rooms_are_found_without_reading_the_rooms(store):
     await store.redis.delete(store.key("room", ids[1]), store.key("room", ids[4]))   # as if they expired
     assert await store.expired_rooms(batch=2) == [ids[1], ids[4]]   # across batches
     assert await store.expired_rooms() == [ids[1], ids[4]]
+
+
+async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_dead_one(store):
+    """/metrics exports the cluster-wide figures from one replica only; a replica killed while holding
+    that lease must not keep them off every /metrics until it expires (its heartbeat lapses first)."""
+    import time
+
+    now = time.time()
+    await store.heartbeat("proc-a")
+    await store.heartbeat("proc-b")
+    assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # free: taken
+    assert await store.cluster_figures("proc-b", 60.0, now - 5) is None       # a live holder keeps it
+    assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # and renews it
+    await store.drop_process("proc-a")                                         # proc-a stops beating
+    figures = await store.cluster_figures("proc-b", 60.0, time.time() - 5)
+    assert figures is not None and figures["processes"] == 1
+    assert await store.cluster_figures("proc-a", 60.0, time.time() - 5) is None
