@@ -52,7 +52,10 @@ def follow(page: Any, base_url: str, lesson: str, query: str) -> None:
         details.wait_for()
         if details.get_attribute("open") is None:
             page.click("[data-testid=decision] details summary")
-        index = page.evaluate(MOVE_INDEX_JS, state["move"])
+        # the list is drawn when it opens (over the board): wait for the move to be listed
+        deadline = time.monotonic() + 5
+        while (index := page.evaluate(MOVE_INDEX_JS, state["move"])) < 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert index >= 0, (lesson, state["move"])
         page.locator("[data-testid=decision] .move-list button").nth(index).click()
         deadline = time.monotonic() + 15
