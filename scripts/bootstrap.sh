@@ -9,9 +9,12 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 stamp=.venv/.installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ]; then
   .venv/bin/pip install --quiet --upgrade pip
-  .venv/bin/pip install --quiet -e '.[test]'
+  # Reproducible: exactly the locked versions, each checked against its hash (scripts/lock.sh writes
+  # the lock from pyproject.toml); then the project itself, whose dependencies are all in the lock.
+  .venv/bin/pip install --quiet --require-hashes -r requirements.lock
+  .venv/bin/pip install --quiet --no-deps -e .
   touch "$stamp"
 fi
 

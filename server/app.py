@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,10 +19,14 @@ from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
 from server.lobby.tongiaki import Tongiaki
-from server.metrics import Metrics
+from server.metrics import CONTENT_TYPE, Metrics
+from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import Websockets, install_websocket
+from server.realtime.transport import Websockets, install_websocket, polling_limit
 from server.realtime.wire import WirePacket
+from server.records import Records, api
+from server.records.keeper import live_record
+from server.tutorial import http as tutorial_http
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +39,12 @@ AUTHORITY = web.AppKey("authority", Authority)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
 
+FRAME_LIMIT = 64 * 1024
+"""Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
+
+METRICS_LEASE = 30.0
+"""Seconds the replica exporting the cluster-wide figures keeps that role without a scrape."""
+
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tongiaki Online</title>
 <h1>Tongiaki Online</h1><p>The web client is not built yet (<code>client/dist/</code> is missing):
 run <code>make setup</code>. The service itself is up: Socket.IO at <code>/socket.io/</code>.</p>"""
@@ -41,24 +52,28 @@ run <code>make setup</code>. The service itself is up: Socket.IO at <code>/socke
 
 def init_app(config: Config) -> web.Application:
     """The aiohttp application serving Socket.IO, /healthz, /metrics and the web client."""
-    app = web.Application()
+    app = web.Application(middlewares=[polling_limit(FRAME_LIMIT)])
     app[CONFIG] = config
     app[METRICS] = Metrics()
     manager = None
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
-        manager = socketio.AsyncRedisManager(config.redis_url, channel=f"{config.prefix}:socketio")
+        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio")
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
-        max_http_buffer_size=64 * 1024, logger=False, engineio_logger=False)
-    app[WEBSOCKETS] = install_websocket(sio, config.deflate)
+        max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
+    app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
+                                        app[METRICS].dropped_slow_socket)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)
     app.on_shutdown.append(_close_sockets)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
+    tutorial_http.install(app)
+    api.install(app)   # after the routes above, before the web client's catch-all
     app.router.add_get("/{path:.*}", client_files)
     return app
 
@@ -79,12 +94,17 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     sio = app[SIO]
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
-                      waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log)
+                      waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log,
+                      rooms_per_person=config.rooms_per_person)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)
+    authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
+    app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
     sio.register_namespace(namespace)
+    if isinstance(sio.manager, Fanout):
+        install_resync(sio.manager, lambda: list(namespace.connections))
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()
@@ -114,19 +134,39 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """200 when Redis answers, else 503."""
+    """Liveness: 200 whenever the process serves HTTP. Redis is not asked: an outage of Redis must not
+    make an orchestrator restart every replica (readiness, /readyz, says whether to send traffic)."""
+    return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
+
+
+async def readyz(request: web.Request) -> web.Response:
+    """Readiness: 200 when Redis answers and the process is not shutting down, else 503 with the reason."""
+    namespace = request.app.get(NAMESPACE)
+    if namespace is None or namespace.closing:
+        return web.json_response({"ok": False, "reason": "shutting down" if namespace else "starting"},
+                                 status=503, headers={"Cache-Control": "no-store"})
     try:
         await asyncio.wait_for(request.app[STORE].ping(), 2.0)
-    except Exception as e:  # noqa: BLE001 - any failure means unhealthy
-        return web.json_response({"ok": False, "redis": str(e)[:200]}, status=503)
-    return web.json_response({"ok": True})
+    except Exception as e:  # noqa: BLE001 - any failure means not ready
+        return web.json_response({"ok": False, "reason": "redis unreachable", "redis": str(e)[:200]},
+                                 status=503, headers={"Cache-Control": "no-store"})
+    return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
 
 
 async def metrics(request: web.Request) -> web.Response:
-    """Prometheus text exposition."""
-    counts = await request.app[LOBBY].rooms_by_status()
-    return web.Response(text=request.app[METRICS].render(counts), content_type="text/plain",
-                        charset="utf-8", headers={"X-Content-Type-Options": "nosniff"})
+    """Prometheus text exposition. Cheap whatever the number of rooms: the process's own figures, plus
+    three counts from Redis on the one replica holding the metrics lease (none when Redis is away)."""
+    cluster, redis_up = None, False
+    if LOBBY in request.app:
+        lobby = request.app[LOBBY]
+        try:
+            cluster = await asyncio.wait_for(request.app[STORE].cluster_figures(
+                lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
+            redis_up = True
+        except Exception:  # noqa: BLE001 - Redis away: the process's own figures still matter most
+            pass
+    body = request.app[METRICS].render(cluster, redis_up)
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 
 async def client_files(request: web.Request) -> web.StreamResponse:

@@ -22,6 +22,7 @@ class Config:
     tick: float = 0.05                    # how often timers (bots, grace, clock) are polled, seconds
     presence_ttl: float = 15.0            # a process not heard of for this long is dead (its sockets gone)
     finished_ttl: float = 3600.0          # finished rooms stay viewable this long
+    record_ttl: float = 90 * 86400.0      # the records of finished games are kept this long (seconds)
     waiting_ttl: float = 3 * 3600.0       # an idle waiting room expires after this long
     patch_log: int = 200                  # recent game messages kept for catch-up
     chat_log: int = 50                    # recent chat lines kept per room
@@ -29,7 +30,14 @@ class Config:
     burst: float = 40.0                   # and burst
     chat_lines: int = 5                   # chat lines per `chat_window` seconds per connection
     chat_window: float = 10.0
+    rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
+    session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
+    send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
+    write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
+    connections_per_address: int = 50     # sockets open at once from one client address (this process); 0: no cap
+    forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
+    log_format: str = "text"              # "text" or "json" (one JSON object per line)
 
     def with_(self, **changes: object) -> Config:
         """A copy with some fields changed."""
@@ -42,11 +50,15 @@ def from_env(**overrides: object) -> Config:
     values: dict[str, object] = {}
     if env.get("REDIS_URL"):
         values["redis_url"] = env["REDIS_URL"]
-    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float),
-                       ("prefix", str), ("data_dir", Path), ("client_dir", Path)):
+    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float), ("record_ttl", float),
+                       ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
+                       ("send_queue", int), ("write_timeout", float), ("connections_per_address", int),
+                       ("rooms_per_person", int), ("log_format", str)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)
+    if env.get("TONGIAKI_FORWARDED_FOR"):
+        values["forwarded_for"] = env["TONGIAKI_FORWARDED_FOR"] not in ("0", "false", "no")
     if env.get("TONGIAKI_DEFLATE"):
         values["deflate"] = env["TONGIAKI_DEFLATE"] not in ("0", "false", "no")
     if env.get("TONGIAKI_ORIGINS"):

@@ -1,80 +1,137 @@
-"""Prometheus text metrics, kept by hand (a few counters, gauges and one histogram)."""
+"""The process's metrics through prometheus_client, one registry per app (tests run several apps in one
+process). Everything here is per process, so `sum()` across replicas is right; the cluster-wide room
+counts are exported by one replica only (the one holding the metrics lease, `ClusterFigures`)."""
 
 from __future__ import annotations
 
-import bisect
-from collections import Counter
+import platform
+from collections.abc import Iterator
+from importlib import metadata
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class ClusterFigures(Collector):
+    """Cluster-wide counts (rooms in Redis, listed rooms, live processes), read cheaply (ZCARD) by the
+    replica holding the metrics lease and by no other, so a `sum()` over replicas counts them once."""
+
+    def __init__(self) -> None:
+        self.figures: dict[str, int] | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        if self.figures is None:
+            return
+        rooms = GaugeMetricFamily("tongiaki_cluster_rooms", "Rooms held in Redis (all processes; exported by "
+                                  "one replica only).")
+        rooms.add_metric([], self.figures.get("rooms", 0))
+        yield rooms
+        listed = GaugeMetricFamily("tongiaki_cluster_listed_rooms", "Rooms listed in the lobby (all processes; "
+                                   "exported by one replica only).")
+        listed.add_metric([], self.figures.get("listed", 0))
+        yield listed
+        procs = GaugeMetricFamily("tongiaki_cluster_processes", "Server processes with a recent heartbeat "
+                                  "(exported by one replica only).")
+        procs.add_metric([], self.figures.get("processes", 0))
+        yield procs
 
 
 class Metrics:
-    """The process's counters; /metrics renders them with the room counts read from Redis."""
+    """The process's counters, gauges and histograms; `render()` is the /metrics body."""
 
     def __init__(self) -> None:
-        self.sockets = 0
-        self.actions = Counter[str]()          # by outcome: "accepted" or an error code
-        self.latency_counts = [0] * (len(LATENCY_BUCKETS) + 1)
-        self.latency_sum = 0.0
-        self.latency_n = 0
-        self.messages = 0                      # game messages broadcast
-        self.lag_counts = [0] * (len(LATENCY_BUCKETS) + 1)  # event-loop lag of the timer loop's sleeps
-        self.lag_n = 0
+        self.registry = CollectorRegistry(auto_describe=True)
+        ProcessCollector(registry=self.registry)      # RSS, CPU seconds, open fds, start time
+        GCCollector(registry=self.registry)           # collections per generation
+        PlatformCollector(registry=self.registry)     # python_info
+        build = Gauge("tongiaki_build_info", "The running build: versions of the service and its stack.",
+                      ["version", "python", "socketio", "aiohttp", "redis"], registry=self.registry)
+        build.labels(_version("tongiaki"), platform.python_version(), _version("python-socketio"),
+                     _version("aiohttp"), _version("redis")).set(1)
+        self._sockets = Gauge("tongiaki_sockets", "Connected Socket.IO sockets on this process.",
+                              registry=self.registry)
+        self._actions = Counter("tongiaki_actions", "Actions received, by outcome (accepted or error code).",
+                                ["outcome"], registry=self.registry)
+        self._actions.labels("accepted")
+        self._requests = Counter("tongiaki_requests", "Requests received from clients (any event).",
+                                 registry=self.registry)
+        self._redis_up = Gauge("tongiaki_redis_up", "1 when this process reached Redis at the last scrape, else 0.",
+                               registry=self.registry)
+        self._rejections = Counter("tongiaki_requests_rejected", "Requests of any event refused, by error code "
+                                   "(rate_limited, malformed, ...).", ["code"], registry=self.registry)
+        self._dropped = Counter("tongiaki_slow_sockets_dropped", "Sockets closed because they did not read "
+                                "their messages (send queue full or write timed out).", registry=self.registry)
+        self._refused = Counter("tongiaki_connections_refused", "Connections refused, by reason.", ["reason"],
+                                registry=self.registry)
+        self._messages = Counter("tongiaki_game_messages", "Game messages broadcast by this process.",
+                                 registry=self.registry)
+        self._latency = Histogram("tongiaki_action_latency_seconds", "From an action's arrival to its broadcast.",
+                                  buckets=LATENCY_BUCKETS, registry=self.registry)
+        self._lag = Histogram("tongiaki_loop_lag_seconds", "How late the timer loop woke up (event loop or CPU "
+                              "busy).", buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.cluster = ClusterFigures()
+        self.registry.register(self.cluster)
+
+    # -- the counters' interface (kept small: the lobby and namespace call these) -------------------
+    @property
+    def sockets(self) -> int:
+        return int(self._sockets._value.get())
+
+    @sockets.setter
+    def sockets(self, value: int) -> None:
+        self._sockets.set(value)
+
+    @property
+    def messages(self) -> int:
+        return int(self._messages._value.get())
+
+    @messages.setter
+    def messages(self, value: int) -> None:
+        self._messages.inc(max(0, value - self.messages))
 
     def accepted(self, seconds: float) -> None:
         """An action applied and broadcast, `seconds` after it arrived."""
-        self.actions["accepted"] += 1
-        self.latency_sum += seconds
-        self.latency_n += 1
-        _count(self.latency_counts, seconds)
+        self._actions.labels("accepted").inc()
+        self._latency.observe(seconds)
 
     def lag(self, seconds: float) -> None:
         """How much later than asked the timer loop woke up: the event loop (or the CPU) was busy."""
-        self.lag_n += 1
-        _count(self.lag_counts, seconds)
+        self._lag.observe(seconds)
 
     def rejected(self, code: str) -> None:
-        self.actions[code] += 1
+        """An action refused with `code`."""
+        self._actions.labels(code).inc()
 
-    def render(self, rooms_by_status: dict[str, int]) -> str:
-        lines = [
-            "# HELP tongiaki_sockets Connected Socket.IO sockets on this process.",
-            "# TYPE tongiaki_sockets gauge",
-            f"tongiaki_sockets {self.sockets}",
-            "# HELP tongiaki_rooms Rooms by status (all processes).",
-            "# TYPE tongiaki_rooms gauge",
-        ]
-        for status in ("waiting", "playing", "finished"):
-            lines.append(f'tongiaki_rooms{{status="{status}"}} {rooms_by_status.get(status, 0)}')
-        lines += ["# HELP tongiaki_actions_total Actions received, by outcome (accepted or error code).",
-                  "# TYPE tongiaki_actions_total counter"]
-        lines.append(f'tongiaki_actions_total{{outcome="accepted"}} {self.actions["accepted"]}')
-        for code, n in sorted(self.actions.items()):
-            if code != "accepted":
-                lines.append(f'tongiaki_actions_total{{outcome="{code}"}} {n}')
-        lines += ["# HELP tongiaki_game_messages_total Game messages broadcast by this process.",
-                  "# TYPE tongiaki_game_messages_total counter",
-                  f"tongiaki_game_messages_total {self.messages}",
-                  "# HELP tongiaki_action_latency_seconds From an action's arrival to its broadcast.",
-                  "# TYPE tongiaki_action_latency_seconds histogram"]
-        total = 0
-        for bound, n in zip(LATENCY_BUCKETS, self.latency_counts, strict=False):
-            total += n
-            lines.append(f'tongiaki_action_latency_seconds_bucket{{le="{bound}"}} {total}')
-        lines.append(f'tongiaki_action_latency_seconds_bucket{{le="+Inf"}} {self.latency_n}')
-        lines.append(f"tongiaki_action_latency_seconds_sum {self.latency_sum:.6f}")
-        lines.append(f"tongiaki_action_latency_seconds_count {self.latency_n}")
-        lines += ["# HELP tongiaki_loop_lag_seconds How late the timer loop woke up (event loop or CPU busy).",
-                  "# TYPE tongiaki_loop_lag_seconds histogram"]
-        total = 0
-        for bound, n in zip(LATENCY_BUCKETS, self.lag_counts, strict=False):
-            total += n
-            lines.append(f'tongiaki_loop_lag_seconds_bucket{{le="{bound}"}} {total}')
-        lines.append(f'tongiaki_loop_lag_seconds_bucket{{le="+Inf"}} {self.lag_n}')
-        lines.append(f"tongiaki_loop_lag_seconds_count {self.lag_n}")
-        return "\n".join(lines) + "\n"
+    def request(self) -> None:
+        """A request arrived (the denominator of the rejection rate)."""
+        self._requests.inc()
 
+    def refused_request(self, code: str) -> None:
+        """Any request refused with `code` (the rejection rate the alert rules watch)."""
+        self._rejections.labels(code).inc()
 
-def _count(counts: list[int], seconds: float) -> None:
-    """Add one observation to a histogram over LATENCY_BUCKETS (the last slot is +Inf)."""
-    counts[bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1
+    def dropped_slow_socket(self) -> None:
+        self._dropped.inc()
+
+    def refused_connection(self, reason: str) -> None:
+        self._refused.labels(reason).inc()
+
+    def render(self, cluster: dict[str, int] | None = None, redis_up: bool = True) -> bytes:
+        """The Prometheus text exposition; `cluster` only on the replica holding the metrics lease."""
+        self.cluster.figures = cluster
+        self._redis_up.set(1 if redis_up else 0)
+        return bytes(generate_latest(self.registry))

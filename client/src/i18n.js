@@ -1,6 +1,9 @@
 // Translations (en, fr, nl, de, he) and the language choice. Hebrew is right-to-left.
 // Strings are plain text with {placeholders}; the UI always sets them with textContent.
 
+import { MORE } from './i18n_more.js';
+import { LEARN } from './i18n_learn.js';
+
 export const LANGS = ['en', 'fr', 'nl', 'de', 'he'];
 export const RTL = new Set(['he']);
 export const LANG_NAMES = { en: 'English', fr: 'Français', nl: 'Nederlands', de: 'Deutsch', he: 'עברית' };
@@ -448,6 +451,7 @@ const he = {
 };
 
 export const DICTS = { en, fr, nl, de, he };
+for (const lang of LANGS) Object.assign(DICTS[lang], MORE[lang], LEARN[lang]);
 
 /** Best language for a list of browser languages (navigator.languages). */
 export function pickLanguage(prefs) {

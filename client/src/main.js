@@ -10,6 +10,10 @@ import { Table } from './ui/table.js';
 import { TableState } from './ui/tablestate.js';
 import { GameLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
+import { Replay } from './ui/replay.js';
+import { EndScreen } from './ui/endscreen.js';
+import { Lesson, renderLessons } from './ui/tutorial.js';
+import { renderRules } from './ui/rules.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
 
@@ -116,6 +120,10 @@ class App {
     if (!this.session) return;
     const h = location.hash.replace(/^#\/?/, '');
     const [page, arg] = h.split('/');
+    if (this.replay && page !== 'replay') { this.replay.destroy(); this.replay = null; }
+    if (page === 'replay' && arg) { if (this.replay?.id !== arg) this.enterReplay(arg); return; }
+    if (this.lesson) { this.lesson.destroy(); this.lesson = null; }
+    if (page === 'learn' || page === 'rules') { this.enterPage(page, arg); return; }
     if (page === 'room' && arg) { if (!this.room || this.room.id !== arg) this.enterRoom(arg); return; }
     if (page === 'code' && arg) { this.joinCode(arg); return; }
     this.enterLobby();
@@ -123,6 +131,8 @@ class App {
 
   rebuildScreen() {
     if (this.screen === 'lobby') this.showLobby();
+    else if (this.screen === 'replay' && this.replay) this.enterReplay(this.replay.id);
+    else if (this.screen === 'learn' || this.screen === 'rules') this.route();
     else if (this.room) {
       // the table state and the log belong to the room: a new table in the new language shows them
       this.room.table?.destroy();
@@ -130,6 +140,27 @@ class App {
       this.room.chat = this.newChat(this.room.chat);
       this.renderRoom();
     }
+  }
+
+  /** #/replay/<id>: a finished game played again (ui/replay.js). */
+  async enterReplay(id) {
+    if (this.room) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.replay?.destroy();
+    this.screen = 'replay';
+    this.replay = new Replay(this, this.main, id);
+    await this.replay.load();
+  }
+
+  /** #/learn (the lessons), #/learn/<lesson> (ui/tutorial.js) and #/rules (ui/rules.js). */
+  async enterPage(page, arg) {
+    if (this.room) await this.leaveRoom();
+    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.screen = page;
+    if (page === 'rules') { await renderRules(this, this.main); return; }
+    if (!arg) { renderLessons(this, this.main); return; }
+    this.lesson = new Lesson(this, this.main, arg);
+    await this.lesson.start();
   }
 
   // ------------------------------------------------------------------ lobby
@@ -250,6 +281,8 @@ class App {
     const was = r.state?.status;
     r.state = state;
     r.tableState.set({ room: state });
+    if (state.rematch) r.invite = state.rematch;
+    r.end?.update();
     if (was !== state.status || state.status === 'waiting') this.renderRoom();
   }
 
@@ -324,6 +357,7 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       r.table = new Table(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
+      r.end = new EndScreen(this, r.table.panels.resultEl);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view });
     }

@@ -17,10 +17,12 @@ from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
 from server.lobby.person import Outbox, Person, Timings
-from server.lobby.rooms import PLAYING, Room
+from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import GameRecord, Store, pack, unpack
 from server.metrics import Metrics
 from server.realtime import patch
+from server.records import Records, logged
+from server.records.keeper import keep_finished
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +75,7 @@ class Authority:
         self.timings = timings
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
+        self.records: Records | None = None   # where finished games are kept (set by the app)
 
     def __repr__(self) -> str:
         return f"Authority(mode={self.mode!r}, held={len(self._held)})"
@@ -136,6 +139,9 @@ class Authority:
     @staticmethod
     def _may_act(room: Room, person: Person, v: int, stored: int | None, to_move: str | None) -> None:
         """The checks of docs/protocol.md §5, in its order."""
+        if room.status == FINISHED and stored is not None and v == stored - 1 and room.seats_of(person.id):
+            # made against the version the game's last action replaced: it lost a race, as any other
+            raise Rejected("stale_version", f"the game is at version {stored} (over), you sent {v}")
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
@@ -164,7 +170,7 @@ class Authority:
             self._held.popitem(last=False)
 
     async def _apply(self, held: Held, action: Action, by: str, arrived: float,
-                     game: LiveGame | None = None) -> tuple[int, float | None] | None:
+                     game: LiveGame | None = None, how: str = "person") -> tuple[int, float | None] | None:
         """Applies the action to the held game (`game`: that game already loaded from its state), stores
         it, then broadcasts. Returns the new version and the room's next timer check (None when the game
         ended), or None when the stored game or room moved on meanwhile (nothing was stored)."""
@@ -180,12 +186,12 @@ class Authority:
         after, legal = game.public_view(), game.legal_actions()
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
-        logged = {"v": v, "colour": colour, "action": action, "by": by}
         now = time.time()
+        line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
         to_move = game.to_move
         check = room.next_check(to_move, now, now, self.timings.presence_ttl) if to_move else None
         state, view = game.to_bytes(), pack(after)
-        if not await self.store.commit(room.id, held.v, state, view, to_move, message, logged,
+        if not await self.store.commit(room.id, held.v, state, view, to_move, message, line,
                                        self.timings.patch_log, check, held.room_raw):
             return None
         self._hold(room.id, Held(v, to_move, state, view, room, held.room_raw))
@@ -213,8 +219,10 @@ class Authority:
         room = await self.lobby.update(room_id, lambda r: r.finish(now))
         await self.store.unschedule(room_id)
         await self.lobby.publish(room)
+        if self.records is not None:
+            await keep_finished(self.records, self.store, room)
 
-    async def bot_move(self, room_id: str, v: int) -> float | None:
+    async def bot_move(self, room_id: str, v: int, how: str = "bot") -> float | None:
         """A bot's move for the pending seat at version v; returns the room's next check (None: not
         applied, because the game moved on)."""
         held = self._take(room_id, v)
@@ -227,7 +235,7 @@ class Authority:
             game = self.mode.load(held.state)
             action = game.bot_action(secrets.randbits(32))
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), game)
+                done = await self._apply(held, action, "bot", time.monotonic(), game, how)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("bot move in %s not applied: %s", room_id, e)
                 return None

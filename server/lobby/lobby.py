@@ -6,6 +6,7 @@ processes can serve the same rooms.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from typing import Any
 
 from server.lobby.errors import Rejected
 from server.lobby.person import Outbox, Person, Timings
-from server.lobby.rooms import PLAYING, WAITING, Room
+from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
 from server.lobby.store import Store
 
@@ -28,23 +29,32 @@ class Lobby:
         self.outbox = outbox
         self.timings = timings
         self.proc = proc
+        self._listing: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
 
     def __repr__(self) -> str:
         return f"Lobby(proc={self.proc!r})"
 
     # -- reading -----------------------------------------------------------------------------------
     async def listing(self) -> list[dict[str, Any]]:
-        """Open rooms and live games for the lobby list, newest first."""
+        """Open rooms and live games for the lobby list, newest first. The listing is read once per change
+        of the lobby (its generation, bumped before each `lobby` update is sent) and shared by every
+        request until the next change, so asking often costs one GET each, not a read of every room."""
+        generation = await self.store.listing_generation()
+        if self._listing is None or self._listing[0] != generation:
+            self._listing = (generation, asyncio.ensure_future(self._read_listing()))
+        task = self._listing[1]
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            if self._listing is not None and self._listing[1] is task:
+                self._listing = None   # a failed read is not kept
+            raise
+
+    async def _read_listing(self) -> list[dict[str, Any]]:
         rooms = [r for r in await self.store.rooms(await self.store.listed()) if r is not None]
         present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
-        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)]
-
-    async def rooms_by_status(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for room in await self.store.rooms(await self.store.all_rooms()):
-            if room is not None:
-                counts[room.status] = counts.get(room.status, 0) + 1
-        return counts
+        return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
+                if room.status != FINISHED]   # finished games are listed as records
 
     async def present(self, room_id: str) -> dict[str, int]:
         """Person → number of their live sockets in the room."""
@@ -68,9 +78,17 @@ class Lobby:
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head[0] if head else None)
         await self.outbox.room_changed(room.id, state)
-        if not room.settings.private:
-            await self.outbox.lobby_changed({"op": "upsert", "room": room.summary(spectators)})
+        if room.status == FINISHED:
+            await self.announce({"op": "remove", "room": room.id})
+        elif not room.settings.private:
+            await self.announce({"op": "upsert", "room": room.summary(spectators)})
         return state
+
+    async def announce(self, update: dict[str, Any]) -> None:
+        """A change of the lobby listing: its generation first (a cached listing is then stale), then the
+        `lobby` update to its watchers."""
+        await self.store.bump_listing()
+        await self.outbox.lobby_changed(update)
 
     async def update(self, room_id: str, change: Callable[[Room], bool],
                      game: dict[str, Any] | None = None) -> Room:
@@ -82,12 +100,21 @@ class Lobby:
 
     # -- lobby and seats ---------------------------------------------------------------------------
     async def create(self, person: Person, settings: Settings) -> dict[str, Any]:
-        """A new room; the creator is host and sits in seat 0."""
+        """A new room; the creator is host and sits in seat 0. A person may have at most
+        `rooms_per_person` open rooms (waiting or playing) that they created."""
+        hosted = await self.store.hosted(person.id)
+        rooms = await self.store.rooms(hosted)
+        gone = [i for i, r in zip(hosted, rooms, strict=True) if r is None or r.status == FINISHED]
+        await self.store.forget_hosted(person.id, gone)
+        if len(hosted) - len(gone) >= self.timings.rooms_per_person:
+            raise Rejected("too_many_rooms", f"you have {len(hosted) - len(gone)} open rooms; "
+                                             f"at most {self.timings.rooms_per_person}")
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
             room = Room.new("r_" + secrets.token_hex(4), code, person.id, person.name, settings, time.time())
             if await self.store.create_room(room, self.timings.waiting_ttl):
                 break
+        await self.store.add_hosted(person.id, room.id, self.timings.waiting_ttl)
         return await self.publish(room)
 
     async def _seat_change(self, room_id: str, change: Callable[[Room], None]) -> dict[str, Any]:
@@ -110,6 +137,12 @@ class Lobby:
     async def remove_bot(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
         return await self._seat_change(room_id, lambda r: r.remove_bot(seat, person.id))
 
+    async def kick(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
+        """The host frees another person's seat in a waiting room."""
+        def kick(room: Room) -> None:
+            room.kick(seat, person.id)
+        return await self._seat_change(room_id, kick)
+
     async def by_code(self, code: str) -> Room:
         """The room with this join code."""
         found = await self.store.room_by_code(code.strip().upper())
@@ -121,7 +154,7 @@ class Lobby:
         """A socket joins the room's stream (as player or spectator); a returning player is back. The
         room and its published state."""
         await self.store.watch(room.id, self.proc, sid, person.id)
-        if room.status == PLAYING and person.id in room.humans():
+        if room.status in (PLAYING, WAITING) and person.id in room.humans():
             room = await self.update(room.id, lambda r: r.mark_back(person.id))
         return room, await self.publish(room)
 
@@ -135,16 +168,19 @@ class Lobby:
         if person.id not in present and person.id in room.humans():
             if room.status == WAITING and explicit:
                 room = await self.update(room_id, lambda r: r.release(person.id))
-            elif room.status == PLAYING:
+            elif room.status in (PLAYING, WAITING):   # waiting: the seat is freed after the grace (Timers)
                 now = time.time()
                 room = await self.update(room_id, lambda r: r.mark_away(person.id, now))
                 await self.store.schedule(room_id, now + room.settings.grace, earlier_only=True)
         await self.publish(room)
 
     # -- chat --------------------------------------------------------------------------------------
-    async def chat(self, person: Person, room_id: str, text: str) -> None:
-        """A chat line from `person` to everyone in the room."""
+    async def chat(self, person: Person, room_id: str, text: str, lines: int = 5, window: float = 10.0) -> None:
+        """A chat line from `person` to everyone in the room: at most `lines` per `window` seconds per
+        person, whatever the number of their sockets or processes."""
         room = await self.room(room_id)
+        if await self.store.count_chat(person.id, window) > lines:
+            raise Rejected("rate_limited", f"at most {lines} chat lines per {window:g} s; wait a little")
         seats = room.seats_of(person.id)
         line = {"at": time.time(), "person": person.id, "name": person.name,
                 "seat": seats[0] if seats else None, "text": text}

@@ -34,6 +34,7 @@ class Timings:
     waiting_ttl: float = 3 * 3600.0
     patch_log: int = 200
     chat_log: int = 50
+    rooms_per_person: int = 3          # open rooms (waiting or playing) one person may have created
 
     @property
     def ttls(self) -> dict[str, float]:

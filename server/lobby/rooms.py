@@ -67,6 +67,8 @@ class Room:
         seat = self.seat(index)
         if seat.kind != "empty" and seat.person != person:
             raise Rejected("seat_taken", f"seat {index} is taken")
+        if self.name_taken(name, person):
+            raise Rejected("name_taken", f"someone at this table is already called {name!r}; set_name first")
         self.seats[index] = Seat("human", person, name)
         if self.host is None:
             self.host = person
@@ -85,6 +87,46 @@ class Room:
         if seat.kind != "empty":
             raise Rejected("seat_taken", f"seat {index} is taken")
         self.seats[index] = self._bot()
+
+    def kick(self, index: Any, host: str) -> str:
+        """The host frees a seat another person holds in the waiting room (a squatter, someone gone);
+        the person kicked (they may sit again, like anyone)."""
+        self.must_wait()
+        self.must_host(host)
+        seat = self.seat(index)
+        if seat.kind != "human" or seat.person is None or seat.person == host:
+            raise Rejected("malformed", f"seat {index} holds no other person")
+        self.seats[index] = Seat()
+        return seat.person
+
+    def name_taken(self, name: str, person: str) -> bool:
+        """Whether another seat (another person's, or a bot's) carries this name, ignoring case."""
+        wanted = name.casefold()
+        return any(s.name is not None and s.name.casefold() == wanted and (s.kind == "bot" or s.person != person)
+                   for s in self.seats)
+
+    def release_away(self, present: set[str], now: float) -> bool:
+        """Waiting room: the seats of a person away for longer than the grace period (and still not
+        present) are freed, so a stranger who sat and left does not hold them."""
+        if self.status != WAITING:
+            return False
+        changed = False
+        for seat in self.seats:
+            if seat.kind == "human" and seat.person in present and seat.away_since is not None:
+                seat.away_since = None   # back in time (on some socket): the seat stays theirs
+                changed = True
+        gone = {s.person for s in self.seats if s.kind == "human" and s.person not in present
+                and s.away_since is not None and now >= s.away_since + self.settings.grace}
+        for person in gone:
+            if person is not None:
+                changed = self.release(person) or changed
+        return changed
+
+    def next_away_end(self) -> float | None:
+        """When the earliest grace period of an away seat ends (None: nobody is away)."""
+        ends = [s.away_since + self.settings.grace for s in self.seats
+                if s.kind == "human" and s.away_since is not None]
+        return min(ends) if ends else None
 
     def remove_bot(self, index: Any, person: str) -> None:
         self.must_wait()

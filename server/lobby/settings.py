@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from server.lobby.errors import Rejected
+from server.lobby.text import clean
 
 COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")  # R1 order
 
@@ -36,7 +37,9 @@ class Settings:
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             raise Rejected("malformed", "name must be a non-empty string")
-        name = " ".join(name.split())
+        name = clean(name)   # no control or bidi characters (as every display text)
+        if not name:
+            raise Rejected("malformed", "name must be a non-empty string")
         if len(name) > 40:
             raise Rejected("too_large", "name is longer than 40 characters")
         variants = data.get("variants") or {}

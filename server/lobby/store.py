@@ -11,16 +11,21 @@ Keys (all under the configured prefix `P`):
 | `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
 | `P:game:{id}` | hash | `v`, `state` (engine bytes: secret), `view` (public, msgpack), `to_move`, `at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
-| `P:actions:{id}` | list | every applied action `{v, colour, action, by}` (msgpack): the replay log |
+| `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
-| `P:session:{token}` | hash | `person`, `name` |
+| `P:session:{sha256(token)}` | hash | `person`, `name`; expires `SESSION_TTL` after its last use |
+| `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
+| `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
+| `P:chatrate:{person}` | string | chat lines of the person in the current window (expires with it) |
+| `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -115,6 +120,9 @@ class GameRecord:
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
+SESSION_TTL = 30 * 86400.0
+"""Seconds a session (token → person) lives after its last use."""
+
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
 presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
@@ -152,14 +160,28 @@ class Store:
         return bool(await self.redis.ping())
 
     # -- sessions ----------------------------------------------------------------------------------
-    async def session(self, token: str) -> tuple[str, str] | None:
-        raw = await self.redis.hmget(self.key("session", token), "person", "name")
+    # A session key is named by the token's SHA-256, never the token itself (a dump of Redis gives no
+    # usable token), and lives `ttl` seconds from its last use: unused sessions go away by themselves.
+    def _session_key(self, token: str) -> str:
+        return self.key("session", hashlib.sha256(token.encode()).hexdigest())
+
+    async def session(self, token: str, ttl: float = SESSION_TTL) -> tuple[str, str] | None:
+        """The person and name of a token, refreshing its expiry (None: unknown or expired)."""
+        key = self._session_key(token)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(key, "person", "name")
+            pipe.expire(key, max(1, int(ttl)))
+            raw, _ = await pipe.execute()
         if raw[0] is None:
             return None
         return text(raw[0]), text(raw[1])
 
-    async def save_session(self, token: str, person: str, name: str) -> None:
-        await self.redis.hset(self.key("session", token), mapping={"person": person, "name": name})
+    async def save_session(self, token: str, person: str, name: str, ttl: float = SESSION_TTL) -> None:
+        key = self._session_key(token)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping={"person": person, "name": name})
+            pipe.expire(key, max(1, int(ttl)))
+            await pipe.execute()
 
     async def seated_rooms(self, person: str) -> list[str]:
         return sorted(text(m) for m in await self.redis.smembers(self.key("seated", person)))
@@ -450,6 +472,60 @@ class Store:
     async def reschedule(self, room_id: str, at: float, lease: float) -> None:
         """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
         await self._reschedule(keys=[self.key("timers")], args=[at, room_id, lease])
+
+    # -- the lobby listing's generation -----------------------------------------------------------
+    async def listing_generation(self) -> int:
+        """A number that changes whenever something in the lobby listing may have changed."""
+        return int(await self.redis.get(self.key("lobby_gen")) or 0)
+
+    async def bump_listing(self) -> None:
+        await self.redis.incr(self.key("lobby_gen"))
+
+    # -- per-person limits --------------------------------------------------------------------------
+    async def hosted(self, person: str) -> list[str]:
+        """Ids of rooms this person created (some may have expired: the caller prunes them)."""
+        members = await self.redis.smembers(self.key("hosted", person))
+        return sorted(m.decode() if isinstance(m, bytes) else m for m in members)
+
+    async def add_hosted(self, person: str, room_id: str, ttl: float) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(self.key("hosted", person), room_id)
+            pipe.expire(self.key("hosted", person), max(1, int(ttl)))
+            await pipe.execute()
+
+    async def forget_hosted(self, person: str, room_ids: list[str]) -> None:
+        if room_ids:
+            await self.redis.srem(self.key("hosted", person), *room_ids)
+
+    async def count_chat(self, person: str, window: float) -> int:
+        """One more chat line from this person: how many they sent in the current window (all their
+        sockets, on every process)."""
+        key = self.key("chatrate", person)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.ttl(key)
+            count, ttl = await pipe.execute()
+        if ttl < 0:  # the window's first line (EXPIRE NX needs Redis 7)
+            await self.redis.expire(key, max(1, int(window)))
+        return int(count)
+
+    # -- cluster figures (/metrics) ----------------------------------------------------------------
+    async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
+        """Room and process counts for /metrics, answered only to the process holding the metrics lease
+        (taken when free, kept while renewed), so one replica exports them. Three O(1)/O(log n) reads."""
+        key = self.key("metrics_lease")
+        ms = max(1, int(lease * 1000))
+        if not await self.redis.set(key, proc, nx=True, px=ms):  # (SET NX GET needs Redis 7)
+            holder = await self.redis.get(key)
+            if holder is None or (holder.decode() if isinstance(holder, bytes) else holder) != proc:
+                return None
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.pexpire(key, ms)
+            pipe.zcard(self.key("rooms"))
+            pipe.zcard(self.key("lobby"))
+            pipe.zcount(self.key("procs"), alive_after, "+inf")
+            _, rooms, listed, procs = await pipe.execute()
+        return {"rooms": rooms, "listed": listed, "processes": procs}
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""

@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from server.lobby.authority import Authority
 from server.lobby.lobby import Lobby
 from server.lobby.person import Outbox, Timings
-from server.lobby.rooms import PLAYING, Room
+from server.lobby.rooms import PLAYING, WAITING, Room
 from server.lobby.store import Store, StoreUnavailable
 from server.metrics import Metrics
 
@@ -44,6 +44,9 @@ class Timers:
         `lease`: the timer's score while this process holds the claim on it (`Store.claim_due`); the room
         is rescheduled at its next check when done."""
         room, head, present = await self.store.look(room_id, time.time() - self.timings.presence_ttl)
+        if room is not None and room.status == WAITING:
+            await self._waiting(room, set(present), lease)
+            return
         if room is None or room.status != PLAYING:
             await self.store.unschedule(room_id)
             return
@@ -67,7 +70,8 @@ class Timers:
             due = at + room.settings.clock
         check = room.next_check(to_move, at, now, self.timings.presence_ttl)
         if due is not None and now >= due:
-            moved = await self.authority.bot_move(room_id, v)
+            how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
+            moved = await self.authority.bot_move(room_id, v, how)
             # not moved (someone else acted first, or the move failed): look again at once
             check = time.time() if moved is None else moved
         if lease is None:
@@ -75,11 +79,26 @@ class Timers:
         else:
             await self.store.reschedule(room_id, check, lease)
 
+    async def _waiting(self, room: Room, present: set[str], lease: float | None) -> None:
+        """A waiting room with an away seat: once the grace period is over, the seat is freed (a seat
+        squatter who left holds nothing); a person back in time keeps it."""
+        now = time.time()
+        if Room.from_store(room.to_store()).release_away(present, now):
+            room = await self.lobby.update(room.id, lambda r: r.release_away(present, now))
+            await self.lobby.publish(room)
+        end = room.next_away_end()
+        if end is None:
+            await self.store.unschedule(room.id)
+        elif lease is None:
+            await self.store.schedule(room.id, max(end, now + MIN_WAIT), earlier_only=True)
+        else:
+            await self.store.reschedule(room.id, max(end, now + MIN_WAIT), lease)
+
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
         for room_id in await self.store.expired_rooms():
             if await self.store.forget(room_id):
-                await self.outbox.lobby_changed({"op": "remove", "room": room_id})
+                await self.lobby.announce({"op": "remove", "room": room_id})
 
     async def run(self, stop: asyncio.Event) -> None:
         """The process's timer loop: claims due rooms (any process may) and advances them. It sleeps until

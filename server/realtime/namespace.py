@@ -9,7 +9,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,10 +17,15 @@ import socketio
 
 from server.config import Config
 from server.lobby import WAITING, Authority, Lobby, Person, Rejected, Settings, Store
+from server.lobby.rematch import rematch
+from server.lobby.store import StoreUnavailable
+from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.requests import Act, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
-from server.realtime.wire import MALFORMED
+from server.realtime.transport import bound_send_queue
+from server.realtime.wire import MALFORMED, RESERVED
+from server.tutorial import Tutorials
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +51,8 @@ class Connection:
     token: str
     tokens: float
     refilled: float
+    address: str = ""
     rooms: set[str] = field(default_factory=set)
-    chat_times: deque[float] = field(default_factory=deque)
 
 
 class SocketOutbox:
@@ -98,26 +102,71 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         self.config = config
         self.metrics = metrics
         self.connections: dict[str, Connection] = {}
+        self.per_address: dict[str, int] = {}   # open sockets by client address (this process)
+        self.log_budget = LogBudget()           # log lines about one client address, bounded
         self.inflight: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.handlers: dict[str, Handler] = {
             "set_name": self.set_name, "lobby_watch": self.lobby_watch, "lobby_unwatch": self.lobby_unwatch,
             "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
+            "kick": self.kick,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
+            "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
+        self.tutorials = Tutorials(store.redis, store.prefix)
 
     # -- connection and identity -------------------------------------------------------------------
+    def client_address(self, environ: dict[str, Any]) -> str:
+        """The client's address: the peer's, or behind our proxy (`forwarded_for`) the last address it
+        added to X-Forwarded-For (earlier entries are whatever the client claimed)."""
+        if self.config.forwarded_for:
+            forwarded = str(environ.get("HTTP_X_FORWARDED_FOR", "")).rsplit(",", 1)[-1].strip()
+            if forwarded:
+                return forwarded[:64]
+        return str(environ.get("REMOTE_ADDR", ""))[:64]
+
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        if sid in self.connections:  # Socket.IO calls this once per session; never a second identity
+            raise socketio.exceptions.ConnectionRefusedError("already connected")
         if self.closing:
+            self.metrics.refused_connection("shutting_down")
             raise socketio.exceptions.ConnectionRefusedError("shutting down")
         auth = auth if isinstance(auth, dict) else {}
         if auth.get("protocol", PROTOCOL) != PROTOCOL:
             # a page loaded before the server was updated: it must reload to get a client of this version
+            self.metrics.refused_connection("protocol")
             raise socketio.exceptions.ConnectionRefusedError(
                 f"protocol: server speaks {PROTOCOL}, not {str(auth.get('protocol'))[:16]}; reload the page")
-        token = auth.get("token")
-        known = await self.store.session(token) if isinstance(token, str) and 8 <= len(token) <= 64 else None
+        address = self.client_address(environ)
+        cap = self.config.connections_per_address
+        if cap and self.per_address.get(address, 0) >= cap:
+            self.metrics.refused_connection("per_address")
+            raise socketio.exceptions.ConnectionRefusedError(
+                f"too_many_connections: at most {cap} at once from one address")
+        # the place is taken before the first await: connections arriving together cannot all pass
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        try:
+            session = await self._identify(sid, auth, address)
+        except StoreUnavailable:
+            self._release_address(address)
+            self.metrics.refused_connection("unavailable")
+            raise socketio.exceptions.ConnectionRefusedError(
+                "unavailable: the service cannot reach its storage; retry in a few seconds") from None
+        except BaseException:
+            self._release_address(address)
+            raise
+        # sent after the CONNECT packet: the handler must return first
+        task = asyncio.ensure_future(self.emit("session", session, to=sid))
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+
+    async def _identify(self, sid: str, auth: dict[str, Any], address: str) -> dict[str, Any]:
+        """The person behind a new socket (from its token, else a new one), registered on this process."""
+        claimed = auth.get("token")
+        ttl = self.config.session_ttl
+        token = claimed if isinstance(claimed, str) and 8 <= len(claimed) <= 64 else ""
+        known = await self.store.session(token, ttl) if token else None
         if known is None:
             token = secrets.token_urlsafe(24)
             person_id, name = "p_" + secrets.token_urlsafe(9), f"Guest-{secrets.token_hex(2)}"
@@ -127,26 +176,31 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             # a bad name in auth is not worth refusing the connection: keep the stored one
             with contextlib.suppress(Rejected):
                 name = validate.text(auth, "name", 24)
-        await self.store.save_session(token, person_id, name)
-        self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
-                                           time.monotonic())
-        self.metrics.sockets += 1
+        await self.store.save_session(token, person_id, name, ttl)
         seats = []
         for room in await self.store.rooms(await self.store.seated_rooms(person_id)):
             if room is not None and room.status != "finished":
                 seats += [{"room": room.id, "seat": i} for i in room.seats_of(person_id)]
-        session = {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
-                   "resumed": known is not None, "seats": seats}
-        # sent after the CONNECT packet: the handler must return first
-        task = asyncio.ensure_future(self.emit("session", session, to=sid))
-        self.inflight.add(task)
-        task.add_done_callback(self.inflight.discard)
+        self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
+                                           time.monotonic(), address)
+        self.metrics.sockets += 1
+        bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket)
+        return {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
+                "resumed": known is not None, "seats": seats}
+
+    def _release_address(self, address: str) -> None:
+        left = self.per_address.get(address, 1) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
 
     async def on_disconnect(self, sid: str, reason: Any = None) -> None:
         conn = self.connections.pop(sid, None)
         if conn is None:
             return
         self.metrics.sockets -= 1
+        self._release_address(conn.address)
         if self.closing:
             # the whole process is going: its presence records die with its heartbeat, no need to
             # unwatch socket by socket (the other processes see the seats disconnected)
@@ -155,7 +209,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             try:
                 await self.lobby.leave(conn.person, room_id, sid, explicit=False)
             except Exception:
-                log.exception("leaving %s on disconnect", room_id)
+                if self.log_budget.allow(conn.address):
+                    log.exception("leaving %s on disconnect", room_id)
 
     # -- dispatch ----------------------------------------------------------------------------------
     async def trigger_event(self, event: str, *args: Any) -> Any:
@@ -166,6 +221,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         if task is not None:
             self.inflight.add(task)
         arrived = time.monotonic()
+        self.metrics.request()
         try:
             conn = self.connections.get(sid)
             if conn is None:
@@ -173,6 +229,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             self._rate(conn, arrived)
             if event == MALFORMED:
                 raise Rejected("malformed", "the frame is not a msgpack Socket.IO packet")
+            if event == RESERVED:
+                raise Rejected("reserved_event", f"{str(rest[0] if rest else '')[:40]!r} is Socket.IO's own "
+                                                 "event name; clients may not send it")
             handler = self.handlers.get(event) if isinstance(event, str) else None
             if handler is None:
                 raise Rejected("unknown_event", f"no event {str(event)[:40]!r} in protocol {PROTOCOL}")
@@ -181,9 +240,15 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         except Rejected as e:
             if event == "act":
                 self.metrics.rejected(e.code)
+            self.metrics.refused_request(e.code)
             return {"ok": False, "error": e.to_wire()}
         except Exception:
-            log.exception("handling %r", event)
+            self.metrics.refused_request("internal")
+            conn = self.connections.get(sid)
+            # a fault is logged, but only a few lines a minute per client address: what one client
+            # sends cannot grow the log without bound
+            if self.log_budget.allow(conn.address if conn else sid):
+                log.exception("handling %r", str(event)[:40])
             return {"ok": False, "error": {"code": "internal", "message": "server fault; nothing changed"}}
         finally:
             if task is not None:
@@ -209,8 +274,14 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def set_name(self, call: Call, data: Payload) -> dict[str, Any]:
         name = SetName.from_wire(data).name
         conn = call.conn
+        # unique within every table this person sits at or has joined (another player's or a bot's
+        # name would let them pass for that seat in chat)
+        tables = set(conn.rooms) | set(await self.store.seated_rooms(conn.person.id))
+        for room in await self.store.rooms(sorted(tables)):
+            if room is not None and room.name_taken(name, conn.person.id):
+                raise Rejected("name_taken", f"someone at table {room.settings.name!r} is already called {name!r}")
         conn.person = Person(conn.person.id, name)
-        await self.store.save_session(conn.token, conn.person.id, name)
+        await self.store.save_session(conn.token, conn.person.id, name, self.config.session_ttl)
         for other in self.connections.values():
             if other.person.id == conn.person.id:
                 other.person = conn.person
@@ -276,9 +347,22 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         request = SeatChange.from_wire(self._joined(call, data), data)
         return {"room": await self.lobby.remove_bot(call.conn.person, request.room, request.seat)}
 
+    async def kick(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = SeatChange.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.kick(call.conn.person, request.room, request.seat)}
+
     async def room_start(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Start.from_wire(self._joined(call, data), data)
         return await self.authority.start(call.conn.person, request.room, request.fill_with_bots)
+
+    async def rematch(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await rematch(self.lobby, call.conn.person, room_of(data))
+
+    async def tutorial_start(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await self.tutorials.start(call.conn.person.id, data.get("lesson"))
+
+    async def tutorial_act(self, call: Call, data: Payload) -> dict[str, Any]:
+        return await self.tutorials.act(call.conn.person.id, data.get("lesson"), data.get("action"))
 
     async def act(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Act.from_wire(self._joined(call, data), data)
@@ -292,14 +376,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     async def chat(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Chat.from_wire(self._joined(call, data), data)
-        conn = call.conn
-        now = time.monotonic()
-        while conn.chat_times and now - conn.chat_times[0] > self.config.chat_window:
-            conn.chat_times.popleft()
-        if len(conn.chat_times) >= self.config.chat_lines:
-            raise Rejected("rate_limited", "too many chat lines; wait a little")
-        conn.chat_times.append(now)
-        await self.lobby.chat(conn.person, request.room, request.text)
+        # limited per person (in Redis), not per socket: more sockets do not mean more lines
+        await self.lobby.chat(call.conn.person, request.room, request.text, self.config.chat_lines,
+                              self.config.chat_window)
         return {}
 
     # -- shutdown ----------------------------------------------------------------------------------

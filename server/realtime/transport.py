@@ -1,15 +1,26 @@
-"""Engine.IO's aiohttp websocket, with per-message deflate chosen by us (docs/protocol.md §9) and every
-open websocket tracked, so a graceful shutdown can close them (aiohttp waits for open handlers)."""
+"""Engine.IO's aiohttp websocket, with per-message deflate chosen by us (docs/protocol.md §9), every open
+websocket tracked (a graceful shutdown closes them: aiohttp waits for open handlers), and the guards
+against clients that do not play by the transport's rules:
+
+- a **slow reader** (never reads, answers pings) is dropped once `send_queue` messages wait for it, or
+  when one write has not gone out in `write_timeout` seconds; its connection is aborted, so what was
+  buffered for it is freed at once;
+- a frame of exactly the limit is accepted (only larger ones close the connection);
+- an empty frame closes the connection quietly (Engine.IO has no empty packet)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections.abc import Callable
 from typing import Any
 
 import socketio
 from aiohttp import WSCloseCode, web
 from engineio.async_drivers import aiohttp as eio_aiohttp
+
+log = logging.getLogger(__name__)
 
 
 class Websockets:
@@ -26,25 +37,129 @@ class Websockets:
         await asyncio.gather(*(close(ws) for ws in list(self.open)))
 
 
-def install_websocket(sio: socketio.AsyncServer, deflate: bool) -> Websockets:
+class SendQueue(asyncio.Queue[Any]):
+    """An Engine.IO socket's outgoing packets, bounded: one packet over `limit` calls `overflow` once and
+    is dropped (the socket is being closed). `None`, the writer's stop signal, always goes in.
+    `bound()` turns the socket's existing queue into one (its writer may already be waiting on it)."""
+
+    limit: int
+    overflow: Callable[[], None]
+    overflowed: bool
+    peak: int                      # the most packets that ever waited (tests, soak benchmark)
+
+    @classmethod
+    def bound(cls, queue: asyncio.Queue[Any], limit: int, overflow: Callable[[], None]) -> SendQueue:
+        queue.__class__ = cls
+        assert isinstance(queue, SendQueue)
+        queue.limit, queue.overflow, queue.overflowed, queue.peak = limit, overflow, False, queue.qsize()
+        return queue
+
+    def put_nowait(self, item: Any) -> None:
+        if item is not None and (self.overflowed or self.qsize() >= self.limit):
+            if not self.overflowed:
+                self.overflowed = True
+                self.overflow()
+            return
+        super().put_nowait(item)
+        if item is not None:
+            self.peak = max(self.peak, self.qsize())
+
+
+def _abort(eio_socket: Any) -> None:
+    """Drops a socket at once: its TCP connection is aborted (buffers freed, no close handshake a slow
+    reader would never read) and Engine.IO closes the session (Socket.IO's disconnect follows)."""
+    ws = getattr(eio_socket, "tongiaki_ws", None)
+    if ws is not None:
+        ws.abort()
+    task = asyncio.ensure_future(eio_socket.close(wait=False, abort=True))
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # errors of a dying socket: none to report
+
+
+def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None]) -> None:
+    """Bounds the send queue of the Engine.IO socket under Socket.IO session `sid`. Works for both
+    transports: an upgrade keeps the socket and its queue."""
+    eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
+    eio_socket = sio.eio.sockets.get(eio_sid) if eio_sid else None
+    if eio_socket is None or isinstance(eio_socket.queue, SendQueue):
+        return
+
+    def overflow() -> None:
+        log.info("dropping a slow reader: %d messages wait for socket %s", limit, sid)
+        dropped()
+        _abort(eio_socket)
+
+    SendQueue.bound(eio_socket.queue, limit, overflow)
+
+
+def polling_limit(limit: int) -> Any:
+    """An aiohttp middleware answering a long-polling POST larger than `limit` bytes with 413 at once.
+    (Engine.IO itself would close the session and wait for its queue to drain, which a client that is
+    not polling never lets happen: the POST was never answered.)"""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.method == "POST" and request.path.startswith("/socket.io/"):
+            length = request.content_length
+            if length is not None and length > limit:
+                raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    return middleware
+
+
+def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: float = 10.0,
+                      dropped: Callable[[], None] = lambda: None) -> Websockets:
     """Replaces this server's websocket class (the driver table is copied, never shared)."""
     tracked = Websockets()
+    limit = sio.eio.max_http_buffer_size   # (engineio's driver keeps no `server` before 4.13.2: take it here)
 
     class TongiakiWebSocket(eio_aiohttp.WebSocket):  # type: ignore[misc]
         # Without deflate: our frames are small msgpack messages, and deflating each one costs more
         # CPU than the bytes it saves (measured by bench/load.py, see docs/protocol.md §10).
+        transport: Any = None
+        eio_socket: Any = None
+
         async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
             request = environ["aiohttp.request"]
-            self._sock = web.WebSocketResponse(max_msg_size=self.server.max_http_buffer_size,
+            self.transport = request.transport
+            # aiohttp refuses a message of max_msg_size bytes or more; the limit itself is allowed
+            self._sock = web.WebSocketResponse(max_msg_size=limit + 1,
                                                compress=deflate)
             await self._sock.prepare(request)
             self.environ = environ
+            self.eio_socket = getattr(self.handler, "__self__", None)
+            if self.eio_socket is not None:
+                self.eio_socket.tongiaki_ws = self
             tracked.open.add(self._sock)
             try:
                 await self.handler(self)
             finally:
                 tracked.open.discard(self._sock)
             return self._sock
+
+        def abort(self) -> None:
+            if self.transport is not None:
+                self.transport.abort()
+
+        async def send(self, message: bytes | str) -> None:
+            # a client that does not read makes the write wait for buffer space: not longer than this
+            try:
+                await asyncio.wait_for(super().send(message), write_timeout)
+            except TimeoutError:
+                log.info("dropping a slow reader: a write waited %.1f s", write_timeout)
+                dropped()
+                if self.eio_socket is not None:
+                    _abort(self.eio_socket)
+                else:
+                    self.abort()
+                raise
+
+        async def wait(self) -> bytes | str:
+            data: bytes | str = await super().wait()
+            if not data:
+                raise OSError("an empty frame")  # Engine.IO's loop ends the connection quietly on OSError
+            return data
 
     sio.eio._async = {**sio.eio._async, "websocket": TongiakiWebSocket}
     return tracked

@@ -7,6 +7,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from server.lobby.errors import Rejected
+from server.lobby.text import clean
 
 MAX_PAYLOAD = 4096
 MAX_DEPTH = 8
@@ -17,25 +18,37 @@ def payload(args: tuple[Any, ...]) -> dict[str, Any]:
     if len(args) != 1 or not isinstance(args[0], dict):
         raise Rejected("malformed", "a request carries exactly one map")
     data = args[0]
+    # depth first, without recursion: a payload nested hundreds of levels deep gets this answer, never
+    # a RecursionError (and its traceback in the log)
+    if _deeper_than(data, MAX_DEPTH):
+        raise Rejected("malformed", f"the payload is nested deeper than {MAX_DEPTH}")
     try:
         size = len(msgpack.packb(data, use_bin_type=True))
     except (TypeError, ValueError, OverflowError):
         raise Rejected("malformed", "the payload is not plain data") from None
     if size > MAX_PAYLOAD:
         raise Rejected("too_large", f"the payload is {size} bytes, the limit is {MAX_PAYLOAD}")
-    if _depth(data) > MAX_DEPTH:
-        raise Rejected("malformed", f"the payload is nested deeper than {MAX_DEPTH}")
     if not all(isinstance(k, str) for k in data):
         raise Rejected("malformed", "payload keys must be strings")
     return data
 
 
-def _depth(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + max((_depth(v) for v in value.values()), default=0)
-    if isinstance(value, list | tuple):
-        return 1 + max((_depth(v) for v in value), default=0)
-    return 0
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether maps and lists nest more than `limit` levels (a map holding a number is one level).
+    Iterative, and it stops at the first container past the limit."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth + 1 > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def room_id(data: dict[str, Any]) -> str:
@@ -71,7 +84,7 @@ def text(data: dict[str, Any], key: str, limit: int) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise Rejected("malformed", f"{key} must be a string")
-    value = "".join(ch for ch in value if ch.isprintable() or ch == " ").strip()
+    value = clean(value)
     if not value:
         raise Rejected("malformed", f"{key} must not be empty")
     if len(value) > limit:

@@ -1,6 +1,10 @@
 """The msgpack Socket.IO packet, decoded defensively: a frame that is not a well-formed packet becomes the
 event `__malformed__` (answered with a `malformed` error when it carried an ack id) instead of an
-exception in the transport."""
+exception in the transport. So do the packets a client has no business sending: CONNECT_ERROR (4),
+BINARY_EVENT (5) and BINARY_ACK (6) (msgpack carries binary inline, and python-socketio would otherwise
+wait for attachments that never come), and ACK (3) (the server never asks a client for one). An event
+named like one of Socket.IO's own (`connect`, `disconnect`, ...) becomes `__reserved__`: it never
+reaches the connection handlers."""
 
 from __future__ import annotations
 
@@ -11,6 +15,10 @@ from socketio import packet
 from socketio.msgpack_packet import MsgPackPacket
 
 MALFORMED = "__malformed__"
+RESERVED = "__reserved__"
+RESERVED_NAMES = frozenset({"connect", "connect_error", "disconnect", "__disconnect_final", "message", "*",
+                            MALFORMED, RESERVED})
+CLIENT_KINDS = frozenset({packet.CONNECT, packet.DISCONNECT, packet.EVENT})
 
 
 class WirePacket(MsgPackPacket):  # type: ignore[misc]
@@ -26,14 +34,15 @@ class WirePacket(MsgPackPacket):  # type: ignore[misc]
                 raise ValueError("namespace")
             if ack is not None and (not isinstance(ack, int) or isinstance(ack, bool) or ack < 0):
                 raise ValueError("ack id")
-            if kind in (packet.EVENT, packet.BINARY_EVENT) and (
-                    not isinstance(data, list) or not data or not isinstance(data[0], str)):
+            if kind not in CLIENT_KINDS:
+                raise ValueError("a packet type clients do not send")
+            if kind == packet.EVENT and (not isinstance(data, list) or not data or not isinstance(data[0], str)):
                 raise ValueError("event data")
-            if kind in (packet.ACK, packet.BINARY_ACK) and not isinstance(data, list):
-                raise ValueError("ack data")
         except Exception:  # anything undecodable: hand it on as one malformed request
             self.packet_type, self.namespace, self.id, self.data = packet.EVENT, "/", None, [MALFORMED]
             if isinstance(locals().get("ack"), int) and not isinstance(locals()["ack"], bool):
                 self.id = locals()["ack"]
             return
+        if kind == packet.EVENT and data[0] in RESERVED_NAMES:
+            data = [RESERVED, data[0][:40]]
         self.packet_type, self.namespace, self.data, self.id = kind, nsp, data, ack

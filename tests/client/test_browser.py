@@ -78,9 +78,10 @@ def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, c
     assert "Game over" in page.locator("[data-testid=game-status]").inner_text()
     assert page.errors == []
     page.screenshot(path=str(artifacts / "04-final-scores.png"))
-    # the finished game is listed in the lobby
+    # the finished game is listed in the lobby, among the recent games (no longer among the live ones)
     page.click("[data-testid=nav-lobby]")
-    page.wait_for_selector(f"[data-testid=live-rooms] [data-room='{room}']")
+    page.wait_for_selector(f"[data-testid=recent-games] [data-game='{room}']")
+    assert page.locator(f"[data-testid=live-rooms] [data-room='{room}']").count() == 0
 
 
 def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any], base_url: str,

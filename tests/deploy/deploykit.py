@@ -195,9 +195,10 @@ class ServerProcess(ChildProcess):
         self.proc_id = found.group(1)
         return self
 
-    async def health(self) -> int:
+    async def health(self, path: str = "/readyz") -> int:
+        """The status of readiness (/readyz: Redis reachable) or liveness (/healthz); 0 when no answer."""
         try:
-            return (await http_get(self.url + "/healthz", 4.0))[0]
+            return (await http_get(self.url + path, 4.0))[0]
         except (aiohttp.ClientError, TimeoutError):
             return 0
 

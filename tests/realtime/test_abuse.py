@@ -87,6 +87,9 @@ async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, 
     await spectator.wait(lambda: spectator.over(room))
     # replaying an old version once the game is over changes nothing either
     assert await code(a, "act", {"room": room, "v": v, "action": legal}) == "not_playing"
+    # the action that lost the race to the game's last action is told so, like any other lost race
+    final = a.v(room)
+    assert await code(a, "act", {"room": room, "v": final - 1, "action": legal}) == "stale_version"
 
 
 async def test_rate_limit_per_connection(config, clients):

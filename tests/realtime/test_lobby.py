@@ -141,11 +141,17 @@ async def test_healthz_metrics_and_client_page(server, config):
     async with aiohttp.ClientSession() as http:
         async with http.get(server.url + "/healthz") as r:
             assert r.status == 200 and (await r.json())["ok"]
+        async with http.get(server.url + "/readyz") as r:
+            assert r.status == 200 and (await r.json())["ok"]
         async with http.get(server.url + "/metrics") as r:
             text = await r.text()
             assert r.status == 200 and "tongiaki_sockets" in text
-            assert 'tongiaki_rooms{status="waiting"}' in text
+            assert "tongiaki_cluster_rooms" in text       # this process holds the metrics lease
             assert "tongiaki_action_latency_seconds_bucket" in text
+            # what an operator expects from prometheus_client: process, GC, build, lag with its _sum
+            for name in ("process_resident_memory_bytes", "python_gc_collections_total", "tongiaki_build_info{",
+                         "tongiaki_loop_lag_seconds_sum", "tongiaki_loop_lag_seconds_bucket"):
+                assert name in text, name
         async with http.get(server.url + "/") as r:
             assert r.status == 200 and "not built" in await r.text()
         config.client_dir.mkdir()

@@ -1,5 +1,6 @@
 // The lobby: nickname, open tables and live games (updated live), create a table, join by code.
 import { el, clear, swatch } from './dom.js';
+import { renderWelcome } from './welcome.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
 
@@ -60,7 +61,8 @@ export function renderLobby(app, root) {
 
   const openList = el('ul', { class: 'rooms', 'data-testid': 'open-rooms' });
   const liveList = el('ul', { class: 'rooms', 'data-testid': 'live-rooms' });
-  root.append(el('div', { class: 'lobby' },
+  const welcome = renderWelcome(app);
+  root.append(welcome.el, el('div', { class: 'lobby' },
     el('section', { class: 'panel lobby-me' }, nameForm, codeForm),
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.open') }), openList),
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.live') }), liveList),
@@ -69,7 +71,8 @@ export function renderLobby(app, root) {
   const update = () => {
     const rooms = [...app.lobbyRooms.values()].sort((a, b) => (b.created || 0) - (a.created || 0));
     fillList(app, openList, rooms.filter((r) => r.status === 'waiting'));
-    fillList(app, liveList, rooms.filter((r) => r.status !== 'waiting'));
+    fillList(app, liveList, rooms.filter((r) => r.status === 'playing'));
+    welcome.refresh();
   };
   update();
   return { update };

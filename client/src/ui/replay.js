@@ -1,0 +1,161 @@
+// A finished game played again (#/replay/<id>) on the same board with the same animations: the record
+// and its frames come from the server (GET /api/games/<id>[/replay], docs/protocol.md §12); the views
+// are rebuilt here by applying the frames' patches, so stepping anywhere is instant.
+import { el, clear } from './dom.js';
+import { applyPatch } from '../patch.js';
+import { Table } from './table.js';
+import { TableState } from './tablestate.js';
+import { GameLog } from './gamelog.js';
+
+/** A replay's log: shown, never saved (the saved log belongs to the person's live room). */
+export class QuietLog extends GameLog {
+  _saveSoon() {}
+  clear() { this.items.length = 0; }
+}
+
+/** Every version's view and events from the frames `{v, events, patch}`. */
+export function unfold(frames) {
+  const views = [], events = [];
+  let view = null;
+  for (const f of frames) { view = applyPatch(view, f.patch); views.push(view); events.push(f.events || []); }
+  return { views, events };
+}
+
+/** The first version of each turn (set-up is turn 0), in order: [[turn, v], …]. */
+export function turnStarts(views) {
+  const out = [];
+  views.forEach((view, v) => { if (!out.length || out[out.length - 1][0] !== view.turn) out.push([view.turn, v]); });
+  return out;
+}
+
+export class Replay {
+  constructor(app, root, id) {
+    this.app = app;
+    this.t = app.t;
+    this.root = root;
+    this.id = id;
+    this.v = 0;
+    this.playing = false;
+    this.gone = false;
+    clear(root).append(el('p', { class: 'muted', text: this.t('misc.loading') }));
+  }
+
+  async load() {
+    const [rec, fr] = await Promise.all([fetchJson(`/api/games/${encodeURIComponent(this.id)}`),
+      fetchJson(`/api/games/${encodeURIComponent(this.id)}/replay`)]);
+    if (this.gone) return;
+    if (!rec || !fr) {
+      clear(this.root).append(el('p', { class: 'muted', 'data-testid': 'replay-missing', text: this.t('replay.missing') }),
+        el('a', { href: '#/', text: this.t('misc.back') }));
+      return;
+    }
+    this.record = rec;
+    Object.assign(this, unfold(fr.frames));
+    this.turns = turnStarts(this.views);
+    this.build();
+    this.show(rec.live ? this.views.length - 1 : 0, false);   // a live game is rewound from its present
+  }
+
+  /** The table's state: the record's seats as "the room", nobody of ours, never any legal action. */
+  tableState() {
+    const rec = this.record;
+    const seats = rec.seats.map((s) => ({ ...s, connected: true, autopilot: false }));
+    return new TableState({ room: { id: `replay:${rec.id}`, seats, settings: rec.settings, spectators: 0, status: 'finished' },
+      me: null, v: 0, legal: null });
+  }
+
+  build() {
+    const t = this.t, rec = this.record;
+    const btn = (id, label, title, fn) => el('button', { type: 'button', 'data-testid': `replay-${id}`, title, 'aria-label': title, onclick: fn }, label);
+    this.posEl = el('span', { class: 'replay-pos', 'data-testid': 'replay-pos' });
+    this.turnInput = el('input', { type: 'number', min: 0, value: 0, 'data-testid': 'replay-turn', 'aria-label': t('replay.turn') });
+    this.playBtn = btn('play', '▶', t('replay.play'), () => (this.playing ? this.pause() : this.play()));
+    const bar = el('div', { class: 'replay-bar', 'data-testid': 'replay-bar' },
+      el('strong', { text: t('replay.title', { name: rec.name }) }), ' ',
+      btn('start', '|‹', t('replay.start'), () => this.jump(0)),
+      btn('prev-turn', '«', t('replay.prev_turn'), () => this.stepTurn(-1)),
+      btn('prev', '‹', t('replay.prev'), () => this.jump(this.v - 1)),
+      this.playBtn,
+      btn('next', '›', t('replay.next'), () => this.step()),
+      btn('next-turn', '»', t('replay.next_turn'), () => this.stepTurn(1)),
+      btn('end', '›|', t('replay.end'), () => this.jump(this.views.length - 1)),
+      el('form', { class: 'replay-jump', onsubmit: (e) => { e.preventDefault(); this.jumpTurn(Number(this.turnInput.value)); } },
+        el('label', {}, t('replay.turn'), ' ', this.turnInput), el('button', { type: 'submit', 'data-testid': 'replay-go' }, t('replay.go'))),
+      this.posEl,
+      rec.live ? el('a', { href: `#/room/${rec.id}`, class: 'replay-back', 'data-testid': 'replay-live', text: t('replay.live') })
+        : el('a', { href: '#/', class: 'replay-back', 'data-testid': 'replay-back', text: t('misc.back') }));
+    const holder = el('div', { class: 'table-holder' });
+    clear(this.root).append(bar, holder);
+    this.state = this.tableState();
+    this.log = new QuietLog(`replay:${rec.id}`);
+    this.table = new Table(holder, { state: this.state, log: this.log, t, act: async () => ({ ok: false, error: { code: 'replay' } }) });
+    this.table.chatSlot.append(el('p', { class: 'muted', text: t('replay.players', { names: rec.seats.map((s) => s.name).join(', ') }) }));
+  }
+
+  /** Version v on the board: animated when it is the next one, else at once. */
+  show(v, animate) {
+    v = Math.max(0, Math.min(this.views.length - 1, v));
+    const table = this.table;
+    if (animate && v === this.v + 1) {
+      table.show({ status: 'applied', prev: this.views[this.v], events: this.events[v], view: this.views[v] });
+    } else {
+      this.log.clear();
+      clear(table.logPanel.node);
+      table.show({ status: 'snapshot', view: this.views[v] });
+    }
+    this.v = v;
+    this.state.set({ v });
+    this.drawPos();
+  }
+
+  drawPos() {
+    const view = this.views[this.v];
+    this.posEl.textContent = this.t('replay.position', { v: this.v, n: this.views.length - 1, turn: view.turn });
+    this.posEl.dataset.v = String(this.v);
+    this.turnInput.value = String(view.turn);
+    this.playBtn.textContent = this.playing ? `❚❚ ${this.t('replay.pause')}` : `▶ ${this.t('replay.play')}`;
+    this.playBtn.title = this.t(this.playing ? 'replay.pause' : 'replay.play');
+  }
+
+  step() { if (this.v < this.views.length - 1) this.show(this.v + 1, true); }
+  jump(v) { this.pause(); this.show(v, false); }
+
+  jumpTurn(turn) {
+    const found = this.turns.find(([n]) => n >= turn) || this.turns[this.turns.length - 1];
+    this.jump(found[1]);
+  }
+
+  stepTurn(dir) {
+    const here = this.views[this.v].turn;
+    if (dir > 0) { const next = this.turns.find(([n]) => n > here); this.jump(next ? next[1] : this.views.length - 1); return; }
+    const start = this.turns.filter(([, v]) => v < this.v);   // the start of this turn, or of the one before
+    const cur = this.turns.find(([n]) => n === here);
+    this.jump(cur && cur[1] < this.v ? cur[1] : (start.length >= 2 ? start[start.length - 2][1] : 0));
+  }
+
+  async play() {
+    if (this.playing) return;
+    if (this.v >= this.views.length - 1) this.show(0, false);
+    this.playing = true;
+    this.drawPos();
+    while (this.playing && !this.gone && this.v < this.views.length - 1) {
+      this.step();
+      await this.table.queue.push(() => {});
+      const speed = this.table.queue.speed;
+      await new Promise((r) => setTimeout(r, speed ? 250 / speed : 0));
+    }
+    this.playing = false;
+    if (!this.gone) this.drawPos();
+  }
+
+  pause() { this.playing = false; if (this.posEl) this.drawPos(); }
+
+  destroy() { this.gone = true; this.playing = false; this.table?.destroy(); }
+}
+
+async function fetchJson(url) {
+  try {
+    const r = await fetch(url);
+    return r.ok ? await r.json() : null;
+  } catch { return null; }
+}

@@ -1,0 +1,55 @@
+// The rules page (#/rules): the rules in players' words, in the page's language, illustrated by the
+// client's own board renderer drawing the lessons' starting positions (GET /api/lessons).
+import { el, clear } from './dom.js';
+import { BoardView } from '../boardview.js';
+import { SIZE } from '../board.js';
+import { cellCenter } from '../hex.js';
+
+/** A viewBox fitting the tiles closely (the table's leaves room around them for play). */
+function tightBox(view) {
+  const pts = (view.tiles || []).map((t) => cellCenter(t.cell, SIZE));
+  const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y);
+  const x0 = Math.min(...xs) - SIZE * 1.1, y0 = Math.min(...ys) - SIZE, x1 = Math.max(...xs) + SIZE * 1.1, y1 = Math.max(...ys) + SIZE;
+  return `${x0} ${y0} ${x1 - x0} ${y1 - y0}`;
+}
+
+// [title key, text key, lesson whose board illustrates it (or null)]
+const SECTIONS = [
+  ['rules.title', 'rules.goal', null],
+  [null, 'rules.components', 'end'],
+  ['learn.setup.title', 'rules.setup', 'expand'],
+  [null, 'rules.turn', null],
+  ['learn.expand.title', 'rules.expand', null],
+  ['learn.voyage.title', 'rules.migration', 'voyage'],
+  [null, 'rules.voyage', null],
+  ['learn.landing.title', 'rules.landing', 'chain'],
+  ['learn.royal.title', 'rules.royal', 'turn_back'],
+  ['learn.colonise.title', 'rules.colonise', 'colonise'],
+  ['learn.end.title', 'rules.end', null],
+  [null, 'rules.variants', null],
+];
+
+export async function renderRules(app, root) {
+  const t = app.t;
+  const page = el('article', { class: 'rules panel', 'data-testid': 'rules' });
+  clear(root).append(page);
+  let views = {};
+  try { views = (await (await fetch('/api/lessons')).json()).lessons || {}; } catch { /* text only */ }
+  for (const [title, text, lesson] of SECTIONS) {
+    const section = el('section', { class: 'rule', 'data-rule': text });
+    if (title) section.append(el(title === 'rules.title' ? 'h2' : 'h3', { text: t(title) }));
+    section.append(el('p', { text: t(text) }));
+    if (lesson && views[lesson]) {
+      const figure = el('figure', { class: 'rule-board', 'data-lesson': lesson });
+      section.append(figure);
+      page.append(section);
+      const board = new BoardView(figure);
+      board.render(views[lesson], {});
+      board.svg.setAttribute('viewBox', tightBox(views[lesson]));
+      continue;
+    }
+    page.append(section);
+  }
+  page.append(el('p', {}, el('a', { href: '#/learn', class: 'button', 'data-testid': 'rules-learn', text: t('lobby.how') }), ' ',
+    el('a', { href: '#/', class: 'button', text: t('misc.back') })));
+}

@@ -1,0 +1,123 @@
+// How to play (#/learn, #/learn/<lesson>): short lessons played on the real board with the real input.
+// The server builds each lesson's position with the engine and checks every move (docs/protocol.md §13);
+// progress is kept in localStorage.
+import { el, clear } from './dom.js';
+import { Table } from './table.js';
+import { TableState } from './tablestate.js';
+import { QuietLog } from './replay.js';
+import { describeAction } from '../describe.js';
+
+export const LESSON_IDS = ['setup', 'expand', 'voyage', 'sinking', 'landing', 'chain', 'royal', 'turn_back', 'colonise', 'end'];
+const PROGRESS_KEY = 'tongiaki.tutorial';
+
+export function progress() {
+  try { return new Set(JSON.parse(localStorage.getItem(PROGRESS_KEY) || '[]')); } catch { return new Set(); }
+}
+
+function markDone(id) {
+  const done = progress();
+  done.add(id);
+  try { localStorage.setItem(PROGRESS_KEY, JSON.stringify([...done])); } catch { /* private mode */ }
+}
+
+/** The list of lessons, with what is done. */
+export function renderLessons(app, root) {
+  const t = app.t, done = progress();
+  const list = el('ol', { class: 'lessons', 'data-testid': 'lessons' });
+  LESSON_IDS.forEach((id) => list.append(el('li', { class: `lesson-item ${done.has(id) ? 'done' : ''}`, 'data-lesson': id },
+    el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null)));
+  clear(root).append(el('div', { class: 'learn panel' },
+    el('h2', { text: t('lobby.how') }), el('p', { text: t('learn.intro') }), list,
+    el('p', {}, el('a', { href: '#/rules', text: t('lobby.rules') }), ' · ', el('a', { href: '#/', text: t('misc.back') }))));
+}
+
+/** One lesson: its explanation, the move to make next, and the board. */
+export class Lesson {
+  constructor(app, root, id) {
+    this.app = app;
+    this.t = app.t;
+    this.root = root;
+    this.id = LESSON_IDS.includes(id) ? id : LESSON_IDS[0];
+    this.gone = false;
+    this.v = 0;
+    // the learner is "learner" in red's seat; blue is the tutor
+    this.state = new TableState({ me: 'learner', v: 0, legal: null, room: { id: 'tutorial', settings: {}, spectators: 0, status: 'playing', seats: [
+      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: app.session?.name || this.t('room.you'), connected: true },
+      { seat: 1, colours: ['blue'], kind: 'bot', person: null, name: this.t('learn.opponent'), connected: true }] } });
+    this.log = new QuietLog(`tutorial:${this.id}`);
+  }
+
+  async start() {
+    const t = this.t, id = this.id;
+    const next = LESSON_IDS[LESSON_IDS.indexOf(id) + 1];
+    this.moveEl = el('div', { class: 'tutorial-move', 'data-testid': 'tutorial-move' });
+    this.stateEl = el('div', { class: 'tutorial-state', 'data-testid': 'tutorial-state', 'aria-live': 'polite' });
+    const holder = el('div', { class: 'table-holder' });
+    clear(this.root).append(el('div', { class: 'tutorial panel', 'data-testid': 'tutorial', 'data-lesson': id },
+      el('div', { class: 'tutorial-head' },
+        el('strong', { text: `${LESSON_IDS.indexOf(id) + 1}/${LESSON_IDS.length} · ${t(`learn.${id}.title`)}` }), ' ',
+        el('a', { href: '#/learn', 'data-testid': 'lessons-link', text: t('learn.all') })),
+      el('p', { class: 'tutorial-text', 'data-testid': 'tutorial-text', text: t(`learn.${id}.text`) }),
+      this.moveEl, this.stateEl,
+      el('div', { class: 'buttons' },
+        el('button', { type: 'button', 'data-testid': 'tutorial-restart', onclick: () => this.begin() }, t('learn.restart')),
+        next ? el('a', { class: 'button', href: `#/learn/${next}`, 'data-testid': 'tutorial-next', text: t('learn.next') })
+          : el('a', { class: 'button', href: '#/', 'data-testid': 'tutorial-next', text: t('misc.back') }))),
+    holder);
+    this.table = new Table(holder, { state: this.state, log: this.log, t, act: (action) => this.act(action) });
+    this.table.chatSlot.closest('.panel')?.remove();
+    await this.begin();
+  }
+
+  async begin() {
+    const res = await this.app.net.request('tutorial_start', { lesson: this.id });
+    if (this.gone) return;
+    if (!res.ok) { this.app.toast(this.t('err.server', { message: res.error?.message })); return; }
+    this.v = 0;
+    this.log.clear();
+    clear(this.table.logPanel.node);
+    this.table.show({ status: 'snapshot', view: res.view });
+    this.absorb(res);
+  }
+
+  absorb(res) {
+    this.lessonState = res;
+    this.state.set({ v: this.v, legal: res.legal, waitV: this.v });
+    this.drawGuide();
+  }
+
+  drawGuide() {
+    const t = this.t, res = this.lessonState;
+    const move = res.moves[res.step];
+    clear(this.moveEl);
+    clear(this.stateEl);
+    this.stateEl.dataset.state = res.done ? 'done' : res.retry ? 'retry' : 'playing';
+    if (res.done) {
+      this.stateEl.append(el('strong', { class: 'ok', text: t('learn.well_done') }), ' ', t(`learn.${this.id}.after`));
+      return;
+    }
+    if (res.retry) { this.stateEl.append(el('strong', { class: 'bad', text: t('learn.retry') })); return; }
+    if (move && res.legal.length) {
+      this.moveEl.append(t('learn.your_move'), ' ', el('q', { 'data-testid': 'tutorial-move-text', text: describeAction(move, t) }));
+    }
+  }
+
+  /** The Table sends the learner's move here (instead of to a room). */
+  async act(action) {
+    if (this.state.sending) return { ok: false, error: { code: 'busy' } };
+    this.state.set({ sending: true });
+    let res;
+    try {
+      res = await this.app.net.request('tutorial_act', { lesson: this.id, action });
+    } finally { this.state.set({ sending: false }); }
+    if (!res.ok || this.gone) return res;
+    const prev = this.state.target;
+    this.v += 1;
+    this.table.show({ status: 'applied', prev, events: res.events, view: res.view });
+    this.absorb(res);
+    if (res.done) markDone(this.id);
+    return { ok: true, v: this.v };
+  }
+
+  destroy() { this.gone = true; this.table?.destroy(); }
+}

