@@ -16,7 +16,7 @@ from .errors import IllegalAction
 from .geometry import START
 from .phases import Phase
 from .rules import BOATS, MAX_ROYAL, VARIANTS, Rules
-from .views import public_view
+from .views import pending_decision, public_view
 from .wire import Action
 
 __all__ = ["BOATS", "MAX_ROYAL", "VARIANTS", "Game"]
@@ -71,6 +71,11 @@ class Game(Rules):
         for action in actions:
             game.apply(action)
         return game
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision: who decides what, with what a client needs to present it."""
+        return pending_decision(self)
 
     # ------------------------------------------------------------------ bots
 

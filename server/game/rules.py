@@ -100,37 +100,6 @@ class Rules:
         """Number of actions applied so far."""
         return len(self.log)
 
-    @property
-    def decision(self) -> dict[str, Any] | None:
-        """The pending decision: who decides what, with what a client needs to present it."""
-        if self.phase == Phase.OVER:
-            return None
-        colour = self.colours[self.active]
-        d: dict[str, Any] = {"colour": colour, "kind": self.phase.value}
-        if self.phase in (Phase.TURN, Phase.RESTART):
-            d["supply"] = self.supply[colour]
-        elif self.phase == Phase.MIGRATE:
-            d["full"] = [
-                {"island": t.name, "beach": b} for t in self.islands() if t.royal is None for b in t.full_beaches()
-            ]
-        elif self.phase == Phase.LAND:
-            assert self.fleet is not None
-            target = self.tiles[self.fleet.target]
-            d["island"] = target.name
-            d["fleet"] = list(self.fleet.boats)
-            d["free"] = list(target.free())
-        elif self.phase == Phase.PLACE_TILE:
-            d["tile"] = self.in_hand
-            d["reason"] = self.hand_reason
-        elif self.phase == Phase.TURN_TILE:
-            assert self.fleet is not None
-            d["tile"] = self.in_hand
-            d["cell"] = list(self.fleet.next)
-        elif self.phase == Phase.SETTLE:
-            assert self.colonist_island is not None
-            d["island"] = self.tiles[self.colonist_island].name
-        return d
-
     def legal_actions(self) -> list[Action]:
         """The complete list of legal actions for the pending decision (empty when the game is over)."""
         if self.phase == Phase.OVER:

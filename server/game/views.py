@@ -51,10 +51,41 @@ def public_view(game: Rules, colour: str | None = None) -> dict[str, Any]:
         "at_sea": [{"cell": [c[0], c[1]], "boats": list(b)} for c, b in game.at_sea],
         "in_hand": game.in_hand,
         "hand": None if game.in_hand is None else tile_shape(game.in_hand),
-        "pending": game.decision,
+        "pending": pending_decision(game),
         "legal": game.legal_actions(),
         "result": game.result(),
     }
     if colour is not None:
         view["you"] = colour
     return view
+
+
+def pending_decision(game: Rules) -> dict[str, Any] | None:
+    """The pending decision: who decides what, with what a client needs to present it."""
+    if game.phase == Phase.OVER:
+        return None
+    colour = game.colours[game.active]
+    d: dict[str, Any] = {"colour": colour, "kind": game.phase.value}
+    if game.phase in (Phase.TURN, Phase.RESTART):
+        d["supply"] = game.supply[colour]
+    elif game.phase == Phase.MIGRATE:
+        d["full"] = [
+            {"island": t.name, "beach": b} for t in game.islands() if t.royal is None for b in t.full_beaches()
+        ]
+    elif game.phase == Phase.LAND:
+        assert game.fleet is not None
+        target = game.tiles[game.fleet.target]
+        d["island"] = target.name
+        d["fleet"] = list(game.fleet.boats)
+        d["free"] = list(target.free())
+    elif game.phase == Phase.PLACE_TILE:
+        d["tile"] = game.in_hand
+        d["reason"] = game.hand_reason
+    elif game.phase == Phase.TURN_TILE:
+        assert game.fleet is not None
+        d["tile"] = game.in_hand
+        d["cell"] = list(game.fleet.next)
+    elif game.phase == Phase.SETTLE:
+        assert game.colonist_island is not None
+        d["island"] = game.tiles[game.colonist_island].name
+    return d
