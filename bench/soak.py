@@ -9,7 +9,7 @@ per-address caps bind the attackers and not the players. The attackers: slow rea
 `room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types 4/5/6, empty frames),
 identity switchers (`connect` events), a lobby flooder (rooms up to the cap, `lobby_watch` from four
 sockets), a chat spammer with eleven sockets, a seat squatter (sits in waiting rooms and drops), and a
-connection flood (100 sockets at once from one address)."""
+connection flood (100 sockets and 100 bare Engine.IO transports at once from one address)."""
 
 from __future__ import annotations
 
@@ -255,15 +255,17 @@ async def seat_squatter(url: str, stats: Stats, stop: asyncio.Event, source: str
 
 async def connection_flood(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
     async def attack() -> None:
-        async def one() -> RawSocket | None:
+        async def one(connect: bool) -> RawSocket | None:
+            kind = "flood sockets" if connect else "bare transports"
             try:
-                raw = await RawSocket.open(url, source=source)
-                stats.hit("flood sockets accepted")
+                raw = await RawSocket.open(url, source=source, connect=connect)
+                stats.hit(f"{kind} accepted")
                 return raw
             except Exception:  # noqa: BLE001
-                stats.hit("flood sockets refused")
+                stats.hit(f"{kind} refused")
                 return None
-        opened = await asyncio.gather(*(one() for _ in range(100)))
+        # 100 Socket.IO connections at once, and 100 transports that never connect to Socket.IO
+        opened = await asyncio.gather(*(one(i % 2 == 0) for i in range(200)))
         await asyncio.sleep(2)
         for raw in opened:
             if raw is not None:

@@ -205,6 +205,13 @@ async def test_connections_per_address_are_capped(config, clients):
         clients.remove(first[0])
         await asyncio.sleep(0.1)
         clients.extend(await people(server.url, [], "D"))      # a freed place is taken again
+        # transports opened without a Socket.IO connection are capped too (3 + 8 Engine.IO sessions)
+        bare = await asyncio.gather(*(RawSocket.open(server.url, connect=False) for _ in range(20)),
+                                    return_exceptions=True)
+        assert sum(isinstance(b, RawSocket) for b in bare) == 11 - 3, [type(b).__name__ for b in bare]
+        for b in bare:
+            if isinstance(b, RawSocket):
+                b.close()
     finally:
         for c in clients:
             await c.close()
