@@ -319,8 +319,9 @@ async def soak(args: argparse.Namespace) -> None:
         print(f"warm-up {args.warmup:.0f} s: {len(stats.all)} normal actions, server RSS {baseline:.0f} MB; "
               "attackers start")
         stats.window.clear()
-        attack = subprocess.Popen([sys.executable, "-m", "bench.soak", "--attack", url], cwd=ROOT,
-                                  stdout=subprocess.PIPE, env={**os.environ})
+        if not args.no_attack:
+            attack = subprocess.Popen([sys.executable, "-m", "bench.soak", "--attack", url], cwd=ROOT,
+                                      stdout=subprocess.PIPE, env={**os.environ})
         redis = redis_of(data)
         print(f"{'t (s)':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} {'server MB':>10} {'redis MB':>9}")
         started = time.monotonic()
@@ -332,8 +333,10 @@ async def soak(args: argparse.Namespace) -> None:
                    rss(redis) if redis else 0.0)
             rows.append(row)
             print(f"{row[0]:6.0f} {row[1]:8d} {row[2]:8.1f} {row[3]:8.1f} {row[4]:10.0f} {row[5]:9.0f}")
-        attack.terminate()
-        attacked = (attack.communicate(timeout=20)[0] or b"").decode().strip()
+        attacked = "none (--no-attack)"
+        if attack is not None:
+            attack.terminate()
+            attacked = (attack.communicate(timeout=20)[0] or b"").decode().strip()
         stop.set()
         for task in tasks:
             task.cancel()
@@ -342,7 +345,9 @@ async def soak(args: argparse.Namespace) -> None:
             metrics = {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in (await r.text()).splitlines()
                        if line.startswith("tongiaki_") and not line.startswith("tongiaki_build")}
         p99s = [row[3] for row in rows if row[1]]
-        print(f"--- {args.rooms} normal rooms (2 people + 2 bots each), {args.duration:.0f} s under attack")
+        print(f"--- {args.rooms} normal rooms (2 people + 2 bots each), {args.duration:.0f} s "
+              f"{'without attackers' if args.no_attack else 'under attack'}; machine load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"normal actions       {sum(r[1] for r in rows)} ({stats.games} games finished); errors {stats.errors}")
         print(f"p99 per window       median {statistics.median(p99s):.1f} ms, worst {max(p99s):.1f} ms"
               if p99s else "p99 per window       no actions")
@@ -411,6 +416,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds under attack")
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--every", type=float, default=5.0, help="seconds per printed window")
+    parser.add_argument("--no-attack", action="store_true", help="the normal rooms alone (a baseline)")
     parser.add_argument("--attack", metavar="URL", help=argparse.SUPPRESS)  # the attackers' own process
     args = parser.parse_args()
     asyncio.run(attack_only(args.attack) if args.attack else soak(args))
