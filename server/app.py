@@ -128,6 +128,8 @@ async def _close_sockets(app: web.Application) -> None:
             await app[STORE].drop_process(app[LOBBY].proc)
     await app[WEBSOCKETS].close_all()
     await app[SIO].shutdown()
+    if isinstance(app[SIO].manager, Fanout):
+        await app[SIO].manager.aclose()
 
 
 async def healthz(request: web.Request) -> web.Response:
