@@ -117,6 +117,17 @@ class GameRecord:
     def __repr__(self) -> str:
         return f"GameRecord(v={self.v}, to_move={self.to_move!r}, at={self.at})"
 
+LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  local beat = redis.call('ZSCORE', KEYS[2], holder)
+  if beat and tonumber(beat) >= tonumber(ARGV[3]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+"""The metrics lease (Store.cluster_figures): KEYS = lease, procs; ARGV = process, lease ms, alive after."""
+
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
@@ -152,6 +163,7 @@ class Store:
         self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
         self._expired = client.register_script(EXPIRED)
+        self._lease = client.register_script(LEASE)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -515,16 +527,15 @@ class Store:
         (taken when free, kept while renewed), so one replica exports them. Three O(1)/O(log n) reads."""
         key = self.key("metrics_lease")
         ms = max(1, int(lease * 1000))
-        if not await self.redis.set(key, proc, nx=True, px=ms):  # (SET NX GET needs Redis 7)
-            holder = await self.redis.get(key)
-            if holder is None or (holder.decode() if isinstance(holder, bytes) else holder) != proc:
-                return None
+        # taken when free, renewed by its holder, and taken over from a holder whose heartbeat stopped
+        # (a killed replica must not leave the figures unexported for the rest of the lease)
+        if not await self._lease(keys=[key, self.key("procs")], args=[proc, ms, alive_after]):
+            return None
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.pexpire(key, ms)
             pipe.zcard(self.key("rooms"))
             pipe.zcard(self.key("lobby"))
             pipe.zcount(self.key("procs"), alive_after, "+inf")
-            _, rooms, listed, procs = await pipe.execute()
+            rooms, listed, procs = await pipe.execute()
         return {"rooms": rooms, "listed": listed, "processes": procs}
 
     async def delete_prefix(self) -> None:
