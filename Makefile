@@ -15,3 +15,4 @@ bench: setup
 	.venv/bin/python -m bench.engine
 	.venv/bin/python -m bench.load
 	.venv/bin/python -m bench.deflate
+	.venv/bin/python -m bench.soak

@@ -36,6 +36,15 @@ class RawSocket:
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
         reader, writer = await asyncio.open_connection(sock=sock)
+        try:
+            return await cls._handshake(reader, writer, host, port, auth, connect)
+        except BaseException:
+            writer.transport.abort()   # refused: the connection is not kept open
+            raise
+
+    @classmethod
+    async def _handshake(cls, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, port: str,
+                         auth: dict[str, Any] | None, connect: bool) -> RawSocket:
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
                       f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"

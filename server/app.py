@@ -22,7 +22,7 @@ from server.lobby.tongiaki import Tongiaki
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import Websockets, install_websocket, polling_limit
+from server.realtime.transport import Websockets, cap_sessions, install_websocket, polling_limit
 from server.realtime.wire import WirePacket
 from server.records import Records, api
 from server.records.keeper import live_record
@@ -65,6 +65,10 @@ def init_app(config: Config) -> web.Application:
         max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
                                         app[METRICS].dropped_slow_socket)
+    # Engine.IO sessions per address: a little above the Socket.IO cap (which answers with a reason),
+    # so transports opened without a Socket.IO connection are bounded too
+    cap_sessions(sio, config.connections_per_address and config.connections_per_address + 8,
+                 config.forwarded_for)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)
@@ -131,6 +135,8 @@ async def _close_sockets(app: web.Application) -> None:
             await app[STORE].drop_process(app[LOBBY].proc)
     await app[WEBSOCKETS].close_all()
     await app[SIO].shutdown()
+    if isinstance(app[SIO].manager, Fanout):
+        await app[SIO].manager.aclose()
 
 
 async def healthz(request: web.Request) -> web.Response:

@@ -117,6 +117,17 @@ class GameRecord:
     def __repr__(self) -> str:
         return f"GameRecord(v={self.v}, to_move={self.to_move!r}, at={self.at})"
 
+LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  local beat = redis.call('ZSCORE', KEYS[2], holder)
+  if beat and tonumber(beat) >= tonumber(ARGV[3]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+"""The metrics lease (Store.cluster_figures): KEYS = lease, procs; ARGV = process, lease ms, alive after."""
+
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
@@ -140,19 +151,6 @@ def text(raw: object) -> str:
     """A Redis reply as text (replies are bytes: the client does not decode them)."""
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
-
-
-# The metrics lease: kept by its holder, taken when free, or when its holder's heartbeat has lapsed (a
-# killed replica would otherwise keep the cluster figures off every /metrics until its lease ran out).
-LEASE = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then
-  local beat = redis.call('ZSCORE', KEYS[2], holder)
-  if beat and tonumber(beat) >= tonumber(ARGV[3]) then return 0 end
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
 
 
 class Store:

@@ -7,6 +7,7 @@ while Redis was away were lost, and the client asks again for what it shows (lob
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -34,6 +35,7 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
         while True:
             try:
                 if not subscribed:
+                    await self._drop_connections()   # the broken ones are closed, not left to the GC
                     self._redis_connect()
                     await self.pubsub.subscribe(self.channel)
                     subscribed = True
@@ -53,6 +55,22 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                 subscribed = False
                 await asyncio.sleep(retry)
                 retry = min(RETRY_MAX, retry * 2)
+
+
+    async def _drop_connections(self) -> None:
+        for client in (self.pubsub, self.redis):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    async def aclose(self) -> None:
+        """Stops the listener and closes its connections (at shutdown)."""
+        listener = getattr(self, "thread", None)   # python-socketio's name for the listener task
+        if isinstance(listener, asyncio.Task) and not listener.done():
+            listener.cancel()
+            with contextlib.suppress(BaseException):
+                await listener
+        await self._drop_connections()
 
 
 def install_resync(manager: Fanout, sids: Callable[[], list[str]]) -> None:

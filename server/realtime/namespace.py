@@ -23,7 +23,7 @@ from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.requests import Act, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
-from server.realtime.transport import bound_send_queue
+from server.realtime.transport import bound_send_queue, client_address
 from server.realtime.wire import MALFORMED, RESERVED
 from server.tutorial import Tutorials
 
@@ -118,13 +118,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     # -- connection and identity -------------------------------------------------------------------
     def client_address(self, environ: dict[str, Any]) -> str:
-        """The client's address: the peer's, or behind our proxy (`forwarded_for`) the last address it
-        added to X-Forwarded-For (earlier entries are whatever the client claimed)."""
-        if self.config.forwarded_for:
-            forwarded = str(environ.get("HTTP_X_FORWARDED_FOR", "")).rsplit(",", 1)[-1].strip()
-            if forwarded:
-                return forwarded[:64]
-        return str(environ.get("REMOTE_ADDR", ""))[:64]
+        """The client's address (transport.client_address, with this configuration)."""
+        return client_address(environ, self.config.forwarded_for)
 
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
         if sid in self.connections:  # Socket.IO calls this once per session; never a second identity

@@ -91,6 +91,47 @@ def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: C
     SendQueue.bound(eio_socket.queue, limit, overflow)
 
 
+def client_address(environ: dict[str, Any], forwarded_for: bool) -> str:
+    """The client's address: the peer's, or behind our proxy (`forwarded_for`) the last address it
+    added to X-Forwarded-For (earlier entries are whatever the client claimed)."""
+    if forwarded_for:
+        forwarded = str(environ.get("HTTP_X_FORWARDED_FOR", "")).rsplit(",", 1)[-1].strip()
+        if forwarded:
+            return forwarded[:64]
+    return str(environ.get("REMOTE_ADDR", ""))[:64]
+
+
+def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> dict[str, int]:
+    """Caps Engine.IO sessions per client address at `cap` (refused with 401 beyond it): a client that
+    opens transports without ever connecting to Socket.IO (or after being refused there) holds no more
+    than that. Returns the live counts by address."""
+    counts: dict[str, int] = {}
+    by_session: dict[str, str] = {}
+    connect, disconnect = sio.eio.handlers["connect"], sio.eio.handlers["disconnect"]
+
+    async def capped_connect(eio_sid: str, environ: dict[str, Any]) -> Any:
+        address = client_address(environ, forwarded_for)
+        if cap and counts.get(address, 0) >= cap:
+            return f"too_many_connections: at most {cap} at once from one address"
+        counts[address] = counts.get(address, 0) + 1
+        by_session[eio_sid] = address
+        return await connect(eio_sid, environ)
+
+    async def counted_disconnect(eio_sid: str, *args: Any) -> Any:
+        address = by_session.pop(eio_sid, None)
+        if address is not None:
+            left = counts.get(address, 1) - 1
+            if left > 0:
+                counts[address] = left
+            else:
+                counts.pop(address, None)
+        return await disconnect(eio_sid, *args)
+
+    sio.eio.on("connect", capped_connect)
+    sio.eio.on("disconnect", counted_disconnect)
+    return counts
+
+
 def polling_limit(limit: int) -> Any:
     """An aiohttp middleware answering a long-polling POST larger than `limit` bytes with 413 at once.
     (Engine.IO itself would close the session and wait for its queue to drain, which a client that is
