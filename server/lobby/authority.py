@@ -220,9 +220,10 @@ class Authority:
         self._held.pop(room_id, None)
         room = await self.lobby.update(room_id, lambda r: r.finish(now))
         await self.store.unschedule(room_id)
-        await self.lobby.publish(room)
+        # the record first: whoever sees the room finished can open its record (end screen, replay)
         if self.records is not None:
             await keep_finished(self.records, self.store, room)
+        await self.lobby.publish(room)
 
     async def bot_move(self, room_id: str, v: int, how: str = "bot") -> float | None:
         """A bot's move for the pending seat at version v; returns the room's next check (None: not
