@@ -8,13 +8,19 @@ from server.game.expeditions import TILES, Expeditions
 from server.game.expeditions.catalogue import ISLANDS, SEAS, Cell
 
 
-def position(tiles: list[dict[str, Any]], top: list[str] | None = None, draws: list[int] | None = None,
-             colours: tuple[str, ...] = ("red", "blue"), **extra: Any) -> Expeditions:
+def position(
+    tiles: list[dict[str, Any]],
+    top: list[str] | None = None,
+    draws: list[int] | None = None,
+    colours: tuple[str, ...] = ("red", "blue"),
+    **extra: Any,
+) -> Expeditions:
     """A game on `tiles` whose deck starts with `top` (the rest sorted) and whose random outcomes start with `draws`."""
     used = {t["tile"] for t in tiles}
     rest = sorted(set(TILES) - used - set(top or []))
-    return Expeditions.from_position({"colours": list(colours), "tiles": tiles, "deck": list(top or []) + rest,
-                                      "draws": list(draws or []), **extra})
+    return Expeditions.from_position(
+        {"colours": list(colours), "tiles": tiles, "deck": list(top or []) + rest, "draws": list(draws or []), **extra}
+    )
 
 
 def rim(count_islands: int, count_seas: int, skip: set[str]) -> list[dict[str, Any]]:

@@ -20,7 +20,11 @@ def test_e2_set_up_tonga_four_seas_secret_deck() -> None:
     assert {c for c in game.board} == {Cell(6, 6), Cell(5, 5), Cell(7, 5), Cell(5, 7), Cell(7, 7)}
     assert len(game.deck) == 43 and all(game.supply[c] == 15 for c in game.colours)
     view = game.view()
-    assert view["deck"]["remaining"] == sorted(game.deck) and view["deck"] == {**view["deck"], "islands": 15, "seas": 28}
+    assert view["deck"]["remaining"] == sorted(game.deck) and view["deck"] == {
+        **view["deck"],
+        "islands": 15,
+        "seas": 28,
+    }
     assert "seed" not in view and "dice" not in str(view)
     assert Expeditions.new(["red", "blue", "green"], seed=5).deck == game.deck
     assert Expeditions.new(["red", "blue", "green"], seed=6).deck != game.deck

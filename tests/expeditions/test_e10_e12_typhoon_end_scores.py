@@ -70,10 +70,15 @@ def test_e11_turn_ten_is_the_last() -> None:
 
 
 def test_e12_scores_presence_royal_and_tie_breaks() -> None:
-    game = position([{**TONGA, "beaches": {"N": ["red"]}},
-                     {"tile": "SAMO", "cell": [2, 2], "beaches": {"N": ["red", "red"], "E": ["blue"]}},
-                     {"tile": "MURO", "cell": [3, 3], "royal": "blue"}, {"tile": "NAUR", "cell": [4, 3],
-                                                                         "beaches": {"S": ["red"]}}], turn=10)
+    game = position(
+        [
+            {**TONGA, "beaches": {"N": ["red"]}},
+            {"tile": "SAMO", "cell": [2, 2], "beaches": {"N": ["red", "red"], "E": ["blue"]}},
+            {"tile": "MURO", "cell": [3, 3], "royal": "blue"},
+            {"tile": "NAUR", "cell": [4, 3], "beaches": {"S": ["red"]}},
+        ],
+        turn=10,
+    )
     game.resolve()
     result = game.result()
     assert result["scores"] == {"red": 7, "blue": 7} and result["islands"] == {"red": 3, "blue": 2}

@@ -7,5 +7,21 @@ from .game import Expeditions
 from .orders import Expand, Order, Pass, Place, Royal, order_from_wire
 from .rules import Options
 
-__all__ = ["BOATS", "COLOURS", "TILES", "Cell", "Event", "Expand", "Expeditions", "Options", "Order",
-           "OrderError", "Pass", "Place", "PositionError", "Royal", "event_from_wire", "order_from_wire"]
+__all__ = [
+    "BOATS",
+    "COLOURS",
+    "TILES",
+    "Cell",
+    "Event",
+    "Expand",
+    "Expeditions",
+    "Options",
+    "Order",
+    "OrderError",
+    "Pass",
+    "Place",
+    "PositionError",
+    "Royal",
+    "event_from_wire",
+    "order_from_wire",
+]

@@ -34,7 +34,9 @@ class RandomBot:
 
     def choose(self, game: Expeditions, colour: str) -> Order:
         o = game.legal_orders(colour)
-        kinds = ["pass", "expand"] + ["royal"] * bool(o.royal) + ["place"] * bool(o.place) + ["back"] * bool(o.take_back)
+        kinds = (
+            ["pass", "expand"] + ["royal"] * bool(o.royal) + ["place"] * bool(o.place) + ["back"] * bool(o.take_back)
+        )
         kind = self.rng.choice(kinds)
         if kind == "royal":
             return Royal(self.rng.choice(o.royal))

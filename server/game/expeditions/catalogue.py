@@ -103,11 +103,14 @@ class Sea:
 
 Tile = Island | Sea
 
-ISLANDS: tuple[Island, ...] = tuple(Island(n + 1, name, abbr, value) for n, (name, abbr, value) in enumerate(ISLAND_DATA))
+ISLANDS: tuple[Island, ...] = tuple(
+    Island(n + 1, name, abbr, value) for n, (name, abbr, value) in enumerate(ISLAND_DATA)
+)
 SEAS: tuple[Sea, ...] = tuple(
     Sea(len(ISLANDS) + n + 1, sid, (Route(*routes[0]), Route(*routes[1]))) for n, (sid, routes) in enumerate(SEA_DATA)
 )
-TILES: dict[str, Tile] = {t.id: t for t in (*ISLANDS, *SEAS)}
+_ALL: tuple[Tile, ...] = (*ISLANDS, *SEAS)
+TILES: dict[str, Tile] = {t.id: t for t in _ALL}
 """Every tile by its wire id: island abbreviation or sea id."""
 BY_NUMBER: dict[int, Tile] = {t.number: t for t in TILES.values()}
 """Every tile by its number 1-48 (E10's typhoon draw)."""

@@ -215,8 +215,24 @@ class GameOver(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (OrdersRevealed, RoyalFounded, BoatMoved, MoveFailed, MigrationStarted, FleetDeparted, TilePlaced,
-                RouteSailed, FleetLost, Bounced, Landfall, FleetAtSea, TyphoonDrawn, Typhoon, TurnScored, GameOver)
+    for cls in (
+        OrdersRevealed,
+        RoyalFounded,
+        BoatMoved,
+        MoveFailed,
+        MigrationStarted,
+        FleetDeparted,
+        TilePlaced,
+        RouteSailed,
+        FleetLost,
+        Bounced,
+        Landfall,
+        FleetAtSea,
+        TyphoonDrawn,
+        Typhoon,
+        TurnScored,
+        GameOver,
+    )
 }
 
 

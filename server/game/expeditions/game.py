@@ -8,10 +8,25 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 
 from . import events as ev
-from .catalogue import (BOATS, BY_NUMBER, CAPACITY, COLOURS, ISLANDS, OPPOSITE, SEAS, SIDES, START_SEA_CELLS, TILES,
-                        TONGA, TONGA_CELL, Cell, Island, Sea)
+from .catalogue import (
+    BOATS,
+    BY_NUMBER,
+    CAPACITY,
+    COLOURS,
+    ISLANDS,
+    OPPOSITE,
+    SEAS,
+    SIDES,
+    START_SEA_CELLS,
+    TILES,
+    TONGA,
+    TONGA_CELL,
+    Cell,
+    Island,
+    Sea,
+)
 from .errors import OrderError, PositionError
-from .orders import Expand, Order, Pass, Place, Royal, order_from_wire
+from .orders import Expand, Order, Place, Royal, order_from_wire
 from .rng import Dice
 from .rules import Options, check, options
 from .scoring import ranking, scores
@@ -115,7 +130,8 @@ class Expeditions:
     def on_map(self, colour: str) -> int:
         """The colour's boats on beaches (and, after a last-tile ending, at sea)."""
         return sum(b.count(colour) for bs in self.beaches.values() for b in bs.values()) + sum(
-            boats.count(colour) for _cell, boats in self.at_sea)
+            boats.count(colour) for _cell, boats in self.at_sea
+        )
 
     @property
     def submitted(self) -> tuple[str, ...]:
@@ -162,7 +178,9 @@ class Expeditions:
         orders = {c: self.pending.get(c) for c in self.colours}
         self.log.append({c: o.to_wire() for c, o in orders.items() if o is not None})
         self.pending = {}
-        out: list[ev.Event] = [ev.OrdersRevealed(self.turn, {c: None if o is None else o.to_wire() for c, o in orders.items()})]
+        out: list[ev.Event] = [
+            ev.OrdersRevealed(self.turn, {c: None if o is None else o.to_wire() for c, o in orders.items()})
+        ]
         made_royal: set[Cell] = set()
         for colour in self.colours:  # E5.1
             order = orders[colour]
@@ -237,8 +255,12 @@ class Expeditions:
 
     def _overflowing(self, migrated: set[tuple[Cell, str]]) -> list[tuple[int, Cell, str]]:
         """Beaches over capacity that have not migrated this phase, most boats first (then by cell, side)."""
-        found = [(-len(b[s]), cell, s) for cell, b in self.beaches.items() for s in SIDES
-                 if len(b[s]) > CAPACITY and (cell, s) not in migrated]
+        found = [
+            (-len(b[s]), cell, s)
+            for cell, b in self.beaches.items()
+            for s in SIDES
+            if len(b[s]) > CAPACITY and (cell, s) not in migrated
+        ]
         return [(-n, cell, s) for n, cell, s in sorted(found, key=lambda f: (f[0], f[1].y, f[1].x, SIDES.index(f[2])))]
 
     def _voyage(self, start: Cell, side: str, boats: tuple[str, ...], out: list[ev.Event]) -> bool:
@@ -256,20 +278,22 @@ class Expeditions:
                 tile = self.deck.pop(0)
                 self._put(tile, cell)
                 kind = type(TILES[tile])
-                left = {"islands": sum(1 for t in self.deck if isinstance(TILES[t], Island)),
-                        "seas": sum(1 for t in self.deck if isinstance(TILES[t], Sea))}
+                left = {
+                    "islands": sum(1 for t in self.deck if isinstance(TILES[t], Island)),
+                    "seas": sum(1 for t in self.deck if isinstance(TILES[t], Sea)),
+                }
                 out.append(ev.TilePlaced(tile, cell, left))
                 ended = left["islands" if kind is Island else "seas"] == 0
-            tile = TILES[self.board[cell]]
-            if isinstance(tile, Sea) and ended:  # E11: the fleet stops on the last sea tile, scoring nothing
+            here = TILES[self.board[cell]]
+            if isinstance(here, Sea) and ended:  # E11: the fleet stops on the last sea tile, scoring nothing
                 self.at_sea.append((cell, boats))
                 out.append(ev.FleetAtSea(cell, boats))
                 return False
-            if isinstance(tile, Sea):
-                exit_side, factor = tile.route(OPPOSITE[heading])
+            if isinstance(here, Sea):
+                exit_side, factor = here.route(OPPOSITE[heading])
                 factor += 1 if cell in self.boosted else 0
                 survived = factor <= mv
-                out.append(ev.RouteSailed(tile.id, cell, OPPOSITE[heading], exit_side, factor, mv, survived))
+                out.append(ev.RouteSailed(here.id, cell, OPPOSITE[heading], exit_side, factor, mv, survived))
                 if not survived:
                     self._return(boats)
                     out.append(ev.FleetLost("weather", cell, boats))
@@ -277,7 +301,7 @@ class Expeditions:
                 heading = exit_side
                 continue
             if cell in self.royal:
-                out.append(ev.Bounced(tile.id, cell, self.board[start]))
+                out.append(ev.Bounced(here.id, cell, self.board[start]))
                 cell = start
             self._landfall(cell, boats, out)
             return not ended
@@ -325,14 +349,20 @@ class Expeditions:
     def to_bytes(self) -> bytes:
         """The whole state, deck and random state included (server-side storage only)."""
         data = {
-            "colours": list(self.colours), "seed": self.seed, "turn": self.turn, "over": self.over,
+            "colours": list(self.colours),
+            "seed": self.seed,
+            "turn": self.turn,
+            "over": self.over,
             "board": [[c.x, c.y, t] for c, t in self.board.items()],
             "beaches": [[c.x, c.y, b] for c, b in self.beaches.items()],
             "royal": [[c.x, c.y, o] for c, o in self.royal.items()],
             "boosted": sorted([c.x, c.y] for c in self.boosted),
-            "supply": self.supply, "at_sea": [[c.x, c.y, list(b)] for c, b in self.at_sea],
-            "deck": self.deck, "dice": [self.dice.state, self.dice.fixed],
-            "pending": {c: o.to_wire() for c, o in self.pending.items()}, "log": self.log,
+            "supply": self.supply,
+            "at_sea": [[c.x, c.y, list(b)] for c, b in self.at_sea],
+            "deck": self.deck,
+            "dice": [self.dice.state, self.dice.fixed],
+            "pending": {c: o.to_wire() for c, o in self.pending.items()},
+            "log": self.log,
         }
         return bytes(msgpack.packb(data, use_bin_type=True))
 

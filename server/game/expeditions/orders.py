@@ -116,8 +116,12 @@ def order_from_wire(wire: Any) -> Order:
     if not isinstance(wire, dict):
         raise OrderError("malformed", f"an order is a dict, got {type(wire).__name__}", wire)
     kind = wire.get("type")
-    allowed = {"royal": {"type", "island"}, "expand": {"type", "island", "moves", "take_back"},
-               "place": {"type", "island", "beach"}, "pass": {"type"}}
+    allowed = {
+        "royal": {"type", "island"},
+        "expand": {"type", "island", "moves", "take_back"},
+        "place": {"type", "island", "beach"},
+        "pass": {"type"},
+    }
     if kind not in allowed:
         raise OrderError("malformed", f"unknown order type {kind!r}", wire)
     extra = set(wire) - allowed[kind]

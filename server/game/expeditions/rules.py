@@ -82,18 +82,24 @@ def options(game: Expeditions, colour: str) -> Options:
     royal: tuple[str, ...] = ()
     if colour not in game.royal.values():
         royal = tuple(
-            game.board[cell] for cell, b in game.beaches.items()
-            if cell not in game.royal and game.board[cell] != TONGA.id
+            game.board[cell]
+            for cell, b in game.beaches.items()
+            if cell not in game.royal
+            and game.board[cell] != TONGA.id
             and any(colour in boats for boats in b.values())
             and all(c == colour for boats in b.values() for c in boats)
         )
     place: tuple[str, ...] = ()
     if on_map == 0:
-        place = tuple(game.board[cell] for cell in game.beaches if cell not in game.royal and game.board[cell] != TONGA.id)
+        place = tuple(
+            game.board[cell] for cell in game.beaches if cell not in game.royal and game.board[cell] != TONGA.id
+        )
     take_back: tuple[tuple[str, str], ...] = ()
     if supply == 0:
         take_back = tuple(
-            (game.board[cell], s) for cell, b in game.beaches.items() for s in SIDES
+            (game.board[cell], s)
+            for cell, b in game.beaches.items()
+            for s in SIDES
             if cell not in game.royal and colour in b[s]
         )
     return Options(royal, activations(game, colour), place, take_back, supply)
@@ -101,7 +107,9 @@ def options(game: Expeditions, colour: str) -> Options:
 
 def check(game: Expeditions, colour: str, wire_or_order: Any) -> Order:
     """The canonical order if `colour` may give it now, else OrderError (E4)."""
-    order = wire_or_order if isinstance(wire_or_order, Royal | Expand | Place | Pass) else order_from_wire(wire_or_order)
+    order = (
+        wire_or_order if isinstance(wire_or_order, Royal | Expand | Place | Pass) else order_from_wire(wire_or_order)
+    )
     if game.over is not None:
         raise OrderError("game_over", "the game is over", order)
     if colour not in game.colours:
@@ -125,8 +133,11 @@ def check(game: Expeditions, colour: str, wire_or_order: Any) -> Order:
         return order
     if isinstance(order, Place):
         if game.on_map(colour):
-            raise OrderError("circumstance", f"{colour} has boats on the map: one boat anywhere is only for a "
-                             "player with none (E4)", order)
+            raise OrderError(
+                "circumstance",
+                f"{colour} has boats on the map: one boat anywhere is only for a player with none (E4)",
+                order,
+            )
         if order.island == TONGA.id:
             raise OrderError("malformed", "on Tonga, expand with up to 2 moves instead", order)
         return order
@@ -136,8 +147,12 @@ def check(game: Expeditions, colour: str, wire_or_order: Any) -> Order:
     supply = game.supply[colour]
     if order.take_back is not None:
         if supply != 0:
-            raise OrderError("circumstance", f"{colour} still has {supply} boats in the supply: a take-back from "
-                             "any beach is only for a player with all 15 on the map (E4)", order)
+            raise OrderError(
+                "circumstance",
+                f"{colour} still has {supply} boats in the supply: a take-back from "
+                "any beach is only for a player with all 15 on the map (E4)",
+                order,
+            )
         back_island, back_beach = order.take_back
         back_cell = _island_cell(game, back_island, order)
         if back_cell in game.royal:
@@ -153,8 +168,13 @@ def check(game: Expeditions, colour: str, wire_or_order: Any) -> Order:
     own = dict(allowed.own)
     for side, n in order.moves:
         if n < 0 and -n > own.get(side, 0):
-            raise OrderError("no_presence", f"{colour} has {own.get(side, 0)} boats on {order.island} {side}, "
-                             f"cannot take back {-n}", order)
+            raise OrderError(
+                "no_presence",
+                f"{colour} has {own.get(side, 0)} boats on {order.island} {side}, cannot take back {-n}",
+                order,
+            )
     if order.placed > supply + order.removed:
-        raise OrderError("supply_short", f"{colour} can place {supply + order.removed} boats, not {order.placed}", order)
+        raise OrderError(
+            "supply_short", f"{colour} can place {supply + order.removed} boats, not {order.placed}", order
+        )
     return order
