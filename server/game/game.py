@@ -113,6 +113,7 @@ class Game(Rules):
         """A copy whose unseen stack is reshuffled with `seed`: what a look-ahead bot may use. The real
         order stays secret; counts by kind are kept, so the copy ends the game at the same draw counts."""
         copy = self.clone()
+        copy.stack.sort()   # R15: what is imagined depends on the remaining tiles (public), not their order
         random.Random(seed).shuffle(copy.stack)
         copy.seed = 0
         return copy

@@ -195,6 +195,16 @@ def test_contract_imagine_reshuffles_only_the_unseen_stack():
     assert sorted(other.stack) == sorted(game.stack)
 
 
+def test_contract_imagine_does_not_depend_on_the_secret_order():
+    """Contract (R15): two games alike but for the secret order of their stacks imagine the same stack
+    from the same seed, so a look-ahead bot's choice cannot depend on the real order."""
+    tiles = ["Samoa", "a", "Hawaii", "c", "Tahiti"]
+    one = position([tonga(["red"], ["blue"])], stack=tiles)
+    other = position([tonga(["red"], ["blue"])], stack=tiles[::-1])
+    assert one.stack != other.stack
+    assert one.imagine(7).stack == other.imagine(7).stack
+
+
 def test_contract_malformed_unhashable_type_field():
     """Contract: an action whose "type" is a list or dict is malformed (IllegalAction), not a TypeError."""
     game = turn_game()
