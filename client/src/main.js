@@ -55,6 +55,9 @@ class App {
     this._lastHeard = Date.now();
     setInterval(() => this.watchdog(), QUIET_MS / 2);
     this.net.on('chat', (c) => { if (this.room && c.room === this.room.id) this.room.chat.add(c.line); });
+    // the server lost Redis for a while (docs/protocol.md, `resync`): lobby, room and chat events may be
+    // lost, so ask again as after a reconnection
+    this.net.on('resync', () => this.pickUp());
     window.addEventListener('hashchange', () => this.route());
     this.net.connect();
     this.drawConn();
@@ -111,7 +114,11 @@ class App {
       this.route();
       return;
     }
-    // a reconnection: pick up where we were
+    await this.pickUp();   // a reconnection
+  }
+
+  /** Pick up where we were: the room we are in (its state, chat and missed game messages), or the lobby. */
+  async pickUp() {
     if (this.room) await this.joinRoom(this.room.id, true);
     else if (this.screen === 'lobby') await this.watchLobby();
   }

@@ -56,7 +56,7 @@ export class Net {
       if (s.name) storeName(s.name);
       this._emitLocal('session', this.session);
     });
-    for (const ev of ['lobby', 'room', 'game', 'legal', 'chat']) this.socket.on(ev, (d) => this._emitLocal(ev, d));
+    for (const ev of ['lobby', 'room', 'game', 'legal', 'chat', 'resync']) this.socket.on(ev, (d) => this._emitLocal(ev, d));
   }
 
   /** Send one request; resolves with the ack map ({ok: true, …} or {ok: false, error: {code, message}}). */

@@ -332,3 +332,36 @@ def test_the_camera_follows_a_bots_voyage_on_a_phone(browser: Any, contexts: lis
     assert all(seen.values()), seen
     assert page.get_attribute("[data-testid=follow]", "aria-pressed") == "true"
     assert page.errors == []
+
+
+RESYNC_JS = r"""
+() => {
+  const app = window.__tongiaki;
+  window.__asked = [];
+  const request = app.net.request.bind(app.net);
+  app.net.request = (event, data) => { window.__asked.push([event, data]); return request(event, data); };
+  // what the server sends when its Redis link comes back (docs/protocol.md, `resync`)
+  for (const listener of app.net.socket.listeners('resync')) listener({ reason: 'redis' });
+}
+"""
+
+
+def test_a_resync_from_the_server_asks_again_for_the_room_and_the_lobby(browser: Any, contexts: list[Any],
+                                                                         base_url: str) -> None:
+    """After a Redis outage the server tells each socket `resync` (lobby, room and chat events may have
+    been lost): in a room the client joins it again from the version it holds; in the lobby it watches
+    the lobby again."""
+    page = open_page(browser, contexts)
+    room = create_table(page, base_url, name="Maya", seats=3)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    page.wait_for_function("window.__tongiaki.room.stream.v !== null")
+    page.evaluate(RESYNC_JS)
+    page.wait_for_function("window.__asked.some(([e, d]) => e === 'room_join')")
+    event, data = page.evaluate("window.__asked.find(([e]) => e === 'room_join')")
+    assert data["room"] == room and isinstance(data.get("since"), int), data
+    page.click("[data-testid=nav-lobby]")
+    page.wait_for_selector("[data-testid=live-rooms]")
+    page.evaluate(RESYNC_JS)
+    page.wait_for_function("window.__asked.some(([e]) => e === 'lobby_watch')")
+    assert page.errors == []
