@@ -378,3 +378,23 @@ def test_colonise_royal_island_and_restart_by_clicking(browser: Any, contexts: l
                     "document.querySelector('[data-testid=decision]').dataset.kind !== 'restart'"
                     " || document.querySelector('[data-testid=board]').dataset.interactive !== 'yes'")
     assert page.errors == []
+
+
+def test_the_host_frees_a_seat_another_person_holds_in_a_waiting_room(browser: Any, contexts: list[Any],
+                                                                      base_url: str) -> None:
+    """Seat squatting (issue 14): the host sees "Free this seat" on a seat another person holds and frees
+    it; the seat is empty for everyone, and the person may sit again like anyone."""
+    alice = open_page(browser, contexts)
+    room = create_table(alice, base_url, name="Alice", seats=3)
+    bob = open_page(browser, contexts)
+    bob.goto(f"{base_url}/#/room/{room}")
+    bob.click("[data-testid=sit-1]")
+    alice.wait_for_selector("[data-testid=kick-1]")
+    assert alice.locator("[data-testid=kick-0]").count() == 0     # not the host's own seat
+    assert bob.locator("[data-testid^=kick-]").count() == 0       # only the host frees seats
+    alice.click("[data-testid=kick-1]")
+    alice.wait_for_selector("[data-testid=sit-1]")
+    bob.wait_for_selector("[data-testid=sit-1]")
+    bob.click("[data-testid=sit-1]")
+    alice.wait_for_selector("[data-testid=kick-1]")
+    assert alice.errors == [] and bob.errors == []

@@ -18,6 +18,8 @@ export function renderWaiting(app, root, chatSlot) {
       if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => app.roomRequest('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
     } else if (s.person === me) {
       btns.push(el('button', { type: 'button', 'data-testid': `stand-${s.seat}`, onclick: () => app.roomRequest('stand', { seat: s.seat }) }, t('room.stand')));
+    } else if (isHost && s.kind === 'human') {   // a squatter or an absent person: the host frees the seat
+      btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => app.roomRequest('kick', { seat: s.seat }) }, t('room.kick')));
     }
     const tags = [];
     if (s.kind === 'bot') tags.push(el('span', { class: 'tag bot', text: t('room.bot') }));
