@@ -299,41 +299,6 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, contexts: list[Any],
     page.screenshot(path=str(artifacts / "27-keyboard-game-over-1366.png"))
 
 
-RECENT_ON_SCREEN_JS = r"""
-() => {
-  const app = window.__tongiaki, t = app?.room?.table;
-  if (!t || t.queue.busy || t.animating) return null;
-  const s = document.querySelector('[data-testid=board]').getBoundingClientRect();
-  return [...document.querySelectorAll('[data-testid=board] .tile.recent')].map((g) => {
-    const r = g.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-    return [g.dataset.cell, x >= s.left && x <= s.right && y >= s.top && y <= s.bottom];
-  });
-}
-"""
-
-
-def test_the_camera_follows_a_bots_voyage_on_a_phone(browser: Any, contexts: list[Any], base_url: str,
-                                                     artifacts: Path) -> None:
-    """Animations on, a phone's zoomed board: each tile a voyage draws ends inside the viewport."""
-    page = open_page(browser, contexts, viewport={"width": 390, "height": 844})
-    create_table(page, base_url, name="Maya", seats=3, query="?anim=3")
-    page.click("[data-testid=start-bots]")
-    page.wait_for_selector("[data-testid=board]")
-    seen: dict[str, bool] = {}
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and len(seen) < 4:
-        for cell, inside in page.evaluate(RECENT_ON_SCREEN_JS) or []:
-            seen.setdefault(cell, inside)
-            if len(seen) == 1:
-                page.screenshot(path=str(artifacts / "28-camera-follows-390.png"))
-        if step(page) in ("wait", "retry"):
-            page.wait_for_timeout(40)
-    assert seen, "no voyage drew a tile"
-    assert all(seen.values()), seen
-    assert page.get_attribute("[data-testid=follow]", "aria-pressed") == "true"
-    assert page.errors == []
-
-
 RESYNC_JS = r"""
 () => {
   const app = window.__tongiaki;
