@@ -22,7 +22,8 @@ from server.lobby.tongiaki import Tongiaki
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import Websockets, cap_sessions, install_websocket, polling_limit
+from server.realtime.transport import (Websockets, cap_sessions, install_websocket, polling_limit,
+                                      release_closed)
 from server.realtime.wire import WirePacket
 from server.records import Records, api
 from server.records.keeper import live_record
@@ -69,6 +70,7 @@ def init_app(config: Config) -> web.Application:
     # so transports opened without a Socket.IO connection are bounded too
     cap_sessions(sio, config.connections_per_address and config.connections_per_address + 8,
                  config.forwarded_for)
+    release_closed(sio)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)

@@ -260,6 +260,25 @@ async def test_a_slow_reader_is_dropped_and_what_was_queued_for_it_is_freed(conf
         await server.stop()
 
 
+async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(server):
+    """An aborted connection (a flood, a dropped slow reader) is forgotten as soon as it closes, not at
+    Engine.IO's next sweep of its sessions (up to ping_timeout later), with its websocket and unsent
+    packets (bench.soak: such sessions held the server's memory up while the attack went on)."""
+    sio = server.app[SIO]
+    raws = [await RawSocket.open(server.url, connect=i % 2 == 0) for i in range(6)]
+    held = list(sio.eio.sockets.values())
+    assert len(held) == 6 and all(s.tongiaki_ws is not None for s in held)
+    for raw in raws:
+        raw.close()
+    deadline = time.monotonic() + 2
+    while sio.eio.sockets:
+        assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
+        await asyncio.sleep(0.05)
+    for eio_socket in held:
+        assert eio_socket.closed and eio_socket.tongiaki_ws is None
+        assert [eio_socket.queue.get_nowait() for _ in range(eio_socket.queue.qsize())] in ([], [None])
+
+
 async def test_metrics_stay_cheap_with_many_rooms(server, store, redis_url):
     """/metrics reads no room: its Redis work is the same with 1 room or 2,000."""
     client = redis.Redis.from_url(redis_url)
