@@ -22,8 +22,7 @@ from server.lobby.tongiaki import Tongiaki
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import (Websockets, cap_sessions, install_websocket, polling_limit,
-                                      release_closed)
+from server.realtime.transport import Websockets, cap_sessions, install_websocket, polling_limit, release_closed
 from server.realtime.wire import WirePacket
 from server.records import Records, api
 from server.records.keeper import live_record
