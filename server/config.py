@@ -34,6 +34,7 @@ class Config:
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
+    send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
     write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
     connections_per_address: int = 50     # sockets open at once from one client address (this process); 0: no cap
     forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
@@ -52,8 +53,8 @@ def from_env(**overrides: object) -> Config:
         values["redis_url"] = env["REDIS_URL"]
     for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float), ("record_ttl", float),
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
-                       ("send_queue", int), ("write_timeout", float), ("connections_per_address", int),
-                       ("rooms_per_person", int), ("log_format", str)):
+                       ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
+                       ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)

@@ -179,7 +179,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
                                            time.monotonic(), address)
         self.metrics.sockets += 1
-        bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket)
+        bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket,
+                         self.config.send_bytes)
         return {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
                 "resumed": known is not None, "seats": seats}
 

@@ -2,9 +2,9 @@
 websocket tracked (a graceful shutdown closes them: aiohttp waits for open handlers), and the guards
 against clients that do not play by the transport's rules:
 
-- a **slow reader** (never reads, answers pings) is dropped once `send_queue` messages wait for it, or
-  when one write has not gone out in `write_timeout` seconds; its connection is aborted, so what was
-  buffered for it is freed at once;
+- a **slow reader** (never reads, answers pings) is dropped once `send_queue` messages or
+  `send_bytes` bytes wait for it, or when one write has not gone out in `write_timeout` seconds; its
+  connection is aborted, so what was buffered for it is freed at once;
 - a frame of exactly the limit is accepted (only larger ones close the connection);
 - an empty frame closes the connection quietly (Engine.IO has no empty packet);
 - a closed session gives back what it held at once (`release_closed`), not at Engine.IO's next sweep."""
@@ -39,31 +39,55 @@ class Websockets:
 
 
 class SendQueue(asyncio.Queue[Any]):
-    """An Engine.IO socket's outgoing packets, bounded: one packet over `limit` calls `overflow` once and
-    is dropped (the socket is being closed). `None`, the writer's stop signal, always goes in.
-    `bound()` turns the socket's existing queue into one (its writer may already be waiting on it)."""
+    """An Engine.IO socket's outgoing packets, bounded in count and in bytes: one packet over `limit`
+    packets or `byte_limit` bytes calls `overflow` once and is dropped (the socket is being closed).
+    `None`, the writer's stop signal, always goes in. `bound()` turns the socket's existing queue into
+    one (its writer may already be waiting on it). The byte bound is what caps a slow reader's memory:
+    a few catch-up answers of a long game weigh more than hundreds of moves."""
 
     limit: int
+    byte_limit: int
     overflow: Callable[[], None]
     overflowed: bool
+    queued_bytes: int
     peak: int                      # the most packets that ever waited (tests, soak benchmark)
+    peak_bytes: int                # and the most bytes
 
     @classmethod
-    def bound(cls, queue: asyncio.Queue[Any], limit: int, overflow: Callable[[], None]) -> SendQueue:
+    def bound(cls, queue: asyncio.Queue[Any], limit: int, overflow: Callable[[], None],
+              byte_limit: int = 1 << 20) -> SendQueue:
         queue.__class__ = cls
         assert isinstance(queue, SendQueue)
-        queue.limit, queue.overflow, queue.overflowed, queue.peak = limit, overflow, False, queue.qsize()
+        queue.limit, queue.byte_limit, queue.overflow, queue.overflowed = limit, byte_limit, overflow, False
+        waiting: list[Any] = list(getattr(queue, "_queue", ()))   # what a writer has not taken yet
+        queue.queued_bytes = sum(_weight(p) for p in waiting)
+        queue.peak, queue.peak_bytes = queue.qsize(), queue.queued_bytes
         return queue
 
     def put_nowait(self, item: Any) -> None:
-        if item is not None and (self.overflowed or self.qsize() >= self.limit):
+        weight = _weight(item)
+        if item is not None and (self.overflowed or self.qsize() >= self.limit
+                                 or self.queued_bytes + weight > self.byte_limit):
             if not self.overflowed:
                 self.overflowed = True
                 self.overflow()
             return
         super().put_nowait(item)
+        self.queued_bytes += weight
         if item is not None:
             self.peak = max(self.peak, self.qsize())
+            self.peak_bytes = max(self.peak_bytes, self.queued_bytes)
+
+    def _get(self) -> Any:
+        item = super()._get()
+        self.queued_bytes -= _weight(item)
+        return item
+
+
+def _weight(packet: Any) -> int:
+    """The bytes an Engine.IO packet holds (its encoded Socket.IO payload)."""
+    data = getattr(packet, "data", None)
+    return len(data) if isinstance(data, (bytes, str)) else 0
 
 
 def _abort(eio_socket: Any) -> None:
@@ -76,20 +100,23 @@ def _abort(eio_socket: Any) -> None:
     task.add_done_callback(lambda t: t.cancelled() or t.exception())  # errors of a dying socket: none to report
 
 
-def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None]) -> None:
-    """Bounds the send queue of the Engine.IO socket under Socket.IO session `sid`. Works for both
-    transports: an upgrade keeps the socket and its queue."""
+def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None],
+                     byte_limit: int = 1 << 20) -> None:
+    """Bounds the send queue of the Engine.IO socket under Socket.IO session `sid` (packets and bytes).
+    Works for both transports: an upgrade keeps the socket and its queue."""
     eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
     eio_socket = sio.eio.sockets.get(eio_sid) if eio_sid else None
     if eio_socket is None or isinstance(eio_socket.queue, SendQueue):
         return
 
     def overflow() -> None:
-        log.info("dropping a slow reader: %d messages wait for socket %s", limit, sid)
+        queue = eio_socket.queue
+        log.info("dropping a slow reader: %d messages (%d bytes) wait for socket %s", queue.qsize(),
+                 queue.queued_bytes, sid)
         dropped()
         _abort(eio_socket)
 
-    SendQueue.bound(eio_socket.queue, limit, overflow)
+    SendQueue.bound(eio_socket.queue, limit, overflow, byte_limit)
 
 
 def client_address(environ: dict[str, Any], forwarded_for: bool) -> str:

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import logging
 import time
+from typing import Any
 
 import msgpack
 import pytest
@@ -218,42 +219,64 @@ async def test_connections_per_address_are_capped(config, clients):
         await server.stop()
 
 
+async def _slow_reader_dropped(server: InProcessServer, clients: list[Client]) -> tuple[Any, float, int]:
+    """A socket that asks for a ~15 KB catch-up answer again and again and never reads, until the server
+    drops it: its Engine.IO socket, the seconds it took and the requests sent."""
+    host, = await people(server.url, clients, "Host")
+    room = (await host.ok("room_create", {"name": "busy table", "seats": 2}))["room"]["id"]
+    for i in range(50):  # a long chat history: every room_join answer carries ~15 KB
+        await host.ok("chat", {"room": room, "text": f"{i} " + "y" * 290})
+    slow = await RawSocket.open(server.url, rcvbuf=4096)
+    namespace, sio = server.app[NAMESPACE], server.app[SIO]
+    assert slow.sid in namespace.connections
+    eio_sid = sio.manager.eio_sid_from_sid(slow.sid, "/")
+    eio_socket = sio.eio.sockets[eio_sid]
+    started = time.monotonic()
+    for i in range(600):  # asks and never reads
+        if slow.sid not in namespace.connections:
+            break
+        with contextlib.suppress(ConnectionError):
+            await slow.emit("room_join", {"room": room, "since": 0}, ack=i)
+    deadline = time.monotonic() + 15
+    while slow.sid in namespace.connections or eio_sid in sio.eio.sockets:
+        assert time.monotonic() < deadline, (
+            f"not dropped: in namespace {slow.sid in namespace.connections}, engine.io socket kept "
+            f"{eio_sid in sio.eio.sockets}, closed {eio_socket.closed}, queue {eio_socket.queue.qsize()} "
+            f"(peak {eio_socket.queue.peak}, overflowed {eio_socket.queue.overflowed}), sent {i + 1}")
+        await asyncio.sleep(0.05)  # the drop happens in the server's own tasks: poll its tables
+    took = time.monotonic() - started
+    assert server.app[METRICS]._dropped._value.get() >= 1
+    assert eio_socket.queue.qsize() <= 1 and eio_socket.closed   # nothing kept for it (but the stop signal)
+    assert all(not ws.closed for ws in server.app[WEBSOCKETS].open)
+    assert len(server.app[WEBSOCKETS].open) == 1                 # only the host's socket is left
+    assert took < 15
+    assert (await host.call("chat", {"room": room, "text": "still here"}))["ok"]
+    slow.close()
+    return eio_socket, took, i + 1
+
+
 async def test_a_slow_reader_is_dropped_and_what_was_queued_for_it_is_freed(config, clients):
     server = await InProcessServer(config.with_(send_queue=32, write_timeout=2.0, chat_lines=1000)).start()
     try:
-        host, = await people(server.url, clients, "Host")
-        room = (await host.ok("room_create", {"name": "busy table", "seats": 2}))["room"]["id"]
-        for i in range(50):  # a long chat history: every room_join answer carries ~15 KB
-            await host.ok("chat", {"room": room, "text": f"{i} " + "y" * 290})
-        slow = await RawSocket.open(server.url, rcvbuf=4096)
-        namespace, sio = server.app[NAMESPACE], server.app[SIO]
-        assert slow.sid in namespace.connections
-        eio_sid = sio.manager.eio_sid_from_sid(slow.sid, "/")
-        eio_socket = sio.eio.sockets[eio_sid]
-        started = time.monotonic()
-        for i in range(600):  # asks and never reads
-            if slow.sid not in namespace.connections:
-                break
-            with contextlib.suppress(ConnectionError):
-                await slow.emit("room_join", {"room": room, "since": 0}, ack=i)
-        deadline = time.monotonic() + 15
-        while slow.sid in namespace.connections or eio_sid in sio.eio.sockets:
-            assert time.monotonic() < deadline, (
-                f"not dropped: in namespace {slow.sid in namespace.connections}, engine.io socket kept "
-                f"{eio_sid in sio.eio.sockets}, closed {eio_socket.closed}, queue {eio_socket.queue.qsize()} "
-                f"(peak {eio_socket.queue.peak}, overflowed {eio_socket.queue.overflowed}), sent {i + 1}")
-            await asyncio.sleep(0.05)  # the drop happens in the server's own tasks: poll its tables
-        took = time.monotonic() - started
-        longest = eio_socket.queue.peak
-        print(f"\n  slow reader dropped after {i + 1} requests, {took:.2f} s; longest queue {longest}")
-        assert longest == 32, longest                              # it reached the bound, never more
-        assert server.app[METRICS]._dropped._value.get() >= 1
-        assert eio_socket.queue.qsize() == 0 or eio_socket.closed   # nothing kept for it
-        assert all(not ws.closed for ws in server.app[WEBSOCKETS].open)
-        assert len(server.app[WEBSOCKETS].open) == 1                 # only the host's socket is left
-        assert took < 15
-        assert (await host.call("chat", {"room": room, "text": "still here"}))["ok"]
-        slow.close()
+        eio_socket, took, sent = await _slow_reader_dropped(server, clients)
+        print(f"\n  slow reader dropped after {sent} requests, {took:.2f} s; longest queue {eio_socket.queue.peak}")
+        assert eio_socket.queue.peak == 32                        # it reached the bound, never more
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_a_slow_reader_is_dropped_at_the_byte_bound_before_the_count_bound(config, clients):
+    server = await InProcessServer(config.with_(send_queue=10_000, send_bytes=100_000, write_timeout=30.0,
+                                                chat_lines=1000)).start()
+    try:
+        eio_socket, took, sent = await _slow_reader_dropped(server, clients)
+        print(f"\n  slow reader dropped after {sent} requests, {took:.2f} s; longest queue {eio_socket.queue.peak}")
+        queue = eio_socket.queue
+        print(f"  longest wait {queue.peak_bytes} bytes")
+        # answers of several KB: dropped at 100 KB waiting, long before 10,000 messages
+        assert 50_000 < queue.peak_bytes <= 100_000 and 2 <= queue.peak < 50, (queue.peak, queue.peak_bytes)
     finally:
         for c in clients:
             await c.close()
