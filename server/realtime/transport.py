@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -163,16 +164,27 @@ def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> di
 def release_closed(sio: socketio.AsyncServer) -> None:
     """Makes a closed Engine.IO session give back what it holds as soon as it closes. Engine.IO itself
     forgets a closed session only when its service task next walks past it (a cycle of ping_timeout
-    seconds) and its ping task keeps it until the next ping: meanwhile a dropped slow reader still held
-    its queue of unsent packets and its websocket's buffers, and a stream of such clients (or of aborted
-    connections) made the server's memory climb (bench.soak: +24 MB in 50 s from three slow readers)."""
-    disconnect = sio.eio.handlers["disconnect"]
+    seconds), and the session's ping task, asleep for ping_interval, keeps it alive until it wakes:
+    meanwhile a dropped slow reader still held its unsent packets and its websocket's buffers, and a
+    flood of short connections kept hundreds of dead sessions (bench.soak: +15 MB in 60 s from one
+    address opening and dropping connections within its cap)."""
+    connect, disconnect = sio.eio.handlers["connect"], sio.eio.handlers["disconnect"]
+
+    async def tracked(eio_sid: str, *args: Any) -> Any:
+        accepted = await connect(eio_sid, *args)
+        eio_socket = sio.eio.sockets.get(eio_sid)
+        if eio_socket is not None and (accepted is None or accepted is True):
+            eio_socket.schedule_ping = functools.partial(_schedule_ping, eio_socket)
+        return accepted
 
     def forget(eio_sid: str, eio_socket: Any) -> None:
         if not eio_socket.closed:
             return
         if sio.eio.sockets.get(eio_sid) is eio_socket:
             del sio.eio.sockets[eio_sid]
+        ping = getattr(eio_socket, "tongiaki_ping", None)
+        if ping is not None:
+            ping.cancel()
         queue = eio_socket.queue
         while not queue.empty():   # unsent packets: nobody will write them now
             queue.get_nowait()
@@ -188,7 +200,15 @@ def release_closed(sio: socketio.AsyncServer) -> None:
             if eio_socket is not None:   # once Engine.IO's close() has marked it closed (it calls us first)
                 asyncio.get_running_loop().call_soon(forget, eio_sid, eio_socket)
 
+    sio.eio.on("connect", tracked)
     sio.eio.on("disconnect", released)
+
+
+def _schedule_ping(eio_socket: Any) -> None:
+    """Engine.IO's AsyncSocket.schedule_ping, keeping the task so that closing can cancel it."""
+    if eio_socket.last_ping:
+        eio_socket.last_ping = None
+        eio_socket.tongiaki_ping = eio_socket.server.start_background_task(eio_socket._send_ping)
 
 
 def polling_limit(limit: int) -> Any:

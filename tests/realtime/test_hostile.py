@@ -297,8 +297,10 @@ async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(serve
     while sio.eio.sockets:
         assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
         await asyncio.sleep(0.05)
+    await asyncio.sleep(0)
     for eio_socket in held:
         assert eio_socket.closed and eio_socket.tongiaki_ws is None
+        assert eio_socket.tongiaki_ping.done()   # its ping task no longer keeps it for ping_interval
         assert [eio_socket.queue.get_nowait() for _ in range(eio_socket.queue.qsize())] in ([], [None])
 
 
