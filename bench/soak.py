@@ -85,11 +85,11 @@ async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) ->
                     try:
                         answer = await sio.call("act", {"room": data["room"], "v": data["v"],
                                                         "action": rng.choice(data["actions"])}, timeout=10)
-                    except socketio.exceptions.TimeoutError:   # no answer in 10 s: a figure too
-                        stats.errors["timeout"] = stats.errors.get("timeout", 0) + 1
-                        return
-                    except Exception:  # noqa: BLE001 - the game ended and its players left meanwhile
-                        stats.errors["left before the answer"] = stats.errors.get("left before the answer", 0) + 1
+                    except Exception as e:  # noqa: BLE001 - a timeout is a figure too
+                        # unless the game ended and its players left (disconnected) before the answer came
+                        late = over.is_set() or not isinstance(e, socketio.exceptions.TimeoutError)
+                        kind = "left before the answer" if late else "timeout"
+                        stats.errors[kind] = stats.errors.get(kind, 0) + 1
                         return
                     took = time.monotonic() - sent
                     stats.window.append(took)
