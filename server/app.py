@@ -15,6 +15,7 @@ import redis.asyncio as redis
 import socketio
 from aiohttp import web
 
+from server.bots.thinking import Thinkers
 from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
@@ -103,7 +104,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       rooms_per_person=config.rooms_per_person)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
-    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings)
+    thinkers = Thinkers(config.bot_workers)
+    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings, thinkers)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
@@ -120,6 +122,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     finally:
         stop.set()
         await timers
+        thinkers.close()
         with contextlib.suppress(Exception):
             await store.drop_process(proc)
         await client.aclose()

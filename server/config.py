@@ -33,6 +33,7 @@ class Config:
     rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
+    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # worker processes in which bots think
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
     send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
     write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
@@ -54,7 +55,8 @@ def from_env(**overrides: object) -> Config:
     for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float), ("record_ttl", float),
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
                        ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
-                       ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str)):
+                       ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str),
+                       ("bot_workers", int)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)

@@ -13,6 +13,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from server.bots import DEFAULT_LEVEL
+from server.bots.thinking import Thinkers
 from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
@@ -66,8 +68,9 @@ class Authority:
     """The game authority of one server process."""
 
     def __init__(self, mode: GameMode, store: Store, outbox: Outbox, lobby: Lobby, metrics: Metrics,
-                 timings: Timings) -> None:
+                 timings: Timings, thinkers: Thinkers) -> None:
         self.mode = mode
+        self.thinkers = thinkers
         self.store = store
         self.outbox = outbox
         self.lobby = lobby
@@ -225,9 +228,10 @@ class Authority:
             await keep_finished(self.records, self.store, room)
         await self.lobby.publish(room)
 
-    async def bot_move(self, room_id: str, v: int, how: str = "bot") -> float | None:
-        """A bot's move for the pending seat at version v; returns the room's next check (None: not
-        applied, because the game moved on)."""
+    async def bot_move(self, room_id: str, v: int, how: str = "bot", level: str = DEFAULT_LEVEL) -> float | None:
+        """A bot's move for the pending seat at version v, by a bot of `level` thinking in a worker process
+        (this room waits for it, the others don't); returns the room's next check (None: not applied,
+        because the game moved on meanwhile)."""
         held = self._take(room_id, v)
         for attempt in range(2):
             if held is None or attempt:   # not held, or it moved on: play on what is stored
@@ -235,16 +239,25 @@ class Authority:
                 if room is None or room.status != PLAYING or record is None or record.v != v:
                     return None
                 held = Held.stored(room, raw, record)
-            game = self.mode.load(held.state)
-            action = game.bot_action(secrets.randbits(32))
+            action = await self._think(held.state, level)
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), game, how)
+                done = await self._apply(held, action, "bot", time.monotonic(), None, how)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("bot move in %s not applied: %s", room_id, e)
                 return None
             if done is not None:
                 return done[1]
         return None
+
+    async def _think(self, state: bytes, level: str) -> Action:
+        """A bot's action in a worker process; should the workers fail, a random legal action played here
+        (cheap), so that no game waits for a bot forever."""
+        seed = secrets.randbits(32)
+        try:
+            return await self.thinkers.choose(self.mode.bot_action, state, level, seed)
+        except Exception:
+            log.exception("a bot of level %s could not think in a worker; it plays at random", level)
+            return self.mode.bot_action(state, "random", seed)
 
     # -- catching up -------------------------------------------------------------------------------
     async def catch_up(self, room_id: str, since: int | None, person: str | None = None) -> dict[str, Any]:

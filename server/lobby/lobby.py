@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server.bots import DEFAULT_LEVEL
 from server.lobby.errors import Rejected
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
@@ -149,8 +150,11 @@ class Lobby:
     async def stand(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
         return await self._seat_change(room_id, lambda r: r.stand(seat, person.id))
 
-    async def add_bot(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
-        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id))
+    async def add_bot(self, person: Person, room_id: str, seat: object, level: str | None = None) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id, level or DEFAULT_LEVEL))
+
+    async def set_bot_level(self, person: Person, room_id: str, seat: object, level: str) -> dict[str, Any]:
+        return await self._seat_change(room_id, lambda r: r.set_bot_level(seat, person.id, level))
 
     async def remove_bot(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
         return await self._seat_change(room_id, lambda r: r.remove_bot(seat, person.id))

@@ -46,10 +46,6 @@ class LiveGame(Protocol):
         """The legal actions of the pending decision (only the person deciding gets them)."""
         ...
 
-    def bot_action(self, seed: int) -> Action:
-        """A legal action for the pending decision, chosen by the mode's bot from `seed`."""
-        ...
-
     def to_bytes(self) -> bytes:
         """The whole state, secrets included (server-side storage only)."""
         ...
@@ -64,4 +60,9 @@ class GameMode(Protocol):
 
     def load(self, state: bytes) -> LiveGame:
         """The game stored as `state` (LiveGame.to_bytes)."""
+        ...
+
+    def bot_action(self, state: bytes, level: str, seed: int) -> Action:
+        """A legal action for the pending decision of the game stored as `state`, chosen by the mode's bot
+        of `level` from `seed`. Pure, and run in a worker process (server/bots/thinking.py)."""
         ...

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from server.bots import DEFAULT_LEVEL, LEVELS
 from server.lobby.errors import Rejected
 from server.lobby.settings import Settings
 
@@ -21,10 +22,17 @@ class Seat:
     name: str | None = None
     away_since: float | None = None  # when the person's last socket left the room (playing only)
     autopilot: bool = False          # a bot plays for the away person (grace ran out)
+    level: str | None = None         # a bot's level (server.bots.LEVELS); None for a person or an empty seat
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "person": self.person, "name": self.name, "away_since": self.away_since,
-                "autopilot": self.autopilot}
+                "autopilot": self.autopilot, "level": self.level}
+
+    @property
+    def bot_level(self) -> str:
+        """The level of the bot that decides for this seat: its own bot's, or for a person's seat played by
+        the takeover bot or the clock, the default level (a bot seat stored before levels: the default)."""
+        return self.level if self.kind == "bot" and self.level else DEFAULT_LEVEL
 
 
 @dataclass
@@ -80,13 +88,22 @@ class Room:
             raise Rejected("not_seated", f"you do not hold seat {index}")
         self.seats[index] = Seat()
 
-    def add_bot(self, index: Any, person: str) -> None:
+    def add_bot(self, index: Any, person: str, level: str = DEFAULT_LEVEL) -> None:
         self.must_wait()
         self.must_host(person)
         seat = self.seat(index)
         if seat.kind != "empty":
             raise Rejected("seat_taken", f"seat {index} is taken")
-        self.seats[index] = self._bot()
+        self.seats[index] = self._bot(_level(level))
+
+    def set_bot_level(self, index: Any, person: str, level: str) -> None:
+        """The host changes a bot seat's level before the game starts."""
+        self.must_wait()
+        self.must_host(person)
+        seat = self.seat(index)
+        if seat.kind != "bot":
+            raise Rejected("malformed", f"seat {index} holds no bot")
+        seat.level = _level(level)
 
     def kick(self, index: Any, host: str) -> str:
         """The host frees a seat another person holds in the waiting room (a squatter, someone gone);
@@ -136,14 +153,14 @@ class Room:
             raise Rejected("malformed", f"seat {index} holds no bot")
         self.seats[index] = Seat()
 
-    def _bot(self) -> Seat:
+    def _bot(self, level: str = DEFAULT_LEVEL) -> Seat:
         self.bots_named += 1
-        return Seat("bot", None, f"Bot {self.bots_named}")
+        return Seat("bot", None, f"Bot {self.bots_named}", level=level)
 
-    def fill_with_bots(self) -> None:
+    def fill_with_bots(self, level: str = DEFAULT_LEVEL) -> None:
         for i, seat in enumerate(self.seats):
             if seat.kind == "empty":
-                self.seats[i] = self._bot()
+                self.seats[i] = self._bot(_level(level))
 
     def release(self, person: str) -> bool:
         """A person leaves a waiting room: their seats are freed and hosting passes on."""
@@ -242,7 +259,8 @@ class Room:
             "seats": [{"seat": i, "colours": self.settings.seat_colours(i), "kind": s.kind,
                        "person": s.person, "name": s.name,
                        "connected": s.kind == "bot" or (s.kind == "human" and s.person in present),
-                       "autopilot": s.autopilot} for i, s in enumerate(self.seats)],
+                       "autopilot": s.autopilot, "level": s.bot_level if s.kind == "bot" else None}
+                      for i, s in enumerate(self.seats)],
             "spectators": spectators, "v": v, "rev": self.rev, "created": self.created,
             "finished": self.finished,
         }
@@ -251,7 +269,8 @@ class Room:
         """The RoomSummary map of the lobby list."""
         return {
             "id": self.id, "name": self.settings.name, "status": self.status, "seats": len(self.seats),
-            "players": [{"seat": i, "kind": s.kind, "name": s.name}
+            "players": [{"seat": i, "kind": s.kind, "name": s.name,
+                         "level": s.bot_level if s.kind == "bot" else None}
                         for i, s in enumerate(self.seats) if s.kind != "empty"],
             "spectators": spectators, "variants": self.settings.variants, "clock": self.settings.clock,
             "created": self.created,
@@ -268,3 +287,9 @@ class Room:
                    settings=Settings.from_store(data["settings"]),
                    seats=[Seat(**s) for s in data["seats"]], status=data["status"], created=data["created"],
                    finished=data["finished"], rev=data["rev"], bots_named=data["bots_named"])
+
+
+def _level(level: str) -> str:
+    if level not in LEVELS:
+        raise Rejected("malformed", f"a bot's level is one of {', '.join(LEVELS)}, not {level!r}")
+    return level

@@ -71,7 +71,7 @@ class Timers:
         check = room.next_check(to_move, at, now, self.timings.presence_ttl)
         if due is not None and now >= due:
             how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
-            moved = await self.authority.bot_move(room_id, v, how)
+            moved = await self.authority.bot_move(room_id, v, how, seat.bot_level)
             # not moved (someone else acted first, or the move failed): look again at once
             check = time.time() if moved is None else moved
         if lease is None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
+from server.bots import make_bot
 from server.game import Game, IllegalAction
 from server.lobby.mode import Action, Event, Illegal, LiveGame, View
 from server.lobby.settings import Settings
@@ -39,11 +38,12 @@ class TongiakiGame:
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions()
 
-    def bot_action(self, seed: int) -> Action:
-        return self.game.sample_action(random.Random(seed))
-
     def to_bytes(self) -> bytes:
         return self.game.to_bytes()
+
+
+BOT_BUDGET = 1.0
+"""Seconds the search level thinks per decision in a live game (docs/bots.md measures it at this budget)."""
 
 
 class Tongiaki:
@@ -58,3 +58,6 @@ class Tongiaki:
 
     def load(self, state: bytes) -> LiveGame:
         return TongiakiGame(Game.from_bytes(state))
+
+    def bot_action(self, state: bytes, level: str, seed: int) -> Action:
+        return make_bot(level, seed=seed, budget=BOT_BUDGET).choose(Game.from_bytes(state))

@@ -22,7 +22,7 @@ from server.lobby.store import StoreUnavailable
 from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
-from server.realtime.requests import Act, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
+from server.realtime.requests import Act, BotLevel, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
 from server.realtime.transport import bound_send_queue, client_address
 from server.realtime.wire import MALFORMED, RESERVED
 from server.tutorial import Tutorials
@@ -110,6 +110,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "set_name": self.set_name, "lobby_watch": self.lobby_watch, "lobby_unwatch": self.lobby_unwatch,
             "room_create": self.room_create, "room_join": self.room_join, "room_leave": self.room_leave,
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
+            "bot_level": self.bot_level,
             "kick": self.kick,
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
             "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
@@ -336,8 +337,13 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return {"room": await self.lobby.stand(call.conn.person, request.room, request.seat)}
 
     async def bot_add(self, call: Call, data: Payload) -> dict[str, Any]:
-        request = SeatChange.from_wire(self._joined(call, data), data)
-        return {"room": await self.lobby.add_bot(call.conn.person, request.room, request.seat)}
+        request = BotLevel.from_wire(self._joined(call, data), data)
+        return {"room": await self.lobby.add_bot(call.conn.person, request.room, request.seat, request.level)}
+
+    async def bot_level(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = BotLevel.from_wire(self._joined(call, data), data, required=True)
+        assert request.level is not None
+        return {"room": await self.lobby.set_bot_level(call.conn.person, request.room, request.seat, request.level)}
 
     async def bot_remove(self, call: Call, data: Payload) -> dict[str, Any]:
         request = SeatChange.from_wire(self._joined(call, data), data)

@@ -62,6 +62,23 @@ class SeatChange:
 
 
 @dataclass(frozen=True)
+class BotLevel:
+    """`bot_add` (the level is optional: the default level) and `bot_level` (a bot seat's new level): the
+    level is one of server.bots.LEVELS, checked by the room."""
+
+    room: str
+    seat: object
+    level: str | None
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload, required: bool = False) -> BotLevel:
+        level = data.get("level")
+        if (level is not None or required) and not isinstance(level, str):
+            raise Rejected("malformed", "level must be a bot level: random, greedy or search")
+        return cls(room, data.get("seat"), level)
+
+
+@dataclass(frozen=True)
 class Start:
     room: str
     fill_with_bots: bool

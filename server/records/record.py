@@ -32,7 +32,7 @@ def logged(v: int, colour: str | None, action: dict[str, Any], by: str, how: str
 @dataclass(frozen=True)
 class GameRecord:
     """A finished game: `id` (the room's), `name`, `settings` (RoomSettings), `colours` in turn order,
-    `first` colour, `seats` (`{seat, colours, kind, person, name}`), `started`/`finished` (epoch
+    `first` colour, `seats` (`{seat, colours, kind, person, name, level}`: level, a bot's), `started`/`finished` (epoch
     seconds), `drawn` (tiles in the order drawn), `actions` (`{v, colour, action, by, how, at}`, `by` the
     person's public id or None, `at` seconds after `started`) and the engine's `result`."""
 
@@ -64,7 +64,8 @@ class GameRecord:
         seats = []
         for i, s in enumerate(room.seats):
             seats.append({"seat": i, "colours": settings.seat_colours(i), "kind": s.kind,
-                          "person": s.person if s.kind == "human" else None, "name": s.name})
+                          "person": s.person if s.kind == "human" else None, "name": s.name,
+                          "level": s.bot_level if s.kind == "bot" else None})
         started = log[0].get("at", finished) if log else finished
         actions, drawn = [], []
         for line in log:

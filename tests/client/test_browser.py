@@ -46,6 +46,11 @@ def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, c
     page.click("[data-testid=bot-add-2]")
     page.wait_for_selector("[data-seat='2'].seat-bot")
     assert "Hina" in page.locator("[data-seat='0']").inner_text()
+    # each bot's level: intermediate (greedy) unless the host chooses another (issue 13)
+    assert page.locator("[data-seat='1'] .tag.bot").inner_text() == "bot · intermediate"
+    page.select_option("[data-testid=bot-level-2]", "random")
+    page.wait_for_selector("[data-seat='2'] .tag.bot[data-level=random]")
+    assert page.locator("[data-seat='2'] .tag.bot").inner_text() == "bot · beginner"
     # chat is plain text: markup is shown, never interpreted
     page.fill("[data-testid=chat-input]", "<img src=x onerror=alert(1)><b>hi</b>")
     page.click("[data-testid=chat-send]")
@@ -58,6 +63,8 @@ def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, c
     page.wait_for_selector("[data-testid=board]")
     assert page.locator("[data-testid=players] .player").count() == 3
     assert page.locator("[data-testid=players] .tag.bot").count() == 2
+    assert sorted(page.locator("[data-testid=players] .tag.bot").all_inner_texts()) == [
+        "bot · beginner", "bot · intermediate"]
 
     shots = {"mid": False}
 

@@ -70,6 +70,24 @@ async def test_create_list_join_sit_bots_and_live_lobby_updates(server, clients)
     assert state["seats"][2]["kind"] == "empty"
     assert (await host.call("room_start", {"room": room}))["error"]["code"] == "seats_empty"
 
+    # a bot's level: greedy unless the host chooses (issue 13); changed before the start; shown to all
+    state = (await host.ok("bot_add", {"room": room, "seat": 2, "level": "search"}))["room"]
+    assert state["seats"][2]["level"] == "search"
+    state = (await host.ok("bot_level", {"room": room, "seat": 2, "level": "random"}))["room"]
+    assert state["seats"][2]["level"] == "random"
+    await guest.wait(lambda: guest.rooms[room]["seats"][2]["level"] == "random")
+    for bad in ({"seat": 2, "level": "grandmaster"}, {"seat": 2, "level": 3}, {"seat": 2},
+                {"seat": 1, "level": "greedy"}):
+        answer = await host.call("bot_level", {"room": room, **bad})
+        assert answer["error"]["code"] == "malformed", (bad, answer)
+    assert (await guest.call("bot_level", {"room": room, "seat": 2, "level": "greedy"}))["error"]["code"] == "not_host"
+    assert (await host.call("bot_add", {"room": room, "seat": 2, "level": "x"}))["error"]["code"] == "seat_taken"
+    await host.ok("bot_remove", {"room": room, "seat": 2})
+    assert (await host.call("bot_add", {"room": room, "seat": 2, "level": "x"}))["error"]["code"] == "malformed"
+    state = (await host.ok("bot_add", {"room": room, "seat": 2}))["room"]
+    assert state["seats"][2]["level"] == "greedy" and state["seats"][1]["level"] is None
+    await host.ok("bot_remove", {"room": room, "seat": 2})
+
     await guest.ok("stand", {"room": room, "seat": 1})
     assert (await guest.call("stand", {"room": room, "seat": 1}))["error"]["code"] == "not_seated"
     # the watcher saw seats change live in the lobby list

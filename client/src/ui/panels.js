@@ -2,6 +2,7 @@
 // They only read the table state and redraw when what they show changed.
 import { el, clear, swatch } from './dom.js';
 import { countdown } from './clock.js';
+import { botTag } from './room.js';
 
 export class Panels {
   constructor(state, t) {
@@ -43,7 +44,7 @@ export class Panels {
       const seat = this.state.seatOfColour(p.colour);
       const active = v.active === p.colour || v.pending?.colour === p.colour;
       const flags = [];
-      if (seat?.kind === 'bot') flags.push(el('span', { class: 'tag bot', text: t('room.bot') }));
+      if (seat?.kind === 'bot') flags.push(botTag(t, seat));
       if (seat?.autopilot) flags.push(el('span', { class: 'tag bot', text: t('room.autopilot') }));
       if (seat && seat.kind === 'human' && !seat.connected) flags.push(el('span', { class: 'tag offline', text: t('room.disconnected') }));
       if (seat && seat.person && seat.person === this.state.me) flags.push(el('span', { class: 'tag you', text: t('room.you') }));

@@ -1,6 +1,14 @@
 // The waiting room: seats (sit, stand, bots), host controls (start), settings, chat.
 import { el, clear, swatch } from './dom.js';
 
+/** The bot levels of the server (server/bots/levels.py), weakest first. */
+export const BOT_LEVELS = ['random', 'greedy', 'search'];
+
+/** A bot seat's tag: "bot · strong". */
+export function botTag(t, seat) {
+  return el('span', { class: 'tag bot', 'data-level': seat.level || '', text: seat.level ? `${t('room.bot')} · ${t(`bot.${seat.level}`)}` : t('room.bot') });
+}
+
 export function renderWaiting(app, root, chatSlot) {
   const t = app.t;
   const room = app.room.state;
@@ -15,14 +23,21 @@ export function renderWaiting(app, root, chatSlot) {
       btns.push(el('button', { type: 'button', 'data-testid': `sit-${s.seat}`, onclick: () => app.roomRequest('sit', { seat: s.seat }) }, t('room.sit')));
       if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-add-${s.seat}`, onclick: () => app.roomRequest('bot_add', { seat: s.seat }) }, t('room.add_bot')));
     } else if (s.kind === 'bot') {
-      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => app.roomRequest('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
+      if (isHost) {
+        const level = el('select', { 'data-testid': `bot-level-${s.seat}`, 'aria-label': t('bot.level'),
+          onchange: () => app.roomRequest('bot_level', { seat: s.seat, level: level.value }) },
+        BOT_LEVELS.map((l) => el('option', { value: l, text: t(`bot.${l}`) })));
+        level.value = s.level || 'greedy';
+        btns.push(level);
+        btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => app.roomRequest('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
+      }
     } else if (s.person === me) {
       btns.push(el('button', { type: 'button', 'data-testid': `stand-${s.seat}`, onclick: () => app.roomRequest('stand', { seat: s.seat }) }, t('room.stand')));
     } else if (isHost && s.kind === 'human') {   // a squatter or an absent person: the host frees the seat
       btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => app.roomRequest('kick', { seat: s.seat }) }, t('room.kick')));
     }
     const tags = [];
-    if (s.kind === 'bot') tags.push(el('span', { class: 'tag bot', text: t('room.bot') }));
+    if (s.kind === 'bot') tags.push(botTag(t, s));
     if (s.person && s.person === room.host) tags.push(el('span', { class: 'tag', text: t('room.host') }));
     if (s.person && s.person === me) tags.push(el('span', { class: 'tag you', text: t('room.you') }));
     if (s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag offline', text: t('room.disconnected') }));
