@@ -1,8 +1,10 @@
-"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--log-level] [--log-format]`."""
+"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--log-level] [--log-format]`
+runs the service; `tongiaki bots [--redis-url]` runs one bot worker (server/bots/worker.py)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from aiohttp import web
 
 from server import logs
 from server.app import init_app
+from server.bots import worker
 from server.config import from_env
 
 
@@ -27,7 +30,17 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--log-format", default=None, choices=["text", "json"],
                        help="log lines as text or as one JSON object each (default: $TONGIAKI_LOG_FORMAT, else text)")
     serve.add_argument("--deflate", action="store_true", help="per-message deflate on websockets")
+    bots = commands.add_parser("bots", help="run a bot worker: takes bot decisions from Redis, thinks, answers")
+    bots.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
+    bots.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)
+    if args.command == "bots":
+        config = from_env(redis_url=args.redis_url, log_level=args.log_level)
+        if not config.redis_url:
+            parser.error("a bot worker needs the service's Redis: --redis-url or $REDIS_URL")
+        logs.configure(config.log_level, config.log_format)
+        asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim))
+        return
     config = from_env(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
                       log_level=args.log_level, log_format=args.log_format,
                       deflate=True if args.deflate else None)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,8 +16,9 @@ from pathlib import Path
 import redis.asyncio as redis
 import socketio
 from aiohttp import web
+from redis.exceptions import RedisError
 
-from server.bots.thinking import Thinkers
+from server.bots.worker import BotQueue
 from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
@@ -104,8 +107,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       rooms_per_person=config.rooms_per_person)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
-    thinkers = Thinkers(config.bot_workers)
-    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings, thinkers)
+    bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
+    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings, bots)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
@@ -116,19 +119,61 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     await store.heartbeat(proc)
     stop = asyncio.Event()
     timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
+    answers = asyncio.create_task(_bot_answers(bots, authority, stop))
+    workers = await _start_bot_workers(config, config.redis_url or f"unix://{embedded.socket}" if embedded else
+                                       config.redis_url or "")
     log.info("serving as process %s", proc)
     try:
         yield
     finally:
         stop.set()
         await timers
-        thinkers.close()
+        await _stop_bot_workers(workers)
+        answers.cancel()
+        with contextlib.suppress(BaseException):
+            await answers
         with contextlib.suppress(Exception):
             await store.drop_process(proc)
         await client.aclose()
         await pool.disconnect()
         if embedded is not None:
             await asyncio.to_thread(embedded.close)
+
+
+async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event) -> None:
+    """Applies the actions the bot workers chose (server/bots/worker.py), whichever process posted the job."""
+    while not stop.is_set():
+        try:
+            async for job, action in bots.results(stop):
+                await authority.bot_done(job, action)
+        except asyncio.CancelledError:
+            raise
+        except RedisError:   # Redis away (the timer loop says so once): try again shortly
+            await asyncio.sleep(1.0)
+        except Exception:
+            log.exception("applying a bot's answer")
+            await asyncio.sleep(0.1)
+
+
+async def _start_bot_workers(config: Config, url: str) -> list[asyncio.subprocess.Process]:
+    """This process's own bot workers (`tongiaki bots`), which never outlive it."""
+    env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOTS_OF": str(os.getpid()),
+           "TONGIAKI_BOT_RECLAIM": str(config.bot_reclaim)}
+    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", env=env)
+            for _ in range(config.bot_workers)]
+
+
+async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
+    for worker in workers:
+        with contextlib.suppress(ProcessLookupError):
+            worker.terminate()
+    for worker in workers:
+        try:
+            await asyncio.wait_for(worker.wait(), 5.0)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                worker.kill()
+            await worker.wait()
 
 
 async def _close_sockets(app: web.Application) -> None:

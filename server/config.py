@@ -33,7 +33,8 @@ class Config:
     rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
-    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # worker processes in which bots think
+    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # local bot workers this process starts (0: none)
+    bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
     send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
     write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
@@ -56,7 +57,7 @@ def from_env(**overrides: object) -> Config:
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
                        ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
                        ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str),
-                       ("bot_workers", int)):
+                       ("bot_workers", int), ("bot_reclaim", float)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)

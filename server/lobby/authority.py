@@ -13,8 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from server.bots import DEFAULT_LEVEL
-from server.bots.thinking import Thinkers
+from server.bots.worker import BotJob, BotQueue
 from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
@@ -68,9 +67,9 @@ class Authority:
     """The game authority of one server process."""
 
     def __init__(self, mode: GameMode, store: Store, outbox: Outbox, lobby: Lobby, metrics: Metrics,
-                 timings: Timings, thinkers: Thinkers) -> None:
+                 timings: Timings, bots: BotQueue) -> None:
         self.mode = mode
-        self.thinkers = thinkers
+        self.bots = bots
         self.store = store
         self.outbox = outbox
         self.lobby = lobby
@@ -228,36 +227,37 @@ class Authority:
             await keep_finished(self.records, self.store, room)
         await self.lobby.publish(room)
 
-    async def bot_move(self, room_id: str, v: int, how: str = "bot", level: str = DEFAULT_LEVEL) -> float | None:
-        """A bot's move for the pending seat at version v, by a bot of `level` thinking in a worker process
-        (this room waits for it, the others don't); returns the room's next check (None: not applied,
-        because the game moved on meanwhile)."""
-        held = self._take(room_id, v)
+    async def bot_due(self, room_id: str, v: int, how: str, level: str) -> None:
+        """A bot's decision is due for the pending seat at version v: a job for the bot workers
+        (server/bots/worker.py), posted once per version. Their answer comes back through `bot_done`."""
+        held = self._held.get(room_id)
+        if held is not None and held.v == v:
+            state = held.state
+        else:
+            room, _raw, record = await self.store.room_and_game(room_id)
+            if room is None or room.status != PLAYING or record is None or record.v != v:
+                return
+            state = record.state
+        await self.bots.post(BotJob(room_id, v, level, how), state)
+
+    async def bot_done(self, job: BotJob, action: Action) -> float | None:
+        """Applies the action a bot worker chose for `job`, version-checked like a person's; returns the
+        room's next check (None: not applied, because the game moved on meanwhile)."""
+        held = self._take(job.room, job.v)
         for attempt in range(2):
             if held is None or attempt:   # not held, or it moved on: play on what is stored
-                room, raw, record = await self.store.room_and_game(room_id)
-                if room is None or room.status != PLAYING or record is None or record.v != v:
+                room, raw, record = await self.store.room_and_game(job.room)
+                if room is None or room.status != PLAYING or record is None or record.v != job.v:
                     return None
                 held = Held.stored(room, raw, record)
-            action = await self._think(held.state, level)
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), None, how)
+                done = await self._apply(held, action, "bot", time.monotonic(), None, job.how)
             except Rejected as e:  # not expected: a bot plays a legal action
-                log.warning("bot move in %s not applied: %s", room_id, e)
+                log.warning("%r not applied: %s", job, e)
                 return None
             if done is not None:
                 return done[1]
         return None
-
-    async def _think(self, state: bytes, level: str) -> Action:
-        """A bot's action in a worker process; should the workers fail, a random legal action played here
-        (cheap), so that no game waits for a bot forever."""
-        seed = secrets.randbits(32)
-        try:
-            return await self.thinkers.choose(self.mode.bot_action, state, level, seed)
-        except Exception:
-            log.exception("a bot of level %s could not think in a worker; it plays at random", level)
-            return self.mode.bot_action(state, "random", seed)
 
     # -- catching up -------------------------------------------------------------------------------
     async def catch_up(self, room_id: str, since: int | None, person: str | None = None) -> dict[str, Any]:

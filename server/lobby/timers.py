@@ -19,6 +19,9 @@ from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
+BOT_PATIENCE = 2.0
+"""Seconds between two looks at a room whose bot is thinking (its answer does not wait for them)."""
+
 MIN_WAIT = 0.01
 """The timer loop's shortest sleep (seconds): it looks at most 100 times a second for due rooms."""
 
@@ -71,9 +74,10 @@ class Timers:
         check = room.next_check(to_move, at, now, self.timings.presence_ttl)
         if due is not None and now >= due:
             how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
-            moved = await self.authority.bot_move(room_id, v, how, seat.bot_level)
-            # not moved (someone else acted first, or the move failed): look again at once
-            check = time.time() if moved is None else moved
+            await self.authority.bot_due(room_id, v, how, seat.bot_level)
+            # the worker's answer brings the room's next check forward when it is applied; look again
+            # meanwhile for presence (and to post the job again should it be lost)
+            check = now + min(BOT_PATIENCE, self.timings.presence_ttl / 2)
         if lease is None:
             await self.store.schedule(room_id, check, earlier_only=True)
         else:

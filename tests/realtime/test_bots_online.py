@@ -4,10 +4,16 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import time
 
-from tablekit import people
+from tablekit import Client, InProcessServer, people
+
+from server.app import AUTHORITY
+from server.bots.worker import BotJob
 
 
 async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store):
@@ -45,3 +51,59 @@ async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store
     assert by_bots, "the search bots made no move"
     assert len(by_bots) <= 6   # a second each: they did think at their budget
     assert max(answers) < 0.5  # a search decision in the event loop would hold an answer for a second
+
+
+async def _bot_to_move(server: InProcessServer, clients: list[Client]) -> str:
+    """A started room whose first decision is a random bot's (a second seat held by a person)."""
+    host, = await people(server.url, clients, "Host")
+    room = (await host.ok("room_create", {"name": "waits", "seats": 2, "bot_pace": 0, "first": 1}))["room"]["id"]
+    await host.join(room)
+    await host.ok("bot_add", {"room": room, "seat": 1, "level": "random"})
+    await host.ok("room_start", {"room": room})
+    return room
+
+
+async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, store, redis_url):
+    """A worker that took a job and died (it never answers) does not stall the game: another worker
+    claims the job once it waited `bot_reclaim` seconds (XAUTOCLAIM), here a `tongiaki bots` process."""
+    server = await InProcessServer(config.with_(bot_workers=0, bot_reclaim=1.0)).start()
+    worker = None
+    try:
+        room = await _bot_to_move(server, clients)
+        jobs = f"{config.prefix}:bots:jobs"
+        deadline = time.monotonic() + 5
+        while not await store.redis.xlen(jobs):
+            assert time.monotonic() < deadline, "no job was posted"
+            await asyncio.sleep(0.05)
+        await store.redis.xgroup_create(jobs, "workers", id="0", mkstream=True)
+        taken = await store.redis.xreadgroup("workers", "ghost", {jobs: ">"}, count=1)   # and dies
+        assert taken and taken[0][1]
+        env = {**os.environ, "REDIS_URL": redis_url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOT_RECLAIM": "1"}
+        worker = subprocess.Popen([sys.executable, "-m", "server", "bots"], env=env)
+        deadline = time.monotonic() + 15
+        while (await store.game_head(room))[0] == 0:
+            assert time.monotonic() < deadline, "the job was not reclaimed"
+            await asyncio.sleep(0.1)
+        assert [a["by"] for a in await store.actions(room)][:1] == ["bot"]
+        assert await store.redis.xpending(jobs, "workers") == {"pending": 0, "min": None, "max": None,
+                                                              "consumers": []}
+    finally:
+        if worker is not None:
+            worker.terminate()
+            assert worker.wait(10) == 0   # a clean stop on SIGTERM
+        for c in clients:
+            await c.close()
+        await server.stop()
+
+
+async def test_an_answer_for_a_game_that_moved_on_is_dropped(server, clients, store):
+    room = await _bot_to_move(server, clients)
+    deadline = time.monotonic() + 10
+    while (await store.game_head(room))[0] == 0:   # the bot made its first move (the version is 1 now)
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    authority = server.app[AUTHORITY]
+    head = await store.game_head(room)
+    stale = BotJob(room, 0, "random", "bot")
+    assert await authority.bot_done(stale, {"type": "setup", "beach": 0}) is None
+    assert await store.game_head(room) == head
