@@ -180,16 +180,19 @@ def release_closed(sio: socketio.AsyncServer) -> None:
     def forget(eio_sid: str, eio_socket: Any) -> None:
         if not eio_socket.closed:
             return
-        if sio.eio.sockets.get(eio_sid) is eio_socket:
-            del sio.eio.sockets[eio_sid]
         ping = getattr(eio_socket, "tongiaki_ping", None)
         if ping is not None:
             ping.cancel()
-        queue = eio_socket.queue
-        while not queue.empty():   # unsent packets: nobody will write them now
-            queue.get_nowait()
+        if getattr(eio_socket, "tongiaki_ws", None) is None:
+            return   # long-polling: Engine.IO's close hands its last packets to the client's next poll
+        if sio.eio.sockets.get(eio_sid) is eio_socket:
+            del sio.eio.sockets[eio_sid]
+        queue, stop = eio_socket.queue, False
+        while not queue.empty():   # unsent packets: nobody will write them now (and a close that waits
+            stop = queue.get_nowait() is None or stop   # for the queue to drain returns)
             queue.task_done()
-        queue.put_nowait(None)     # a writer still waiting on the queue ends
+        if stop:   # the writer's stop signal stays for the writer (its reader put it in)
+            queue.put_nowait(None)
         eio_socket.tongiaki_ws = None   # the websocket, its request and buffers
 
     async def released(eio_sid: str, *args: Any) -> Any:
