@@ -116,6 +116,7 @@ async def test_the_timer_loop_wakes_when_a_bot_is_due_not_a_tick_later(config, c
         await host.ok("stand", {"room": room, "seat": 0})
         await host.ok("room_start", {"room": room, "fill_with_bots": True})
         await host.wait(lambda: room in host.views)
+        await host.wait(lambda: host.v(room) >= 1, timeout=10)   # the bot worker has started (server/bots)
         start = host.v(room)
         await asyncio.sleep(2.0)
         assert host.v(room) - start >= 8 or host.over(room), host.v(room) - start
