@@ -239,7 +239,11 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any, contexts: list[Any],
 
     page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
     create_table(page, base_url, name="Maya", seats=2)
-    page.click("[data-testid=start-bots]")
+    # a random bot: its games are the shortest (this is about the keyboard, within the time bound below)
+    page.click("[data-testid=bot-add-1]")
+    page.select_option("[data-testid=bot-level-1]", "random")
+    page.wait_for_selector("[data-seat='1'] .tag.bot[data-level=random]")
+    page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=board]")
     counts: dict[str, int] = {}
     stuck, last, named, pressed = 0, None, set(), None
