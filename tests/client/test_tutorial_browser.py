@@ -107,3 +107,24 @@ def test_rules_page_in_five_languages_with_boards(browser: Any, contexts: list[A
     assert "Tonga" in texts["en"] and "royal" in texts["en"]
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert page.errors == []
+
+
+def test_the_lobby_welcomes_and_plays_against_bots_in_one_click(browser: Any, contexts: list[Any], base_url: str,
+                                                                 artifacts: Path) -> None:
+    """The lobby says what the game is, links how to play and the rules, and "Play against bots now" seats
+    the person at a started table with two bots (the default level) in one click."""
+    page = open_page(browser, contexts)
+    page.goto(base_url + "/")
+    page.wait_for_selector("[data-testid=intro]")
+    assert len(page.locator("[data-testid=intro] p").all_inner_texts()) == 2
+    assert page.locator("[data-testid=how-to-play]").get_attribute("href") == "#/learn"
+    assert page.locator("[data-testid=rules-link]").get_attribute("href") == "#/rules"
+    page.screenshot(path=str(artifacts / "32-welcome-lobby.png"))
+    page.click("[data-testid=play-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    bots = page.locator("[data-testid=players] .tag.bot")
+    bots.first.wait_for()
+    assert page.locator("[data-testid=players] .player").count() == 3
+    assert bots.all_inner_texts() == ["bot · intermediate", "bot · intermediate"]
+    assert "#/room/" in page.url
+    assert page.errors == []
