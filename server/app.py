@@ -93,9 +93,11 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     embedded = None
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
-        pool = redis.BlockingConnectionPool.from_url(config.redis_url, max_connections=64, timeout=10)
+        url = config.redis_url
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
     else:
         embedded = await asyncio.to_thread(EmbeddedRedis, config.data_dir)
+        url = f"unix://{embedded.socket}"   # for the bot workers
         pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
                                             path=embedded.socket, max_connections=64, timeout=10)
     client = redis.Redis(connection_pool=pool)
@@ -120,8 +122,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     stop = asyncio.Event()
     timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
     answers = asyncio.create_task(_bot_answers(bots, authority, stop))
-    workers = await _start_bot_workers(config, config.redis_url or f"unix://{embedded.socket}" if embedded else
-                                       config.redis_url or "")
+    workers = await _start_bot_workers(config, url)
     log.info("serving as process %s", proc)
     try:
         yield

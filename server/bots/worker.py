@@ -51,6 +51,14 @@ class BotJob:
     def __repr__(self) -> str:
         return f"BotJob({self.room}@{self.v}, {self.level}, {self.how})"
 
+    def fields(self) -> dict[Any, Any]:
+        """The job as stream entry fields (a job's and its answer's entries start alike)."""
+        return {"room": self.room, "v": self.v, "level": self.level, "how": self.how}
+
+    @classmethod
+    def from_fields(cls, fields: dict[bytes, bytes]) -> BotJob:
+        return cls(fields[b"room"].decode(), int(fields[b"v"]), fields[b"level"].decode(), fields[b"how"].decode())
+
 
 class BotQueue:
     """The two streams, as one server process or one worker sees them."""
@@ -79,14 +87,13 @@ class BotQueue:
         for that room and version. True when posted."""
         if not await self.redis.set(f"{self.guard}:{job.room}:{job.v}", 1, nx=True, ex=int(JOB_GUARD)):
             return False
-        await self.redis.xadd(self.jobs, {"room": job.room, "v": job.v, "level": job.level, "how": job.how,
-                                          "state": state}, maxlen=STREAM_CAP, approximate=True)
+        await self.redis.xadd(self.jobs, {**job.fields(), "state": state}, maxlen=STREAM_CAP, approximate=True)
         return True
 
     async def results(self, stop: asyncio.Event) -> AsyncIterator[tuple[BotJob, dict[str, Any]]]:
         """The actions workers chose, for this process to apply (acknowledged when the next is asked)."""
         async for entry_id, fields in self._read(self.done, "servers", stop):
-            yield _job(fields), msgpack.unpackb(fields[b"action"], raw=False)
+            yield BotJob.from_fields(fields), msgpack.unpackb(fields[b"action"], raw=False)
             await self.redis.xack(self.done, "servers", entry_id)
             await self.redis.xdel(self.done, entry_id)
 
@@ -94,7 +101,7 @@ class BotQueue:
     async def work(self, think: Callable[[bytes, str, int], dict[str, Any]], stop: asyncio.Event) -> None:
         """Takes jobs until `stop`: thinks (here, in this worker's own process) and posts the action."""
         async for entry_id, fields in self._read(self.jobs, "workers", stop):
-            job = _job(fields)
+            job = BotJob.from_fields(fields)
             try:
                 action = think(fields[b"state"], job.level, secrets.randbits(32))
             except Exception:   # a bug, not a worker's fault: drop the job (its room posts it again)
@@ -102,8 +109,7 @@ class BotQueue:
                 action = None
             try:
                 if action is not None:
-                    answer: dict[Any, Any] = {"room": job.room, "v": job.v, "level": job.level, "how": job.how,
-                                              "action": msgpack.packb(action, use_bin_type=True)}
+                    answer = {**job.fields(), "action": msgpack.packb(action, use_bin_type=True)}
                     await self.redis.xadd(self.done, answer, maxlen=STREAM_CAP, approximate=True)
                 await self.redis.xack(self.jobs, "workers", entry_id)
                 await self.redis.xdel(self.jobs, entry_id)
@@ -140,10 +146,6 @@ class BotQueue:
             self.last_read = time.monotonic()
             for entry_id, fields in entries:
                 yield entry_id, fields
-
-
-def _job(fields: dict[bytes, bytes]) -> BotJob:
-    return BotJob(fields[b"room"].decode(), int(fields[b"v"]), fields[b"level"].decode(), fields[b"how"].decode())
 
 
 async def run(url: str, prefix: str, reclaim: float) -> None:

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from server.bots import DEFAULT_LEVEL
 from server.lobby.errors import Rejected
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
@@ -151,7 +150,7 @@ class Lobby:
         return await self._seat_change(room_id, lambda r: r.stand(seat, person.id))
 
     async def add_bot(self, person: Person, room_id: str, seat: object, level: str | None = None) -> dict[str, Any]:
-        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id, level or DEFAULT_LEVEL))
+        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id, level))
 
     async def set_bot_level(self, person: Person, room_id: str, seat: object, level: str) -> dict[str, Any]:
         return await self._seat_change(room_id, lambda r: r.set_bot_level(seat, person.id, level))

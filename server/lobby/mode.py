@@ -64,5 +64,5 @@ class GameMode(Protocol):
 
     def bot_action(self, state: bytes, level: str, seed: int) -> Action:
         """A legal action for the pending decision of the game stored as `state`, chosen by the mode's bot
-        of `level` from `seed`. Pure, and run in a worker process (server/bots/thinking.py)."""
+        of `level` from `seed`. Pure, and run in a bot worker's process (server/bots/worker.py)."""
         ...

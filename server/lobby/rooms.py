@@ -34,6 +34,11 @@ class Seat:
         the takeover bot or the clock, the default level (a bot seat stored before levels: the default)."""
         return self.level if self.kind == "bot" and self.level else DEFAULT_LEVEL
 
+    @property
+    def shown_level(self) -> str | None:
+        """The level the room state, the lobby and the game record show: a bot seat's, else None."""
+        return self.bot_level if self.kind == "bot" else None
+
 
 @dataclass
 class Room:
@@ -88,13 +93,14 @@ class Room:
             raise Rejected("not_seated", f"you do not hold seat {index}")
         self.seats[index] = Seat()
 
-    def add_bot(self, index: Any, person: str, level: str = DEFAULT_LEVEL) -> None:
+    def add_bot(self, index: Any, person: str, level: str | None = None) -> None:
+        """The host seats a bot of `level` (None: the default level)."""
         self.must_wait()
         self.must_host(person)
         seat = self.seat(index)
         if seat.kind != "empty":
             raise Rejected("seat_taken", f"seat {index} is taken")
-        self.seats[index] = self._bot(_level(level))
+        self.seats[index] = self._bot(_level(level or DEFAULT_LEVEL))
 
     def set_bot_level(self, index: Any, person: str, level: str) -> None:
         """The host changes a bot seat's level before the game starts."""
@@ -157,10 +163,10 @@ class Room:
         self.bots_named += 1
         return Seat("bot", None, f"Bot {self.bots_named}", level=level)
 
-    def fill_with_bots(self, level: str = DEFAULT_LEVEL) -> None:
+    def fill_with_bots(self) -> None:
         for i, seat in enumerate(self.seats):
             if seat.kind == "empty":
-                self.seats[i] = self._bot(_level(level))
+                self.seats[i] = self._bot()
 
     def release(self, person: str) -> bool:
         """A person leaves a waiting room: their seats are freed and hosting passes on."""
@@ -259,7 +265,7 @@ class Room:
             "seats": [{"seat": i, "colours": self.settings.seat_colours(i), "kind": s.kind,
                        "person": s.person, "name": s.name,
                        "connected": s.kind == "bot" or (s.kind == "human" and s.person in present),
-                       "autopilot": s.autopilot, "level": s.bot_level if s.kind == "bot" else None}
+                       "autopilot": s.autopilot, "level": s.shown_level}
                       for i, s in enumerate(self.seats)],
             "spectators": spectators, "v": v, "rev": self.rev, "created": self.created,
             "finished": self.finished,
@@ -269,8 +275,7 @@ class Room:
         """The RoomSummary map of the lobby list."""
         return {
             "id": self.id, "name": self.settings.name, "status": self.status, "seats": len(self.seats),
-            "players": [{"seat": i, "kind": s.kind, "name": s.name,
-                         "level": s.bot_level if s.kind == "bot" else None}
+            "players": [{"seat": i, "kind": s.kind, "name": s.name, "level": s.shown_level}
                         for i, s in enumerate(self.seats) if s.kind != "empty"],
             "spectators": spectators, "variants": self.settings.variants, "clock": self.settings.clock,
             "created": self.created,

@@ -56,7 +56,7 @@ class SendQueue(asyncio.Queue[Any]):
 
     @classmethod
     def bound(cls, queue: asyncio.Queue[Any], limit: int, overflow: Callable[[], None],
-              byte_limit: int = 1 << 20) -> SendQueue:
+              byte_limit: int) -> SendQueue:
         queue.__class__ = cls
         assert isinstance(queue, SendQueue)
         queue.limit, queue.byte_limit, queue.overflow, queue.overflowed = limit, byte_limit, overflow, False
@@ -102,7 +102,7 @@ def _abort(eio_socket: Any) -> None:
 
 
 def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None],
-                     byte_limit: int = 1 << 20) -> None:
+                     byte_limit: int) -> None:
     """Bounds the send queue of the Engine.IO socket under Socket.IO session `sid` (packets and bytes).
     Works for both transports: an upgrade keeps the socket and its queue."""
     eio_sid = sio.manager.eio_sid_from_sid(sid, "/")

@@ -65,7 +65,7 @@ class GameRecord:
         for i, s in enumerate(room.seats):
             seats.append({"seat": i, "colours": settings.seat_colours(i), "kind": s.kind,
                           "person": s.person if s.kind == "human" else None, "name": s.name,
-                          "level": s.bot_level if s.kind == "bot" else None})
+                          "level": s.shown_level})
         started = log[0].get("at", finished) if log else finished
         actions, drawn = [], []
         for line in log:
