@@ -22,7 +22,7 @@ from server.bots.worker import BotQueue
 from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis
-from server.lobby.tongiaki import Tongiaki
+from server.lobby.modes import MODES
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
@@ -110,7 +110,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
-    authority = Authority(Tongiaki(), store, outbox, lobby, app[METRICS], timings, bots)
+    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])

@@ -1,8 +1,8 @@
 """Bot workers: bots think in processes of their own, fed through Redis, never in a server's event loop
 (a greedy decision takes ~12 ms, p99 ~100 ms; a search decision its whole second).
 
-A server process whose room has a bot decision due posts a job on the stream `P:bots:jobs` (once per room
-and version: a key set NX guards it); `tongiaki bots` workers read it through the consumer group
+A server process whose room has a bot decision due posts a job on the stream `P:bots:jobs` (once per room,
+round and colour: a key set NX guards it); `tongiaki bots` workers read it through the consumer group
 `workers`, think, and post the action on `P:bots:done`, which every server process reads through the
 group `servers`; whichever gets it applies it through the authority, version-checked like a person's
 action (a result for a game that moved on is dropped). A job a dead worker had taken is claimed by
@@ -40,24 +40,28 @@ STREAM_CAP = 10_000
 
 @dataclass(frozen=True, slots=True)
 class BotJob:
-    """A bot decision to take: in `room` at version `v`, by a bot of `level`; `how` says who the bot plays
-    for in the log (bot, clock or takeover)."""
+    """A bot decision to take: in `room` at version `v`, for `colour`, by a bot of `level`; `how` says who
+    the bot plays for in the log (bot, clock or takeover); `game` is the room's game mode."""
 
     room: str
     v: int
+    colour: str
     level: str
     how: str
+    game: str = "tongiaki"
 
     def __repr__(self) -> str:
-        return f"BotJob({self.room}@{self.v}, {self.level}, {self.how})"
+        return f"BotJob({self.room}@{self.v}, {self.colour}, {self.level}, {self.how}, {self.game})"
 
     def fields(self) -> dict[Any, Any]:
         """The job as stream entry fields (a job's and its answer's entries start alike)."""
-        return {"room": self.room, "v": self.v, "level": self.level, "how": self.how}
+        return {"room": self.room, "v": self.v, "colour": self.colour, "level": self.level, "how": self.how,
+                "game": self.game}
 
     @classmethod
     def from_fields(cls, fields: dict[bytes, bytes]) -> BotJob:
-        return cls(fields[b"room"].decode(), int(fields[b"v"]), fields[b"level"].decode(), fields[b"how"].decode())
+        return cls(fields[b"room"].decode(), int(fields[b"v"]), fields[b"colour"].decode(),
+                   fields[b"level"].decode(), fields[b"how"].decode(), fields[b"game"].decode())
 
 
 class BotQueue:
@@ -82,10 +86,11 @@ class BotQueue:
                 raise
 
     # -- a server process --------------------------------------------------------------------------
-    async def post(self, job: BotJob, state: bytes) -> bool:
+    async def post(self, job: BotJob, state: bytes, round_v: int) -> bool:
         """Posts the job (with the game's stored state, so a worker needs nothing else) unless one stands
-        for that room and version. True when posted."""
-        if not await self.redis.set(f"{self.guard}:{job.room}:{job.v}", 1, nx=True, ex=int(JOB_GUARD)):
+        for that room, colour and round (the round that began at version `round_v`). True when posted."""
+        guard = f"{self.guard}:{job.room}:{round_v}:{job.colour}"
+        if not await self.redis.set(guard, 1, nx=True, ex=int(JOB_GUARD)):
             return False
         await self.redis.xadd(self.jobs, {**job.fields(), "state": state}, maxlen=STREAM_CAP, approximate=True)
         return True
@@ -93,17 +98,27 @@ class BotQueue:
     async def results(self, stop: asyncio.Event) -> AsyncIterator[tuple[BotJob, dict[str, Any]]]:
         """The actions workers chose, for this process to apply (acknowledged when the next is asked)."""
         async for entry_id, fields in self._read(self.done, "servers", stop):
-            yield BotJob.from_fields(fields), msgpack.unpackb(fields[b"action"], raw=False)
+            try:
+                job = BotJob.from_fields(fields)
+            except (KeyError, ValueError):   # answered by an older worker: the room posts the job again
+                job = None
+            if job is not None:
+                yield job, msgpack.unpackb(fields[b"action"], raw=False)
             await self.redis.xack(self.done, "servers", entry_id)
             await self.redis.xdel(self.done, entry_id)
 
     # -- a worker ----------------------------------------------------------------------------------
-    async def work(self, think: Callable[[bytes, str, int], dict[str, Any]], stop: asyncio.Event) -> None:
+    async def work(self, think: Callable[[BotJob, bytes, int], dict[str, Any]], stop: asyncio.Event) -> None:
         """Takes jobs until `stop`: thinks (here, in this worker's own process) and posts the action."""
         async for entry_id, fields in self._read(self.jobs, "workers", stop):
-            job = BotJob.from_fields(fields)
             try:
-                action = think(fields[b"state"], job.level, secrets.randbits(32))
+                job = BotJob.from_fields(fields)
+            except (KeyError, ValueError):   # posted by an older server: its room posts it again
+                await self.redis.xack(self.jobs, "workers", entry_id)
+                await self.redis.xdel(self.jobs, entry_id)
+                continue
+            try:
+                action = think(job, fields[b"state"], secrets.randbits(32))
             except Exception:   # a bug, not a worker's fault: drop the job (its room posts it again)
                 log.exception("%r: the bot could not choose", job)
                 action = None
@@ -153,7 +168,7 @@ async def run(url: str, prefix: str, reclaim: float) -> None:
     gone (a local worker never outlives its server)."""
     import signal
 
-    from server.lobby.tongiaki import Tongiaki
+    from server.lobby.modes import MODES
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -177,7 +192,8 @@ async def run(url: str, prefix: str, reclaim: float) -> None:
     log.info("bot worker %s on %s", queue.consumer, queue.jobs)
     watcher = asyncio.create_task(orphaned())
     try:
-        await queue.work(Tongiaki().bot_action, stop)
+        await queue.work(lambda job, state, seed: MODES[job.game].bot_action(state, job.colour, job.level, seed),
+                         stop)
     finally:
         stop.set()
         await watcher

@@ -30,28 +30,36 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Held:
-    """A game as this process last stored (or read) it: version `v`, the colour to move, the engine state
-    and the view as stored (msgpack bytes), and the room as stored (bytes, and parsed). Any process may
-    change a room or its game: an action computed on a held game is stored only if the stored version is
-    still `v` and the stored room still `room_raw` (Store.commit), so what is held need not be fresh, only
-    exactly what it says. Kept as bytes, not as objects: a live game and view are ~600 objects that
-    would sit in the young generation of the garbage collector until the room's next action, and each
-    collection walks them all (200 rooms: 60+ ms pauses of the event loop, measured)."""
+    """A game as this process last stored (or read) it: version `v`, the colours deciding, when (and at
+    which version) the pending round began, the engine state and the view as stored (msgpack bytes), and
+    the room as stored (bytes, and parsed). Any process may change a room or its game: an action computed
+    on a held game is stored only if the stored version is still `v` and the stored room still `room_raw`
+    (Store.commit), so what is held need not be fresh, only exactly what it says. Kept as bytes, not as
+    objects: a live game and view are ~600 objects that would sit in the young generation of the garbage
+    collector until the room's next action, and each collection walks them all (200 rooms: 60+ ms pauses
+    of the event loop, measured)."""
 
     v: int
-    to_move: str | None
+    deciding: tuple[str, ...]
+    began: float
+    began_v: int
     state: bytes
     view: bytes
     room: Room
     room_raw: bytes
 
     def __repr__(self) -> str:
-        return f"Held(room={self.room.id!r}, v={self.v}, to_move={self.to_move!r})"
+        return f"Held(room={self.room.id!r}, v={self.v}, deciding={self.deciding!r})"
 
     @classmethod
     def stored(cls, room: Room, raw: bytes, record: GameRecord) -> Held:
         """The stored game, to play on."""
-        return cls(record.v, record.to_move, record.state, record.view, room, raw)
+        return cls(record.v, record.deciding, record.began, record.began_v, record.state, record.view, room,
+                   raw)
+
+    def in_round(self, v: int) -> bool:
+        """Whether version v belongs to the pending round (an action sent at v still stands)."""
+        return self.began_v <= v <= self.v
 
 
 HELD_ROOMS = 4096
@@ -64,11 +72,11 @@ def _protocol_1(stored_patch: Any) -> bool:
 
 
 class Authority:
-    """The game authority of one server process."""
+    """The game authority of one server process; `modes` are the rule sets rooms may play, by name."""
 
-    def __init__(self, mode: GameMode, store: Store, outbox: Outbox, lobby: Lobby, metrics: Metrics,
-                 timings: Timings, bots: BotQueue) -> None:
-        self.mode = mode
+    def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
+                 metrics: Metrics, timings: Timings, bots: BotQueue) -> None:
+        self.modes = modes
         self.bots = bots
         self.store = store
         self.outbox = outbox
@@ -80,7 +88,11 @@ class Authority:
         self.records: Records | None = None   # where finished games are kept (set by the app)
 
     def __repr__(self) -> str:
-        return f"Authority(mode={self.mode!r}, held={len(self._held)})"
+        return f"Authority(modes={sorted(self.modes)}, held={len(self._held)})"
+
+    def mode_of(self, room: Room) -> GameMode:
+        """The rule set the room plays."""
+        return self.modes[room.settings.game]
 
     # -- starting ----------------------------------------------------------------------------------
     async def start(self, person: Person, room_id: str, fill_with_bots: bool) -> dict[str, Any]:
@@ -91,12 +103,13 @@ class Authority:
         if not fill_with_bots and any(s.kind == "empty" for s in room.seats):
             raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
         seed = secrets.randbits(63)  # R15: never leaves the server (only inside the stored state)
-        game = self.mode.new(room.settings, seed)
-        view, legal = game.public_view(), game.legal_actions()
+        game = self.mode_of(room).new(room.settings, seed)
+        view = game.public_view()
         message = {"room": room.id, "v": 0, "events": [], "patch": patch.diff(None, view)}
         state_raw, view_raw = game.to_bytes(), pack(view)
-        record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": game.to_move or "",
-                  "at": time.time(), "message": pack(message)}
+        now = time.time()
+        record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": ",".join(game.deciding),
+                  "at": now, "began": now, "began_v": 0, "message": pack(message)}
 
         def begin(r: Room) -> bool:
             r.must_host(person.id)
@@ -108,59 +121,65 @@ class Authority:
             r.status = PLAYING
             return True
         room = await self.lobby.update(room.id, begin, game=record)
-        self._hold(room.id, Held(0, game.to_move, state_raw, view_raw, room, pack(room.to_store())))
+        self._hold(room.id, Held(0, game.deciding, now, 0, state_raw, view_raw, room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
-        await self._send_legal(room, 0, game.to_move, legal)
+        await self._send_private(room, 0, game)
         state = await self.lobby.publish(room)
         await self.store.schedule(room.id, time.time(), earlier_only=True)
         return {"room": state, "v": 0}
 
     # -- acting ------------------------------------------------------------------------------------
     async def act(self, person: Person, room_id: str, v: int, action: Action, arrived: float) -> int:
-        """A person's action for their seat at version v; returns the new version."""
+        """A person's action for their seat at version v (any version of the pending round); returns the
+        new version."""
         held = self._take(room_id, v)
         if held is not None:
-            # No read: checked against the room and game held at v; stored only if both are unchanged.
+            # No read: checked against the room and game held; stored only if both are unchanged.
             # Anything else (a refusal, or the room or game moved on) is answered from the store below.
             with contextlib.suppress(Rejected):
-                self._may_act(held.room, person, v, held.v, held.to_move)
-                done = await self._apply(held, action, person.id, arrived)
+                colour = self._may_act(held.room, person, v, held)
+                done = await self._apply(held, action, person.id, arrived, colour)
                 if done is not None:
                     return done[0]
-        room, raw, record = await self.store.room_and_game(room_id)   # one round trip
-        if room is None:
-            raise Rejected("no_room", f"no room {room_id!r}")
-        self._may_act(room, person, v, None if record is None else record.v,
-                      None if record is None else record.to_move)
-        assert record is not None
-        done = await self._apply(Held.stored(room, raw, record), action, person.id, arrived)
-        if done is None:
-            raise Rejected("stale_version", "another action was applied first")
-        return done[0]
+        for _attempt in range(3):   # another seat's order of the same round may be stored first: play on it
+            room, raw, record = await self.store.room_and_game(room_id)   # one round trip
+            if room is None:
+                raise Rejected("no_room", f"no room {room_id!r}")
+            stored = None if record is None else Held.stored(room, raw, record)
+            colour = self._may_act(room, person, v, stored)
+            assert stored is not None
+            done = await self._apply(stored, action, person.id, arrived, colour)
+            if done is not None:
+                return done[0]
+        raise Rejected("stale_version", "another action was applied first")
 
     @staticmethod
-    def _may_act(room: Room, person: Person, v: int, stored: int | None, to_move: str | None) -> None:
-        """The checks of docs/protocol.md §5, in its order."""
-        if room.status == FINISHED and stored is not None and v == stored - 1 and room.seats_of(person.id):
+    def _may_act(room: Room, person: Person, v: int, stored: Held | None) -> str:
+        """The checks of docs/protocol.md §5, in its order; the colour the person acts for."""
+        if room.status == FINISHED and stored is not None and v == stored.v - 1 and room.seats_of(person.id):
             # made against the version the game's last action replaced: it lost a race, as any other
-            raise Rejected("stale_version", f"the game is at version {stored} (over), you sent {v}")
+            raise Rejected("stale_version", f"the game is at version {stored.v} (over), you sent {v}")
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
         if not mine:
             raise Rejected("not_seated", "spectators can only watch and chat")
-        if stored is None or to_move is None:
+        if stored is None or not stored.deciding:
             raise Rejected("not_playing", "the game is over")
-        if v != stored:
-            raise Rejected("stale_version", f"the game is at version {stored}, you sent {v}")
-        if room.seat_of_colour(to_move) not in mine:
-            raise Rejected("not_your_turn", f"{to_move} is to move")
+        if not stored.in_round(v):
+            raise Rejected("stale_version", f"the game is at version {stored.v}, you sent {v}")
+        for colour in stored.deciding:
+            if room.seat_of_colour(colour) in mine:
+                return colour
+        if len(stored.deciding) == 1:
+            raise Rejected("not_your_turn", f"{stored.deciding[0]} is to move")
+        raise Rejected("not_your_turn", "your order for this turn is in")
 
     def _take(self, room_id: str, v: int) -> Held | None:
-        """The game held for the room if it is at version v (it leaves the cache: whoever takes it plays
-        on it, and puts back what results)."""
+        """The game held for the room if version v is of its pending round (it leaves the cache: whoever
+        takes it plays on it, and puts back what results)."""
         held = self._held.get(room_id)
-        if held is None or held.v != v:
+        if held is None or not held.in_round(v):
             return None
         del self._held[room_id]
         return held
@@ -171,34 +190,36 @@ class Authority:
         while len(self._held) > HELD_ROOMS:
             self._held.popitem(last=False)
 
-    async def _apply(self, held: Held, action: Action, by: str, arrived: float,
-                     game: LiveGame | None = None, how: str = "person") -> tuple[int, float | None] | None:
-        """Applies the action to the held game (`game`: that game already loaded from its state), stores
-        it, then broadcasts. Returns the new version and the room's next timer check (None when the game
-        ended), or None when the stored game or room moved on meanwhile (nothing was stored)."""
+    async def _apply(self, held: Held, action: Action, by: str, arrived: float, colour: str | None,
+                     how: str = "person") -> tuple[int, float | None] | None:
+        """Applies the action for `colour` (None: the round's deadline) to the held game, stores it, then
+        broadcasts. Returns the new version and the room's next timer check (None when the game ended),
+        or None when the stored game or room moved on meanwhile (nothing was stored)."""
         room = held.room
-        game = game or self.mode.load(held.state)
+        game = self.mode_of(room).load(held.state)
         before = unpack(held.view)
         before.pop("legal", None)   # stored by protocol 1
-        colour = game.to_move
+        round_before = game.round
         try:
             events = game.apply(action, colour)
         except Illegal as e:
             raise Rejected("illegal_action", e.message, reason=e.reason) from None
-        after, legal = game.public_view(), game.legal_actions()
+        after = game.public_view()
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
         line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
-        to_move = game.to_move
-        check = room.next_check(to_move, now, now, self.timings.presence_ttl) if to_move else None
+        deciding = game.deciding
+        same_round = game.round is not None and game.round == round_before
+        began, began_v = (held.began, held.began_v) if same_round else (now, v)
+        check = room.next_check(deciding, now, began, now, self.timings.presence_ttl) if deciding else None
         state, view = game.to_bytes(), pack(after)
-        if not await self.store.commit(room.id, held.v, state, view, to_move, message, line,
-                                       self.timings.patch_log, check, held.room_raw):
+        if not await self.store.commit(room.id, held.v, state, view, deciding, message, line,
+                                       self.timings.patch_log, check, held.room_raw, (began, began_v)):
             return None
-        self._hold(room.id, Held(v, to_move, state, view, room, held.room_raw))
+        self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
         # clients heal gaps with `since`.
@@ -206,11 +227,11 @@ class Authority:
             await self.outbox.game_message(room.id, message)
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
-            await self._send_legal(room, v, to_move, legal)
+            await self._send_private(room, v, game)
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
-            if to_move is None:
+            if not deciding:
                 await self.finish(room.id)
         except Exception:
             log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
@@ -227,34 +248,56 @@ class Authority:
             await keep_finished(self.records, self.store, room)
         await self.lobby.publish(room)
 
-    async def bot_due(self, room_id: str, v: int, how: str, level: str) -> None:
-        """A bot's decision is due for the pending seat at version v: a job for the bot workers
-        (server/bots/worker.py), posted once per version. Their answer comes back through `bot_done`."""
+    async def _current(self, room_id: str, v: int) -> Held | None:
+        """The game held or stored for a playing room if version v is of its pending round."""
         held = self._held.get(room_id)
-        if held is not None and held.v == v:
-            state = held.state
-        else:
-            room, _raw, record = await self.store.room_and_game(room_id)
-            if room is None or room.status != PLAYING or record is None or record.v != v:
-                return
-            state = record.state
-        await self.bots.post(BotJob(room_id, v, level, how), state)
+        if held is not None and held.in_round(v):
+            return held
+        room, raw, record = await self.store.room_and_game(room_id)
+        if room is None or room.status != PLAYING or record is None:
+            return None
+        stored = Held.stored(room, raw, record)
+        return stored if stored.in_round(v) else None
+
+    async def bot_due(self, room_id: str, v: int, colour: str, how: str, level: str) -> None:
+        """A bot's decision is due for `colour`'s seat at version v: a job for the bot workers
+        (server/bots/worker.py), posted once per round and colour. Their answer comes back through
+        `bot_done`."""
+        held = await self._current(room_id, v)
+        if held is None or colour not in held.deciding:
+            return
+        job = BotJob(room_id, held.v, colour, level, how, held.room.settings.game)
+        await self.bots.post(job, held.state, held.began_v)
 
     async def bot_done(self, job: BotJob, action: Action) -> float | None:
         """Applies the action a bot worker chose for `job`, version-checked like a person's; returns the
         room's next check (None: not applied, because the game moved on meanwhile)."""
         held = self._take(job.room, job.v)
-        for attempt in range(2):
+        for attempt in range(3):
             if held is None or attempt:   # not held, or it moved on: play on what is stored
                 room, raw, record = await self.store.room_and_game(job.room)
-                if room is None or room.status != PLAYING or record is None or record.v != job.v:
+                if room is None or room.status != PLAYING or record is None:
                     return None
                 held = Held.stored(room, raw, record)
+            if not held.in_round(job.v) or job.colour not in held.deciding:
+                return None   # the round is over, or this seat's decision was taken meanwhile
             try:
-                done = await self._apply(held, action, "bot", time.monotonic(), None, job.how)
+                done = await self._apply(held, action, "bot", time.monotonic(), job.colour, job.how)
             except Rejected as e:  # not expected: a bot plays a legal action
                 log.warning("%r not applied: %s", job, e)
                 return None
+            if done is not None:
+                return done[1]
+        return None
+
+    async def deadline(self, room_id: str, v: int) -> float | None:
+        """The pending round's deadline passed (a mode with simultaneous orders): it is resolved with the
+        decisions in, version-checked (any process may do it, once). Returns the room's next check."""
+        for _attempt in range(3):
+            held = await self._current(room_id, v)
+            if held is None or not held.deciding:
+                return None
+            done = await self._apply(held, {"type": "deadline"}, "clock", time.monotonic(), None, "clock")
             if done is not None:
                 return done[1]
         return None
@@ -267,7 +310,7 @@ class Authority:
         if head is None:
             return {"v": None}
         answer: dict[str, Any] | None = None
-        if since is not None and since <= head[0]:   # a client "ahead" of the server gets a snapshot
+        if since is not None and since <= head.v:   # a client "ahead" of the server gets a snapshot
             messages = await self.store.messages_since(room_id, since)
             # messages stored by protocol 1 (a game older than this server) cannot be sent: a snapshot can
             if messages is not None and not any(_protocol_1(m["patch"]) for m in messages):
@@ -278,30 +321,39 @@ class Authority:
             snapshot["view"].pop("legal", None)   # stored by protocol 1
             answer = {"v": snapshot["v"], "snapshot": snapshot}
         if person is not None:
-            decides = await self._legal_for(room_id, answer["v"])
-            if decides is not None and decides[0] == person:
-                answer["legal"] = decides[1]
+            mine = await self._private_for(room_id, answer["v"], person)
+            if mine is not None:
+                answer["legal"] = mine
         return answer
 
-    async def _legal_for(self, room_id: str, v: int) -> tuple[str, dict[str, Any]] | None:
-        """The person to decide at version v (if v is still current and a person decides) and the
-        `legal` payload they get."""
+    async def _privates(self, room_id: str, v: int) -> list[tuple[str, dict[str, Any]]]:
+        """The `legal` payloads of version v (if v is still current), to the persons they belong to."""
         room, _raw, record = await self.store.room_and_game(room_id)
-        if room is None or record is None or record.v != v or record.to_move is None:
-            return None
-        seat = room.seats[room.seat_of_colour(record.to_move)]
-        if seat.kind != "human" or not seat.person:
-            return None
-        actions = self.mode.load(record.state).legal_actions()
-        return seat.person, {"room": room_id, "v": v, "actions": actions}
+        if room is None or record is None or record.v != v or not record.deciding:
+            return []
+        return self._payloads(room, v, self.mode_of(room).load(record.state))
 
-    async def _send_legal(self, room: Room, v: int, to_move: str | None, legal: list[Action]) -> None:
-        """The legal actions of version v, to the person whose seat decides (nobody for a bot)."""
-        if to_move is None:
-            return
-        seat = room.seats[room.seat_of_colour(to_move)]
-        if seat.kind == "human" and seat.person:
-            await self.outbox.legal(room.id, seat.person, {"room": room.id, "v": v, "actions": legal})
+    async def _private_for(self, room_id: str, v: int, person: str) -> dict[str, Any] | None:
+        return next((payload for p, payload in await self._privates(room_id, v) if p == person), None)
+
+    @staticmethod
+    def _payloads(room: Room, v: int, game: LiveGame) -> list[tuple[str, dict[str, Any]]]:
+        """Each seated person's `legal` payload at version v: what their seat alone may see (nobody's
+        for a bot seat)."""
+        out = []
+        for i, seat in enumerate(room.seats):
+            if seat.kind != "human" or not seat.person:
+                continue
+            for colour in room.settings.seat_colours(i):
+                mine = game.private(colour)
+                if mine is not None:
+                    out.append((seat.person, {"room": room.id, "v": v, "actions": mine}))
+        return out
+
+    async def _send_private(self, room: Room, v: int, game: LiveGame) -> None:
+        """The `legal` events of version v: to each person what their seat alone may see."""
+        for person, payload in self._payloads(room, v, game):
+            await self.outbox.legal(room.id, person, payload)
 
     # -- broadcasts --------------------------------------------------------------------------------
     async def resend(self, room: Room, v: int, at: float, now: float, sent: int) -> None:
@@ -313,9 +365,8 @@ class Authority:
         for message in await self.store.messages_since(room.id, sent) or []:
             log.warning("resending %s v%s (its process stopped before broadcasting)", room.id, message["v"])
             await self.outbox.game_message(room.id, message)
-        decides = await self._legal_for(room.id, v)
-        if decides is not None:
-            await self.outbox.legal(room.id, *decides)
+        for person, payload in await self._privates(room.id, v):
+            await self.outbox.legal(room.id, person, payload)
         await self.store.mark_sent({room.id: v})
 
     async def flush_sent(self) -> None:

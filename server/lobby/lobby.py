@@ -13,29 +13,32 @@ from collections.abc import Callable
 from typing import Any
 
 from server.lobby.errors import Rejected
+from server.lobby.modes import MODES
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.settings import Settings
-from server.lobby.store import Store
+from server.lobby.store import Head, Store
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
-def pending_clock(room: Room, head: tuple[int, str | None, float] | None, now: float) -> dict[str, Any] | None:
-    """The turn clock of the pending decision, for the room state (docs/protocol.md §4): its version, the
-    colour to decide, the milliseconds left and the server's time in milliseconds, so that a client counts
-    down from when it got this, whatever its own clock says. None without a clock, or when a bot decides."""
+def pending_clock(room: Room, head: Head | None, now: float, simultaneous: bool) -> dict[str, Any] | None:
+    """The turn clock of the pending decision, for the room state (docs/protocol.md §4, §14): its version,
+    the colours to decide, the milliseconds left and the server's time in milliseconds, so that a client
+    counts down from when it got this, whatever its own clock says. None without a clock, or when a bot
+    decides (one decision at a time: the clock is then the bot's pace)."""
     clock = room.settings.clock
-    if clock is None or head is None or room.status != PLAYING:
+    if clock is None or head is None or room.status != PLAYING or not head.deciding:
         return None
-    v, to_move, at = head
-    if to_move is None:
-        return None
-    seat = room.seats[room.seat_of_colour(to_move)]
-    if seat.kind != "human" or seat.autopilot:
-        return None
-    return {"v": v, "colour": to_move, "remaining_ms": max(0, round((at + clock - now) * 1000)),
-            "server_ms": round(now * 1000)}
+    if not simultaneous:
+        seat = room.seats[room.seat_of_colour(head.deciding[0])]
+        if seat.kind != "human" or seat.autopilot:
+            return None
+    out = {"v": head.v, "colour": head.deciding[0], "remaining_ms": max(0, round((head.began + clock - now) * 1000)),
+           "server_ms": round(now * 1000)}
+    if simultaneous:
+        out["colours"] = list(head.deciding)
+    return out
 
 
 class Lobby:
@@ -93,8 +96,8 @@ class Lobby:
         present = await self.present(room.id)
         head = await self.store.game_head(room.id) if room.status != WAITING else None
         spectators = self._spectators(room, present)
-        state = room.to_wire(set(present), spectators, head[0] if head else None)
-        state["clock"] = pending_clock(room, head, time.time())
+        state = room.to_wire(set(present), spectators, head.v if head else None)
+        state["clock"] = pending_clock(room, head, time.time(), MODES[room.settings.game].simultaneous)
         await self.outbox.room_changed(room.id, state)
         if room.status == FINISHED:
             await self.announce({"op": "remove", "room": room.id})

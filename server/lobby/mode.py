@@ -2,9 +2,11 @@
 nothing more. The authority loads, checks, applies, commits and broadcasts through it alone, so a second
 rule set (Expeditions, say) plugs in beside Tongiaki by implementing these two protocols.
 
-Decisions are taken one at a time: `to_move` names the one colour whose decision is pending, and only
-that seat may act. Simultaneous secret orders fit as a sequence of such decisions whose effects the
-public view hides until every order is in (the view is the mode's to shape)."""
+`deciding` names the colours whose decisions are pending: one at a time in Tongiaki, every colour whose
+order is not in yet in Expeditions (simultaneous secret orders). A `round` is what a turn clock times:
+each decision in Tongiaki, a whole turn of orders in Expeditions; an action may be sent at any version
+of the current round (an order does not depend on the others' orders, which stay secret). What a colour
+alone may see (its legal actions, its own pending order) goes to that seat's person only (`private`)."""
 
 from __future__ import annotations
 
@@ -30,20 +32,28 @@ class LiveGame(Protocol):
     """One game in play, as the authority sees it."""
 
     @property
-    def to_move(self) -> str | None:
-        """The colour whose decision is pending (None: the game is over)."""
+    def deciding(self) -> tuple[str, ...]:
+        """The colours whose decisions are pending (empty: the game is over)."""
+        ...
+
+    @property
+    def round(self) -> int | None:
+        """The round of decisions pending, for the turn clock: it runs from when the round began. None:
+        every action begins a new one."""
         ...
 
     def apply(self, action: Action, colour: str | None) -> list[Event]:
-        """Plays `action` for `colour`; the events it caused. Raises Illegal (nothing changed)."""
+        """Plays `action` for `colour` (one of `deciding`; None: the round's deadline passed, for a mode
+        with simultaneous orders); the events it caused. Raises Illegal (nothing changed)."""
         ...
 
     def public_view(self) -> View:
         """The view every player and spectator gets (docs/protocol.md §5): no legal actions in it."""
         ...
 
-    def legal_actions(self) -> list[Action]:
-        """The legal actions of the pending decision (only the person deciding gets them)."""
+    def private(self, colour: str) -> Any:
+        """What only `colour`'s person gets (their `legal` event): the legal actions of their pending
+        decision, or None when there is nothing for them."""
         ...
 
     def to_bytes(self) -> bytes:
@@ -54,6 +64,13 @@ class LiveGame(Protocol):
 class GameMode(Protocol):
     """A rule set: how to start a game for a room's settings, and how to load a stored one."""
 
+    name: str
+    """The mode's name in room settings ("tongiaki", "expeditions")."""
+
+    simultaneous: bool
+    """True: its rounds end at the turn clock's deadline (`apply(…, None)`), not by a bot playing for
+    the late seat."""
+
     def new(self, settings: Settings, seed: int) -> LiveGame:
         """A new game for these settings; `seed` never leaves the server (R15)."""
         ...
@@ -62,7 +79,7 @@ class GameMode(Protocol):
         """The game stored as `state` (LiveGame.to_bytes)."""
         ...
 
-    def bot_action(self, state: bytes, level: str, seed: int) -> Action:
-        """A legal action for the pending decision of the game stored as `state`, chosen by the mode's bot
-        of `level` from `seed`. Pure, and run in a bot worker's process (server/bots/worker.py)."""
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
+        """A legal action for `colour`'s pending decision in the game stored as `state`, chosen by the
+        mode's bot of `level` from `seed`. Pure, and run in a bot worker's process (server/bots/worker.py)."""
         ...

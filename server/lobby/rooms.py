@@ -194,18 +194,18 @@ class Room:
     def humans(self) -> set[str]:
         return {s.person for s in self.seats if s.kind == "human" and s.person}
 
-    def next_check(self, to_move: str, at: float, now: float, presence_ttl: float) -> float:
-        """When the room's timers must next be looked at (at `now`; the pending decision of `to_move`
-        began at `at`): a bot's or the clock's deadline, a grace period's end, and presence every
-        `presence_ttl`."""
-        seat = self.seats[self.seat_of_colour(to_move)]
+    def next_check(self, deciding: tuple[str, ...], at: float, began: float, now: float,
+                   presence_ttl: float) -> float:
+        """When the room's timers must next be looked at (at `now`; the last action was stored at `at`,
+        the pending round of `deciding` began at `began`): a bot's or the clock's deadline, a grace
+        period's end, and presence every `presence_ttl`."""
         # presence within presence_ttl, at a random point of its second half: rooms started together (or
         # all of them after a restart) do not all come due in the same tick
         times = [now + presence_ttl * random.uniform(0.5, 1.0)]
-        if seat.kind == "bot" or seat.autopilot:
+        if any(s.kind == "bot" or s.autopilot for s in (self.seats[self.seat_of_colour(c)] for c in deciding)):
             times.append(at + self.settings.bot_pace)
         if self.settings.clock is not None:
-            times.append(at + self.settings.clock)
+            times.append(began + self.settings.clock)
         for s in self.seats:
             if s.away_since is not None and not s.autopilot:
                 times.append(s.away_since + self.settings.grace)
@@ -278,7 +278,7 @@ class Room:
             "players": [{"seat": i, "kind": s.kind, "name": s.name, "level": s.shown_level}
                         for i, s in enumerate(self.seats) if s.kind != "empty"],
             "spectators": spectators, "variants": self.settings.variants, "clock": self.settings.clock,
-            "created": self.created,
+            "game": self.settings.game, "created": self.created,
         }
 
     def to_store(self) -> dict[str, Any]:

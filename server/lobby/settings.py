@@ -1,4 +1,5 @@
-"""A room's settings (chosen at creation): seats, variants (R14), starting player, clock, pace, grace."""
+"""A room's settings (chosen at creation): the game mode, seats, variants (R14), starting player, clock,
+pace, grace."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from server.lobby.errors import Rejected
 from server.lobby.text import clean
 
 COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")  # R1 order
+GAMES = ("tongiaki", "expeditions")
+"""The game modes a room may play (server/lobby/mode.py; docs/protocol.md §14)."""
+DEADLINE = (30, 72 * 3600)
+"""An Expeditions turn's deadline, in seconds: from live play to play over days (docs/protocol.md §14)."""
 
 
 @dataclass(frozen=True)
@@ -24,6 +29,7 @@ class Settings:
     clock: float | None = None    # seconds per decision, None: no turn clock
     bot_pace: float = 1.0         # seconds a bot waits before acting
     grace: float = 30.0           # seconds before a bot plays for a disconnected person
+    game: str = "tongiaki"        # the game mode (GAMES); with "expeditions" `clock` is the turn deadline
 
     @classmethod
     def from_wire(cls, data: Any) -> Settings:
@@ -31,7 +37,7 @@ class Settings:
         if not isinstance(data, dict):
             raise Rejected("malformed", "room settings must be a map")
         unknown = set(data) - {"name", "seats", "variants", "first", "private", "clock", "bot_pace",
-                               "grace"}
+                               "grace", "game"}
         if unknown:
             raise Rejected("malformed", f"unknown settings: {sorted(unknown)}")
         name = data.get("name")
@@ -42,6 +48,11 @@ class Settings:
             raise Rejected("malformed", "name must be a non-empty string")
         if len(name) > 40:
             raise Rejected("too_large", "name is longer than 40 characters")
+        game = data.get("game", "tongiaki")
+        if game not in GAMES:
+            raise Rejected("malformed", f"game must be one of {', '.join(GAMES)}")
+        if game == "expeditions" and ({"variants", "first"} & set(data)):
+            raise Rejected("malformed", "an Expeditions room has no variants and no starting seat")
         variants = data.get("variants") or {}
         if not isinstance(variants, dict) or set(variants) - {"two_colours", "free_follow_up"} or not all(
                 isinstance(v, bool) for v in variants.values()):
@@ -58,12 +69,15 @@ class Settings:
         private = data.get("private", False)
         if not isinstance(private, bool):
             raise Rejected("malformed", "private must be a boolean")
-        clock = _number(data, "clock", None, 1, 600, nullable=True)
+        if game == "expeditions":   # the turn deadline: required
+            clock = _number(data, "clock", None, *DEADLINE)
+        else:
+            clock = _number(data, "clock", None, 1, 600, nullable=True)
         pace = _required(data, "bot_pace", 1.0, 0, 10)
         grace = _required(data, "grace", 30.0, 0, 600)
         return cls(name=name, seats=seats, two_colours=two,
                    free_follow_up=variants.get("free_follow_up", False), first=first, private=private,
-                   clock=clock, bot_pace=pace, grace=grace)
+                   clock=clock, bot_pace=pace, grace=grace, game=game)
 
     @property
     def variants(self) -> dict[str, bool]:
@@ -83,7 +97,8 @@ class Settings:
     def to_wire(self) -> dict[str, Any]:
         """The RoomSettings map of docs/protocol.md."""
         return {"name": self.name, "seats": self.seats, "variants": self.variants, "first": self.first,
-                "private": self.private, "clock": self.clock, "bot_pace": self.bot_pace, "grace": self.grace}
+                "private": self.private, "clock": self.clock, "bot_pace": self.bot_pace, "grace": self.grace,
+                "game": self.game}
 
     def to_store(self) -> dict[str, Any]:
         return asdict(self)

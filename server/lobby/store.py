@@ -9,7 +9,7 @@ Keys (all under the configured prefix `P`):
 | `P:lobby` | zset | listed (not private) room ids, by creation time |
 | `P:rooms` | zset | every room id, by creation time (expiry sweep) |
 | `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
-| `P:game:{id}` | hash | `v`, `state` (engine bytes: secret), `view` (public, msgpack), `to_move`, `at` |
+| `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding, comma-separated), `at`, `began`, `began_v` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
@@ -47,7 +47,7 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
-           'to_move', ARGV[5], 'at', ARGV[6])
+           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14])
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
@@ -100,22 +100,58 @@ return 1
 """
 
 
-GAME_FIELDS = ("v", "state", "view", "to_move", "at")
+GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v")
+HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent")
+
+
+def deciding_of(raw: str) -> tuple[str, ...]:
+    """The stored `to_move` field as the deciding colours (one in Tongiaki, any number in Expeditions)."""
+    return tuple(raw.split(",")) if raw else ()
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stored game without its state: version `v`, the colours deciding (empty: over), when the last
+    action was stored (`at`), when and at which version the pending round began (`began`, `began_v`: the
+    turn clock runs from there), and the version last recorded as broadcast (`sent`)."""
+
+    v: int
+    deciding: tuple[str, ...]
+    at: float
+    began: float
+    began_v: int
+    sent: int = 0
+
+    def __repr__(self) -> str:
+        return f"Head(v={self.v}, deciding={self.deciding!r}, began_v={self.began_v})"
+
+    @classmethod
+    def parse(cls, raw: list[Any]) -> Head | None:
+        """From the HEAD_FIELDS as read (a game stored before rounds: each action began one)."""
+        if raw[0] is None:
+            return None
+        v, at = int(raw[0]), float(text(raw[2]))
+        return cls(v, deciding_of(text(raw[1])), at, float(text(raw[3])) if raw[3] else at,
+                   int(raw[4]) if raw[4] else v, int(raw[5] or 0))
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A stored game: version `v`, the engine state (secret), the public view (msgpack), the colour to
-    move (None: over) and when the last action was stored."""
+    """A stored game: version `v`, the engine state (secret), the public view (msgpack), the colours
+    deciding (empty: over), when the last action was stored and when (at which version) the pending round
+    began."""
 
     v: int
     state: bytes
     view: bytes
-    to_move: str | None
+    deciding: tuple[str, ...]
     at: float
+    began: float
+    began_v: int
 
     def __repr__(self) -> str:
-        return f"GameRecord(v={self.v}, to_move={self.to_move!r}, at={self.at})"
+        return f"GameRecord(v={self.v}, deciding={self.deciding!r}, at={self.at})"
+
 
 LEASE = """
 local holder = redis.call('GET', KEYS[1])
@@ -326,14 +362,13 @@ class Store:
     def _record(raw: list[Any]) -> GameRecord | None:
         if raw[0] is None:
             return None
-        return GameRecord(int(raw[0]), raw[1], raw[2], raw[3].decode() or None, float(raw[4]))
+        v, at = int(raw[0]), float(raw[4])
+        return GameRecord(v, raw[1], raw[2], deciding_of(raw[3].decode()), at,
+                          float(raw[5]) if raw[5] else at, int(raw[6]) if raw[6] else v)
 
-    async def game_head(self, room_id: str) -> tuple[int, str | None, float] | None:
-        """Version, pending colour and time of the last action, without the state."""
-        raw = await self.redis.hmget(self.key("game", room_id), "v", "to_move", "at")
-        if raw[0] is None:
-            return None
-        return int(raw[0]), text(raw[1]) or None, float(text(raw[2]))
+    async def game_head(self, room_id: str) -> Head | None:
+        """The stored game without its state."""
+        return Head.parse(await self.redis.hmget(self.key("game", room_id), *HEAD_FIELDS))
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hmget(self.key("game", room_id), "v", "view")
@@ -341,17 +376,20 @@ class Store:
             return None
         return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
 
-    async def commit(self, room_id: str, v: int, state: bytes, view: bytes, to_move: str | None,
+    async def commit(self, room_id: str, v: int, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
-                     room: bytes = b"") -> bool:
+                     room: bytes = b"", began: tuple[float, int] | None = None) -> bool:
         """Stores version v+1 (`state`: engine bytes, `view`: msgpack) if the stored version is still v
         and, when `room` (the stored bytes) is given, the room is unchanged; and brings the room's timer
-        forward to `check`. True when it did."""
+        forward to `check`. `began`: when and at which version the pending round began (None: with this
+        version). True when it did."""
+        now = time.time()
+        began_at, began_v = began if began is not None else (now, v + 1)
         ok, _ = await self._commit(
             keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
                   self.key("timers"), self.key("room", room_id)],
-            args=[v, v + 1, state, view, to_move or "", time.time(), pack(message), pack(action), cap,
-                  "" if check is None else check, room_id, room])
+            args=[v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action), cap,
+                  "" if check is None else check, room_id, room, began_at, began_v])
         return bool(ok == 1)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
@@ -451,20 +489,16 @@ class Store:
             await self.redis.hdel(self.key("watch", room_id), *dead)
         return counts
 
-    async def look(self, room_id: str, alive_after: float
-                   ) -> tuple[Room | None, tuple[int, str | None, float, int] | None, dict[str, int]]:
-        """What the timer loop needs of a room, in one round trip: the room, its game's head (version,
-        colour to move, time of the last action, version last broadcast) and `watchers`."""
+    async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
+        """What the timer loop needs of a room, in one round trip: the room, its game's head and
+        `watchers`."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(self.key("room", room_id))
-            pipe.hmget(self.key("game", room_id), "v", "to_move", "at", "sent")
+            pipe.hmget(self.key("game", room_id), *HEAD_FIELDS)
             self._watchers_into(pipe, room_id, alive_after)
             raw_room, raw_head, *present = await pipe.execute()
         room = Room.from_store(unpack(raw_room)) if raw_room else None
-        head = None
-        if raw_head[0] is not None:
-            head = (int(raw_head[0]), raw_head[1].decode() or None, float(raw_head[2]), int(raw_head[3] or 0))
-        return room, head, await self._watchers_from(room_id, *present)
+        return room, Head.parse(raw_head), await self._watchers_from(room_id, *present)
 
     # -- timers ------------------------------------------------------------------------------------
     async def schedule(self, room_id: str, at: float, earlier_only: bool = False) -> None:

@@ -55,29 +55,41 @@ class Timers:
             return
         if head is None:
             return
-        v, to_move, at, sent = head
         now = time.time()
-        await self.authority.resend(room, v, at, now, sent)
+        await self.authority.resend(room, head.v, head.at, now, head.sent)
         here = set(present)
         if Room.from_store(room.to_store()).mark_presence(here, now):   # a probe: write only a change
             room = await self.lobby.update(room_id, lambda r: r.mark_presence(here, now))
             await self.lobby.publish(room)
-        if to_move is None:  # over, but the room was not finished (its process failed right after)
+        if not head.deciding:  # over, but the room was not finished (its process failed right after)
             await self.authority.finish(room_id)
             return
-        seat = room.seats[room.seat_of_colour(to_move)]
-        due = None
-        if seat.kind == "bot" or seat.autopilot:
-            due = at + room.settings.bot_pace
-        elif room.settings.clock is not None:
-            due = at + room.settings.clock
-        check = room.next_check(to_move, at, now, self.timings.presence_ttl)
-        if due is not None and now >= due:
-            how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
-            await self.authority.bot_due(room_id, v, how, seat.bot_level)
-            # the worker's answer brings the room's next check forward when it is applied; look again
-            # meanwhile for presence (and to post the job again should it be lost)
-            check = now + min(BOT_PATIENCE, self.timings.presence_ttl / 2)
+        simultaneous = self.authority.mode_of(room).simultaneous
+        clock = room.settings.clock
+        check = room.next_check(head.deciding, head.at, head.began, now, self.timings.presence_ttl)
+        if simultaneous and clock is not None and now >= head.began + clock:
+            # the turn's deadline: it resolves with the orders in (docs/protocol.md §14)
+            resolved = await self.authority.deadline(room_id, head.v)
+            if resolved is None:
+                return   # over (or another process resolved it: its commit set the next check)
+            check = resolved
+        else:
+            posted = False
+            for colour in head.deciding:
+                seat = room.seats[room.seat_of_colour(colour)]
+                due = None
+                if seat.kind == "bot" or seat.autopilot:
+                    due = head.at + room.settings.bot_pace
+                elif clock is not None and not simultaneous:
+                    due = head.began + clock
+                if due is not None and now >= due:
+                    how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
+                    await self.authority.bot_due(room_id, head.v, colour, how, seat.bot_level)
+                    posted = True
+            if posted:
+                # the worker's answer brings the room's next check forward when it is applied; look
+                # again meanwhile for presence (and to post the job again should it be lost)
+                check = now + min(BOT_PATIENCE, self.timings.presence_ttl / 2)
         if lease is None:
             await self.store.schedule(room_id, check, earlier_only=True)
         else:

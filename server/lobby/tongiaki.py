@@ -17,11 +17,16 @@ class TongiakiGame:
         self.game = game
 
     def __repr__(self) -> str:
-        return f"TongiakiGame(to_move={self.to_move!r})"
+        return f"TongiakiGame(to_move={self.game.to_move!r})"
 
     @property
-    def to_move(self) -> str | None:
-        return self.game.to_move
+    def deciding(self) -> tuple[str, ...]:
+        to_move = self.game.to_move
+        return () if to_move is None else (to_move,)
+
+    @property
+    def round(self) -> int | None:
+        return None   # the clock times each decision
 
     def apply(self, action: Action, colour: str | None) -> list[Event]:
         try:
@@ -35,8 +40,8 @@ class TongiakiGame:
         view.pop("legal", None)
         return view
 
-    def legal_actions(self) -> list[Action]:
-        return self.game.legal_actions()
+    def private(self, colour: str) -> list[Action] | None:
+        return self.game.legal_actions() if colour == self.game.to_move else None
 
     def to_bytes(self) -> bytes:
         return self.game.to_bytes()
@@ -49,6 +54,9 @@ BOT_BUDGET = 1.0
 class Tongiaki:
     """The game mode of RULES.md R1–R15."""
 
+    name = "tongiaki"
+    simultaneous = False
+
     def __repr__(self) -> str:
         return "Tongiaki()"
 
@@ -59,5 +67,5 @@ class Tongiaki:
     def load(self, state: bytes) -> LiveGame:
         return TongiakiGame(Game.from_bytes(state))
 
-    def bot_action(self, state: bytes, level: str, seed: int) -> Action:
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
         return make_bot(level, seed=seed, budget=BOT_BUDGET).choose(Game.from_bytes(state))

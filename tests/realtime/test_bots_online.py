@@ -81,7 +81,7 @@ async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, stor
         env = {**os.environ, "REDIS_URL": redis_url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOT_RECLAIM": "1"}
         worker = subprocess.Popen([sys.executable, "-m", "server", "bots"], env=env)
         deadline = time.monotonic() + 15
-        while (await store.game_head(room))[0] == 0:
+        while (await store.game_head(room)).v == 0:
             assert time.monotonic() < deadline, "the job was not reclaimed"
             await asyncio.sleep(0.1)
         assert [a["by"] for a in await store.actions(room)][:1] == ["bot"]
@@ -99,11 +99,11 @@ async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, stor
 async def test_an_answer_for_a_game_that_moved_on_is_dropped(server, clients, store):
     room = await _bot_to_move(server, clients)
     deadline = time.monotonic() + 10
-    while (await store.game_head(room))[0] == 0:   # the bot made its first move (the version is 1 now)
+    while (await store.game_head(room)).v == 0:   # the bot made its first move (the version is 1 now)
         assert time.monotonic() < deadline
         await asyncio.sleep(0.05)
     authority = server.app[AUTHORITY]
     head = await store.game_head(room)
-    stale = BotJob(room, 0, "random", "bot")
+    stale = BotJob(room, 0, "red", "random", "bot")
     assert await authority.bot_done(stale, {"type": "setup", "beach": 0}) is None
     assert await store.game_head(room) == head

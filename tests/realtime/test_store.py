@@ -22,7 +22,7 @@ async def started(store, room_id: str = "r_test0001") -> bytes:
 
 
 async def commit(store, v: int, room: bytes, room_id: str = "r_test0001") -> bool:
-    return await store.commit(room_id, v, b"s", pack({"v": v + 1}), "blue", {"room": room_id, "v": v + 1},
+    return await store.commit(room_id, v, b"s", pack({"v": v + 1}), ("blue",), {"room": room_id, "v": v + 1},
                               {"v": v + 1}, 10, None, room)
 
 

@@ -1,0 +1,95 @@
+"""The Expeditions rules engine (server/game/expeditions, EXPEDITIONS.md E1–E13) as a game mode of the
+authority (server/lobby/mode.py): simultaneous secret orders, one round per turn (docs/protocol.md §14).
+
+A player's order is kept in the secret state until the turn resolves: the events of a submission say
+only who ordered. The last order in resolves the turn at once; the deadline resolves it without the
+missing ones (`apply(…, None)`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.game.expeditions import Expeditions, OrderError
+from server.game.expeditions.bots import GreedyBot, RandomBot
+from server.lobby.mode import Action, Event, Illegal, LiveGame, View
+from server.lobby.settings import Settings
+
+
+class ExpeditionsGame:
+    """A live Expeditions engine behind the LiveGame contract."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Expeditions) -> None:
+        self.game = game
+
+    def __repr__(self) -> str:
+        return f"ExpeditionsGame(turn={self.game.turn}, deciding={self.deciding!r})"
+
+    @property
+    def deciding(self) -> tuple[str, ...]:
+        if self.game.over is not None:
+            return ()
+        return tuple(c for c in self.game.colours if c not in self.game.pending)
+
+    @property
+    def round(self) -> int | None:
+        return self.game.turn
+
+    def apply(self, action: Action, colour: str | None) -> list[Event]:
+        game = self.game
+        if game.over is not None:
+            raise Illegal("game_over", "the game is over")
+        turn = game.turn
+        if colour is None:   # the deadline: the turn resolves with the orders in (E3: missing ones do nothing)
+            missing = list(self.deciding)
+            return [{"type": "deadline", "turn": turn, "missing": missing}, *self._resolve()]
+        if colour in game.pending:
+            raise Illegal("already_ordered", f"{colour}'s order for turn {turn} is in")
+        try:
+            game.submit(colour, action)
+        except OrderError as e:
+            raise Illegal(e.code, e.message) from None
+        events: list[Event] = [{"type": "submitted", "colour": colour, "turn": turn}]
+        if not self.deciding:   # the last order is in
+            events.extend(self._resolve())
+        return events
+
+    def _resolve(self) -> list[Event]:
+        return [e.to_wire() for e in self.game.resolve()]
+
+    def public_view(self) -> View:
+        return self.game.view()
+
+    def private(self, colour: str) -> dict[str, Any] | None:
+        game = self.game
+        if game.over is not None or colour not in game.colours:
+            return None
+        order = game.pending_order(colour)
+        return {"colour": colour, "turn": game.turn,
+                "options": None if order is not None else game.legal_orders(colour).to_wire(),
+                "order": None if order is None else order.to_wire()}
+
+    def to_bytes(self) -> bytes:
+        return self.game.to_bytes()
+
+
+class ExpeditionsMode:
+    """The game mode of EXPEDITIONS.md E1–E13."""
+
+    name = "expeditions"
+    simultaneous = True
+
+    def __repr__(self) -> str:
+        return "ExpeditionsMode()"
+
+    def new(self, settings: Settings, seed: int) -> LiveGame:
+        return ExpeditionsGame(Expeditions.new(settings.colours(), seed))
+
+    def load(self, state: bytes) -> LiveGame:
+        return ExpeditionsGame(Expeditions.from_bytes(state))
+
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
+        """Random at level `random`; every other level plays the greedy bot (no search level yet)."""
+        bot = RandomBot(seed) if level == "random" else GreedyBot(seed)
+        return bot.choose(Expeditions.from_bytes(state), colour).to_wire()
