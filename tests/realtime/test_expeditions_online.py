@@ -1,0 +1,270 @@
+"""Expeditions rooms over the wire (docs/protocol.md §14; EXPEDITIONS.md E3): the mode is chosen at
+creation, everyone orders at once, orders stay secret until the turn resolves, the turn resolves when
+every order is in or at the deadline, and each order applies exactly once, across processes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+import pytest
+from tablekit import Client, ServerProcess, packed, people, walk
+
+from server.game.expeditions import Expeditions
+from server.game.expeditions.bots import RandomBot
+
+DEADLINE = 30   # the shortest turn deadline (seconds)
+
+
+async def expeditions_table(url: str, clients: list[Client], humans: int, bots: int = 0,
+                            **settings: Any) -> tuple[str, list[Client]]:
+    """A started Expeditions room with `humans` seated clients (seats in order) and `bots` bots."""
+    players = await people(url, clients, *(f"P{i}" for i in range(humans)))
+    host = players[0]
+    created = await host.ok("room_create", {"name": "expedition", "game": "expeditions", "seats": humans + bots,
+                                            "clock": DEADLINE, "bot_pace": 0, **settings})
+    room = created["room"]["id"]
+    assert created["room"]["settings"]["game"] == "expeditions"
+    await host.join(room)
+    for i, c in enumerate(players[1:], start=1):
+        await c.join(room)
+        await c.ok("sit", {"room": room, "seat": i})
+    await host.ok("room_start", {"room": room, "fill_with_bots": bots > 0})
+    for c in players:
+        await c.wait(lambda c=c: room in c.views)
+    return room, players
+
+
+def my_order(client: Client, room: str) -> dict[str, Any] | None:
+    """This client's `legal` payload for the current turn, once it has one for the current version."""
+    held = client.legals.get(room)
+    if held is None or held[0] != client.v(room):
+        return None
+    return held[1]
+
+
+def random_order(client: Client, room: str, rng: random.Random) -> dict[str, Any]:
+    """A random legal order, chosen by the engine's random bot on the colour's public view rebuilt as a
+    position (the client knows only what the server sent it)."""
+    payload = my_order(client, room)
+    assert payload is not None and payload["options"] is not None
+    options = payload["options"]
+    kinds = ["pass"] + ["expand"] * bool(options["expand"]) + ["royal"] * bool(options["royal"])
+    kind = rng.choice(kinds)
+    if kind == "royal":
+        return {"type": "royal", "island": rng.choice(options["royal"])}
+    if kind == "expand":
+        act = rng.choice(options["expand"])
+        placed = min(act["moves"], options["supply"])
+        return {"type": "expand", "island": act["island"], "moves": {rng.choice("NESW"): placed}} if placed \
+            else {"type": "pass"}
+    return {"type": "pass"}
+
+
+async def order_every_turn(client: Client, room: str, rng: random.Random) -> int:
+    """Sends a legal order each turn until the game is over; returns the turns it ordered in."""
+    ordered = 0
+    while True:
+        await client.wait_healing(room, lambda: client.over(room) or (
+            (p := my_order(client, room)) is not None and p["options"] is not None))
+        if client.over(room):
+            return ordered
+        v = client.v(room)
+        order = random_order(client, room, rng)
+        answer = await client.call("act", {"room": room, "v": v, "action": order})
+        if answer["ok"]:
+            ordered += 1
+            await client.wait(lambda v=v: client.v(room) > v)
+        elif answer["error"]["code"] == "illegal_action":   # an expansion beyond the beach's room: pass
+            answer = await client.call("act", {"room": room, "v": v, "action": {"type": "pass"}})
+            assert answer["ok"] or answer["error"]["code"] == "stale_version", answer
+            await client.wait(lambda v=v: client.v(room) > v)
+        else:
+            assert answer["error"]["code"] == "stale_version", answer
+            await client.wait(lambda v=v: client.v(room) > v)
+
+
+async def test_the_lobby_offers_the_mode_and_refuses_what_it_does_not_have(server, clients):
+    host, watcher = await people(server.url, clients, "Host", "Watcher")
+    await watcher.ok("lobby_watch")
+    bad = [{"game": "chess"}, {"game": "expeditions"},                         # no such mode; no deadline
+           {"game": "expeditions", "clock": 10}, {"game": "expeditions", "clock": 73 * 3600},
+           {"game": "expeditions", "clock": 60, "variants": {"two_colours": True}},
+           {"game": "expeditions", "clock": 60, "first": 0}]
+    for extra in bad:
+        answer = await host.call("room_create", {"name": "x", "seats": 3, **extra})
+        assert not answer["ok"] and answer["error"]["code"] == "malformed", (extra, answer)
+    made = await host.ok("room_create", {"name": "days", "seats": 5, "game": "expeditions", "clock": 72 * 3600})
+    assert made["room"]["settings"]["clock"] == 72 * 3600
+    await watcher.wait(lambda: any(m.get("room", {}).get("game") == "expeditions" for m in watcher.lobby
+                                   if m["op"] == "upsert"))
+
+
+async def test_a_whole_game_with_people_and_bots_ends_with_a_result(server, clients, store):
+    """E3, E12: two people and two bots (random and greedy) order every turn until the game ends; every
+    client's view equals the stored one, and the room is finished."""
+    players = await people(server.url, clients, "P0", "P1")
+    host = players[0]
+    room = (await host.ok("room_create", {"name": "expedition", "game": "expeditions", "seats": 4,
+                                          "clock": DEADLINE, "bot_pace": 0}))["room"]["id"]
+    await host.join(room)
+    await players[1].join(room)
+    await players[1].ok("sit", {"room": room, "seat": 1})
+    await host.ok("bot_add", {"room": room, "seat": 2, "level": "random"})
+    await host.ok("bot_add", {"room": room, "seat": 3, "level": "greedy"})
+    spectator = (await people(server.url, clients, "S"))[0]
+    await spectator.join(room)
+    await host.ok("room_start", {"room": room})
+    for c in players + [spectator]:
+        await c.wait(lambda c=c: room in c.views)
+    assert host.view(room)["mode"] == "expeditions" and host.view(room)["turn"] == 1
+    turns = await asyncio.gather(*(order_every_turn(p, room, random.Random(i)) for i, p in enumerate(players)))
+    final = await store.snapshot(room)
+    assert final["view"]["phase"] == "over" and final["view"]["result"] is not None
+    for c in players + [spectator]:
+        await c.wait(lambda c=c: c.v(room) == final["v"])
+        assert c.view(room) == final["view"]
+        await c.wait(lambda c=c: c.rooms[room]["status"] == "finished")
+    assert all(t >= 1 for t in turns)
+    # every turn the bots ordered too: each resolution revealed an order (or a pass) for all four colours
+    reveals = [e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders"]
+    assert reveals and all(set(e["orders"]) == {"red", "blue", "green", "yellow"} for e in reveals)
+    assert all(e["orders"]["blue"] is not None or e["orders"]["red"] is not None for e in reveals)
+    bots_ordered = sum(1 for e in reveals for c in ("green", "yellow") if e["orders"][c] is not None)
+    assert bots_ordered == 2 * len(reveals)
+
+
+async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store):
+    """E3: everyone sees who has ordered, nobody what; the orderer alone gets their order back."""
+    room, (a, b, c) = await expeditions_table(server.url, clients, humans=3)
+    spectator = (await people(server.url, clients, "S"))[0]
+    await spectator.join(room)
+    await a.wait(lambda: my_order(a, room) is not None)
+    order = {"type": "expand", "island": "TONG", "moves": {"N": 2}}
+    v = a.v(room)
+    assert (await a.call("act", {"room": room, "v": v, "action": order}))["ok"]
+    for x in (a, b, c, spectator):
+        await x.wait(lambda x=x: x.v(room) == v + 1)
+    submitted = {p["colour"]: p["submitted"] for p in spectator.view(room)["players"]}
+    assert submitted == {"red": True, "blue": False, "green": False}
+    await a.wait(lambda: my_order(a, room) is not None)
+    assert my_order(a, room)["order"] == order and my_order(a, room)["options"] is None
+    # a late joiner and a catch-up are messages too
+    late = (await people(server.url, clients, "Late"))[0]
+    await late.join(room)
+    await b.ok("since", {"room": room, "v": 0})
+    seen_by_others = [packed(m) for x in (b, c, spectator, late) for m in x.received]
+    assert not any(packed(order["moves"]) in blob and b"TONG" in blob and b"expand" in blob
+                   for blob in seen_by_others), "red's order reached another client before the resolution"
+    for x in (b, c, spectator, late):
+        for _event, payload in x.received:
+            for node in walk(payload):
+                assert node != order, (x.name, payload)
+    # a second order for the same turn is refused and changes nothing
+    again = await a.call("act", {"room": room, "v": a.v(room), "action": {"type": "pass"}})
+    assert not again["ok"] and again["error"]["code"] == "not_your_turn"
+    # the others order; the last order resolves the turn, and only then is red's order public
+    for x in (b, c):
+        await x.wait(lambda x=x: my_order(x, room) is not None and my_order(x, room)["options"] is not None)
+        assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
+    await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
+    reveal = next(e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders")
+    assert reveal["orders"] == {"red": order, "blue": {"type": "pass"}, "green": {"type": "pass"}}
+    # the state kept on the server matches: the engine replayed from the stored state's log
+    stored = Expeditions.from_bytes((await store.game(room))["state"])
+    assert stored.log[0]["red"] == order and stored.turn == 2
+
+
+async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server, clients, store, redis_url):
+    """E3: missing orders do nothing; the clock's resolution is logged as the clock's."""
+    room, (a, b) = await expeditions_table(server.url, clients, humans=2)
+    await a.wait(lambda: my_order(a, room) is not None)
+    state = a.rooms[room]
+    assert state["clock"]["colours"] == ["red", "blue"] and 0 < state["clock"]["remaining_ms"] <= DEADLINE * 1000
+    v = a.v(room)
+    assert (await a.call("act", {"room": room, "v": v, "action": {"type": "royal", "island": "TONG"}}))["ok"] \
+        is False   # Tonga cannot be royal (E4): refused, changes nothing
+    assert (await a.call("act", {"room": room, "v": v, "action": {"type": "expand", "island": "TONG",
+                                                                  "moves": {"E": 1}}}))["ok"]
+    await a.wait(lambda: a.v(room) == v + 1)
+    # the room's clock still counts to the turn's deadline, not from red's order
+    late = (await people(server.url, clients, "Late"))[0]
+    clock = (await late.join(room))["room"]["clock"]
+    assert clock["v"] == v + 1 and clock["colours"] == ["blue"]
+    assert clock["remaining_ms"] <= state["clock"]["remaining_ms"]
+    # the deadline is reached: moved 31 s into the past, as if half a minute went by
+    import redis.asyncio as redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        await client.hset(store.key("game", room), "began", time.time() - DEADLINE - 1)
+        await store.schedule(room, time.time())
+    finally:
+        await client.aclose()
+    await b.wait(lambda: b.view(room)["turn"] == 2)
+    message = next(m for e, m in b.received if e == "game" and m["v"] == v + 2)
+    assert message["by"] == "clock"
+    assert message["events"][0] == {"type": "deadline", "turn": 1, "missing": ["blue"]}
+    reveal = next(e for e in message["events"] if e["type"] == "orders")
+    assert reveal["orders"]["blue"] is None and reveal["orders"]["red"]["island"] == "TONG"
+    lines = await store.actions(room)
+    assert lines[-1]["how"] == "clock" and lines[-1]["colour"] is None
+    # a new turn: everyone may order again, and the clock runs from the resolution
+    await b.wait(lambda: my_order(b, room) is not None and my_order(b, room)["turn"] == 2)
+    assert my_order(b, room)["options"] is not None
+
+
+@pytest.fixture
+async def two_servers(redis_url, prefix, tmp_path):
+    servers = [ServerProcess(redis_url, prefix, tmp_path) for _ in range(2)]
+    try:
+        await asyncio.gather(*(s.ready() for s in servers))
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+async def test_each_order_applies_once_across_processes(two_servers, clients, store):
+    """Orders sent at the same version to two processes both apply (one after the other: the version
+    check); one person's order sent twice at once, to both processes, applies once."""
+    a_url, b_url = (s.url for s in two_servers)
+    room, (p0, p1, p2) = await expeditions_table(a_url, clients, humans=3)
+    on_b = await Client("P1 on B").connect(b_url, token=p1.session["token"])
+    twin = await Client("P2 on B").connect(b_url, token=p2.session["token"])
+    clients.extend([on_b, twin])
+    for x in (on_b, twin):
+        await x.join(room)
+    v = p0.v(room)
+    # red on process A and blue on process B, at the same version: both stand
+    both = await asyncio.gather(
+        p0.call("act", {"room": room, "v": v, "action": {"type": "pass"}}),
+        on_b.call("act", {"room": room, "v": v, "action": {"type": "expand", "island": "TONG", "moves": {"S": 2}}}))
+    assert [x["ok"] for x in both] == [True, True], both
+    assert sorted(x["v"] for x in both) == [v + 1, v + 2]
+    # green twice at once, once per process: exactly one applies, and it resolves the turn
+    twice = await asyncio.gather(
+        p2.call("act", {"room": room, "v": v, "action": {"type": "pass"}}),
+        twin.call("act", {"room": room, "v": v, "action": {"type": "pass"}}))
+    assert sorted(x["ok"] for x in twice) == [False, True], twice
+    refused = next(x for x in twice if not x["ok"])
+    assert refused["error"]["code"] in ("not_your_turn", "stale_version"), refused
+    await p0.wait(lambda: p0.view(room)["turn"] == 2)
+    lines = await store.actions(room)
+    assert [line["colour"] for line in lines] == ["red", "blue", "green"] or \
+        sorted(line["colour"] for line in lines) == ["blue", "green", "red"]
+    assert len(lines) == 3
+    stored = Expeditions.from_bytes((await store.game(room))["state"])
+    assert stored.log[0] == {"red": {"type": "pass"}, "green": {"type": "pass"},
+                             "blue": {"type": "expand", "island": "TONG", "moves": {"S": 2}}}
+
+
+def test_the_random_bot_and_the_wire_agree():
+    """The online bot's orders are what a person may send: the wire form checks as the same order."""
+    game = Expeditions.new(["red", "blue", "green"], seed=11)
+    bot = RandomBot(5)
+    for _ in range(50):
+        order = bot.choose(game, "red")
+        assert game.check("red", order.to_wire()) == order
