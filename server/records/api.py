@@ -135,6 +135,10 @@ async def replay(request: web.Request) -> web.Response:
     if isinstance(found, web.Response):
         return found
     record, live = found
+    if record.game != "tongiaki":   # kept as sent (GameRecord.frames), once the game is over
+        if live or record.frames is None:
+            return _error(404, "no_replay", "this game's replay is kept when it ends")
+        return _answer(request, _json({"id": record.id, "frames": record.frames}), "public, max-age=3600")
     if live:   # it grows with every action: rebuilt for each request
         grown = await asyncio.to_thread(lambda: _json({"id": record.id, "frames": frames(record), "live": True}))
         return _answer(request, grown, "no-cache")

@@ -21,7 +21,10 @@ async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord |
         result = snapshot["view"].get("result") if snapshot else None
         if not log_lines or result is None:
             return None
-        record = GameRecord.of_room(room, log_lines, result, room.finished or time.time())
+        frames = None
+        if room.settings.game != "tongiaki":   # not rebuilt from the actions: the messages as sent
+            frames = await store.messages_since(room.id, -1)
+        record = GameRecord.of_room(room, log_lines, result, room.finished or time.time(), frames)
         await records.keep(record)
         return record
     except Exception:

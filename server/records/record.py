@@ -34,7 +34,10 @@ class GameRecord:
     """A finished game: `id` (the room's), `name`, `settings` (RoomSettings), `colours` in turn order,
     `first` colour, `seats` (`{seat, colours, kind, person, name, level}`: level, a bot's), `started`/`finished` (epoch
     seconds), `drawn` (tiles in the order drawn), `actions` (`{v, colour, action, by, how, at}`, `by` the
-    person's public id or None, `at` seconds after `started`) and the engine's `result`."""
+    person's public id or None, `at` seconds after `started`) and the engine's `result`. `frames`: the game
+    messages as the table received them, kept for a mode whose replay cannot be rebuilt from the actions
+    without the seed (Expeditions: its random state decides landfalls and typhoons); None for Tongiaki,
+    rebuilt from `drawn` (server/records/replay.py)."""
 
     id: str
     name: str
@@ -47,6 +50,7 @@ class GameRecord:
     drawn: list[str]
     actions: list[dict[str, Any]] = field(repr=False)
     result: dict[str, Any] = field(repr=False)
+    frames: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return (f"GameRecord({self.id}, {len(self.seats)} seats, {len(self.actions)} actions, "
@@ -57,7 +61,8 @@ class GameRecord:
         return dict(self.settings.get("variants") or {})
 
     @classmethod
-    def of_room(cls, room: Any, log: list[dict[str, Any]], result: dict[str, Any], finished: float) -> GameRecord:
+    def of_room(cls, room: Any, log: list[dict[str, Any]], result: dict[str, Any], finished: float,
+                frames: list[dict[str, Any]] | None = None) -> GameRecord:
         """The record of a finished room (`server.lobby.Room`) from its action log (lines of `logged`)."""
         settings = room.settings
         colours = settings.colours()
@@ -82,13 +87,18 @@ class GameRecord:
             first = setup[0]   # the first set-up boat is placed by the first player (R3.3)
         return cls(id=room.id, name=settings.name, settings=wire, colours=colours, first=first, seats=seats,
                    started=round(started, 3), finished=round(finished, 3), drawn=drawn, actions=actions,
-                   result=result)
+                   result=result, frames=frames)
+
+    @property
+    def game(self) -> str:
+        """The game mode played (records kept before modes: tongiaki)."""
+        return str(self.settings.get("game", "tongiaki"))
 
     # -- forms -------------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         """What a list of games shows: no actions."""
         return {"id": self.id, "name": self.name, "finished": self.finished, "started": self.started,
-                "seats": self.seats, "variants": self.variants, "actions": len(self.actions),
+                "seats": self.seats, "variants": self.variants, "game": self.game, "actions": len(self.actions),
                 "winners": self.result.get("winners"), "scores": self.result.get("scores")}
 
     def to_json(self) -> dict[str, Any]:
@@ -103,6 +113,8 @@ class GameRecord:
         rows = [[a["v"], a["colour"], a["action"], a["by"], how[a["how"]], round(a["at"] * 1000)]
                 for a in self.actions]
         body = {**self.to_json(), "actions": rows}
+        if self.frames is not None:
+            body["frames"] = self.frames
         return zlib.compress(bytes(msgpack.packb(body, use_bin_type=True)), 9)
 
     @classmethod

@@ -134,6 +134,18 @@ async def test_a_whole_game_with_people_and_bots_ends_with_a_result(server, clie
     assert all(e["orders"]["blue"] is not None or e["orders"]["red"] is not None for e in reveals)
     bots_ordered = sum(1 for e in reveals for c in ("green", "yellow") if e["orders"][c] is not None)
     assert bots_ordered == 2 * len(reveals)
+    # the record is kept, and its replay is the game as the spectator received it
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.url}/api/games/{room}") as r:
+            record = await r.json()
+        async with http.get(f"{server.url}/api/games/{room}/replay") as r:
+            replay = await r.json()
+    assert record["settings"]["game"] == "expeditions" and record["result"]["winners"]
+    received = sorted((m for e, m in spectator.received if e == "game"), key=lambda m: m["v"])
+    assert [f["v"] for f in replay["frames"]] == list(range(final["v"] + 1))
+    assert [f["events"] for f in replay["frames"]][-len(received):] == [m["events"] for m in received]
 
 
 async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store):
