@@ -2,6 +2,7 @@
 // Strings are plain text with {placeholders}; the UI always sets them with textContent.
 
 import { MORE } from './i18n_more.js';
+import { EXPEDITIONS } from './expeditions/i18n.js';
 import { LEARN } from './i18n_learn.js';
 
 export const LANGS = ['en', 'fr', 'nl', 'de', 'he'];
@@ -566,7 +567,7 @@ const he = {
 };
 
 export const DICTS = { en, fr, nl, de, he };
-for (const lang of LANGS) Object.assign(DICTS[lang], MORE[lang], LEARN[lang]);
+for (const lang of LANGS) Object.assign(DICTS[lang], MORE[lang], LEARN[lang], EXPEDITIONS[lang]);
 
 /** Best language for a list of browser languages (navigator.languages). */
 export function pickLanguage(prefs) {

@@ -7,6 +7,7 @@ import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
+import { ExpeditionsTable } from './expeditions/table.js';
 import { TableState } from './ui/tablestate.js';
 import { GameLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
@@ -310,7 +311,7 @@ class App {
     if (res.status === 'applied') {
       this.ensureTable();
       r.table.show(res);
-      this.clockFromMessage(res.view);
+      this.clockFromMessage(res.view, res.prev);
       this.streamChanged();
     } else if (res.status === 'gap') {
       await this.catchUp();
@@ -338,10 +339,18 @@ class App {
     }
   }
 
-  /** A live game message starts a decision: with a turn clock and a person to decide, it runs from now. */
-  clockFromMessage(view) {
+  /** A live game message starts a decision: with a turn clock and a person to decide, it runs from now.
+   *  In Expeditions the clock times the turn: it starts afresh only when a new turn begins. */
+  clockFromMessage(view, prev) {
     const r = this.room;
     const clock = r.state?.settings?.clock;
+    if (view?.mode === 'expeditions') {
+      const d = r.tableState.deadline;
+      if (view.phase === 'over') r.tableState.set({ deadline: null });
+      else if (!d || !prev || prev.turn !== view.turn) r.tableState.set({ deadline: { v: r.stream.v, turn: view.turn, end: performance.now() + clock * 1000 } });
+      else r.tableState.set({ deadline: { ...d, v: r.stream.v } });
+      return;
+    }
     const colour = view?.pending?.colour;
     const seat = colour ? r.tableState.seatOfColour(colour) : null;
     const runs = clock && seat && seat.kind === 'human' && !seat.autopilot;
@@ -389,7 +398,8 @@ class App {
     if (!r.table) {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
-      r.table = new Table(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
+      const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
+      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
       r.end = new EndScreen(this, r.table.panels.resultEl);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view });

@@ -96,9 +96,10 @@ export class GameStream {
     return { status: 'applied', view: this.view, events: msg.events || [], prev, by: msg.by || null };
   }
 
-  /** A `legal` payload {v, actions}: kept unless an older one arrives late. */
+  /** A `legal` payload {v, actions}: kept unless an older one arrives late. `actions` is a list of legal
+   *  actions (Tongiaki) or a map of the seat's options and own order (Expeditions, docs/protocol.md §14). */
   setLegal(payload) {
-    if (!payload || !Array.isArray(payload.actions)) return;
+    if (!payload || !payload.actions || typeof payload.actions !== 'object') return;
     // the same version's actions again (a catch-up answer repeats them): keep the ones held, so nothing
     // downstream sees a change
     if (!this.legal || payload.v > this.legal.v) this.legal = { v: payload.v, actions: payload.actions };

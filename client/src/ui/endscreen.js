@@ -16,7 +16,9 @@ export class EndScreen {
     const box = this.el;
     const me = app.session?.person;
     const played = (r?.state?.seats || []).some((s) => s.kind === 'human' && s.person === me);
-    if (r && r.state?.status === 'playing' && !played) {   // a spectator may rewind the game so far
+    const replayable = r?.state?.settings?.game !== 'expeditions';   // the replay page draws the board game
+    if (r && r.state?.status === 'playing' && !played) {
+      if (!replayable) { box.hidden = true; return; }   // a spectator may rewind the game so far
       box.hidden = false;
       clear(box).append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'rewind', text: t('replay.rewind') }));
       return;
@@ -31,8 +33,8 @@ export class EndScreen {
     }
     const row = el('div', { class: 'buttons' });
     if (played && !invite) row.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'end-rematch', onclick: () => this.rematch() }, t('end.rematch')));
-    row.append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'end-replay', text: t('end.replay') }),
-      el('a', { class: 'button', href: '#/', 'data-testid': 'end-back', text: t('end.back') }));
+    if (replayable) row.append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'end-replay', text: t('end.replay') }));
+    row.append(el('a', { class: 'button', href: '#/', 'data-testid': 'end-back', text: t('end.back') }));
     box.append(row);
   }
 

@@ -3,6 +3,11 @@ import { el, clear, swatch } from './dom.js';
 import { renderWelcome } from './welcome.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
+// An Expeditions turn's deadline: from live play to play over days (seconds, and how it reads)
+const DEADLINES = [[30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min'], [3600, '1 h'], [86400, '24 h'], [259200, '72 h']];
+
+/** Puts `node` in `list` (the form shows or hides the list's nodes together) and returns it. */
+function mark(list, node) { list.push(node); return node; }
 
 export function renderLobby(app, root) {
   const t = app.t;
@@ -22,7 +27,19 @@ export function renderLobby(app, root) {
     pace: el('input', { type: 'number', min: 0, max: 10, step: 0.1, value: 1, 'data-testid': 'bot-pace' }),
     grace: el('input', { type: 'number', min: 0, max: 600, value: 30, 'data-testid': 'grace' }),
     first: el('select', { 'data-testid': 'first' }),
+    game: el('select', { 'data-testid': 'create-game' }, ['tongiaki', 'expeditions'].map((g) => el('option', { value: g, text: t(`ex.game.${g}`) }))),
+    deadline: el('select', { 'data-testid': 'create-deadline' }, DEADLINES.map(([s, label]) => el('option', { value: s, text: label }))),
   };
+  f.deadline.value = '86400';
+  // Expeditions has no variants and no starting seat; its clock is the turn deadline (docs/protocol.md §14)
+  const tongiakiOnly = [];
+  const expeditionsOnly = [];
+  const showGame = () => {
+    const ex = f.game.value === 'expeditions';
+    for (const node of tongiakiOnly) node.hidden = ex;
+    for (const node of expeditionsOnly) node.hidden = !ex;
+  };
+  f.game.addEventListener('change', showGame);
   f.seats.value = '3';
   const fillFirst = () => {
     const n = Number(f.seats.value);
@@ -36,8 +53,14 @@ export function renderLobby(app, root) {
     class: 'create', 'data-testid': 'create-form',
     onsubmit: async (e) => {
       e.preventDefault();
+      const name = f.name.value.trim() || t('lobby.default_name', { name: app.session?.name || 'Guest' });
+      if (f.game.value === 'expeditions') {
+        await app.createRoom({ name, game: 'expeditions', seats: Number(f.seats.value), private: f.priv.checked, clock: Number(f.deadline.value),
+          bot_pace: f.pace.value === '' ? 1 : Number(f.pace.value), grace: f.grace.value === '' ? 30 : Number(f.grace.value) });
+        return;
+      }
       const settings = {
-        name: f.name.value.trim() || t('lobby.default_name', { name: app.session?.name || 'Guest' }),
+        name,
         seats: f.two.checked ? 2 : Number(f.seats.value),
         variants: { two_colours: f.two.checked, free_follow_up: f.free.checked },
         private: f.priv.checked,
@@ -50,9 +73,12 @@ export function renderLobby(app, root) {
     },
   },
   el('h2', { text: t('lobby.create') }),
-  field(t('lobby.table_name'), f.name), field(t('lobby.seats'), f.seats), field(t('lobby.first'), f.first),
-  check(t('lobby.two_colours'), f.two), check(t('lobby.free_follow_up'), f.free), check(t('lobby.private'), f.priv),
-  field(t('lobby.clock'), f.clock), field(t('lobby.bot_pace'), f.pace), field(t('lobby.grace'), f.grace),
+  field(t('ex.game'), f.game),
+  field(t('lobby.table_name'), f.name), field(t('lobby.seats'), f.seats),
+  mark(tongiakiOnly, field(t('lobby.first'), f.first)),
+  mark(tongiakiOnly, check(t('lobby.two_colours'), f.two)), mark(tongiakiOnly, check(t('lobby.free_follow_up'), f.free)), check(t('lobby.private'), f.priv),
+  mark(tongiakiOnly, field(t('lobby.clock'), f.clock)), mark(expeditionsOnly, field(t('ex.deadline'), f.deadline)),
+  field(t('lobby.bot_pace'), f.pace), field(t('lobby.grace'), f.grace),
   el('button', { type: 'submit', class: 'primary', 'data-testid': 'create' }, t('lobby.create_btn')));
 
   const code = el('input', { type: 'text', maxlength: 12, 'data-testid': 'code-input', 'aria-label': t('lobby.code') });
@@ -67,6 +93,7 @@ export function renderLobby(app, root) {
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.open') }), openList),
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.live') }), liveList),
     el('section', { class: 'panel' }, createForm)));
+  showGame();
 
   const update = () => {
     const rooms = [...app.lobbyRooms.values()].sort((a, b) => (b.created || 0) - (a.created || 0));
@@ -90,6 +117,7 @@ function fillList(app, list, rooms) {
     const vs = [];
     if (r.variants?.two_colours) vs.push(t('lobby.two_colours'));
     if (r.variants?.free_follow_up) vs.push(t('lobby.free_follow_up'));
+    if (r.game === 'expeditions') vs.unshift(t('ex.mode'));
     list.append(el('li', { class: 'room-item', 'data-room': r.id, 'data-status': r.status },
       el('div', { class: 'room-title' }, el('strong', { text: r.name }), ' ', el('span', { class: `tag st-${r.status}`, text: t(`status.${r.status}`) })),
       el('div', { class: 'room-meta' },

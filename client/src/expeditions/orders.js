@@ -1,0 +1,110 @@
+// The order being made (EXPEDITIONS.md E4), pure: it offers only what the server's `options` allow and
+// builds the wire form. The server checks again; this only keeps the form from offering what it refuses.
+
+export const SIDES = ['N', 'E', 'S', 'W'];
+
+/** The kinds of order open this turn, in the form's order. */
+export function kindsOf(options) {
+  if (!options) return [];
+  const out = [];
+  if (options.expand.length && (options.supply > 0 || options.expand.some((a) => Object.keys(a.own).length))) out.push('expand');
+  if (options.royal.length) out.push('royal');
+  if (options.place.length) out.push('place');
+  if (options.take_back.length && options.expand.length) out.push('take_back');
+  out.push('pass');
+  return out;
+}
+
+export class OrderDraft {
+  /** options: the `legal` payload's options (docs/protocol.md §14). */
+  constructor(options) {
+    this.options = options;
+    this.kind = kindsOf(options)[0] || 'pass';
+    this.island = null;
+    this.beach = 'N';
+    this.back = null;           // take_back: index into options.take_back
+    this.moves = {};            // side -> signed count
+    this.choose(this.kind);
+  }
+
+  choose(kind) {
+    this.kind = kind;
+    this.moves = {};
+    const o = this.options;
+    const first = { expand: o.expand[0]?.island, royal: o.royal[0], place: o.place[0], take_back: o.expand[0]?.island };
+    this.island = first[kind] ?? null;
+    this.back = kind === 'take_back' ? 0 : null;
+  }
+
+  setIsland(island) { this.island = island; this.moves = {}; }
+
+  /** The activation of the chosen island (expand, take_back). */
+  get activation() { return this.options.expand.find((a) => a.island === this.island) || null; }
+
+  get used() { return Object.values(this.moves).reduce((s, n) => s + Math.abs(n), 0); }
+  get placed() { return Object.values(this.moves).reduce((s, n) => s + Math.max(0, n), 0); }
+  get removed() { return Object.values(this.moves).reduce((s, n) => s + Math.max(0, -n), 0); }
+
+  /** Moves the island allows (take_back: exactly one placement). */
+  get allowed() {
+    if (this.kind === 'take_back') return 1;
+    return this.activation ? this.activation.moves : 0;
+  }
+
+  get left() { return this.allowed - this.used; }
+
+  /** Whether one more boat may go onto `side` (E4: within the moves, and the supply after take-backs). */
+  canAdd(side) {
+    const n = this.moves[side] || 0;
+    if (this.kind === 'take_back') return this.used === 0;
+    if (this.kind !== 'expand' || !this.activation) return false;
+    if (n < 0) return true;   // undoing a take-back frees a move
+    return this.left > 0 && this.placed < this.options.supply + this.removed;
+  }
+
+  /** Whether one boat may come off `side` (back to the supply: only the colour's own boats there). */
+  canRemove(side) {
+    const n = this.moves[side] || 0;
+    if (n > 0) return true;   // undoing a placement
+    if (this.kind !== 'expand' || !this.activation) return false;
+    const own = this.activation.own[side] || 0;
+    return this.left > 0 && -n < own;
+  }
+
+  add(side) { if (this.canAdd(side)) this.moves[side] = (this.moves[side] || 0) + 1; }
+  remove(side) { if (this.canRemove(side)) this.moves[side] = (this.moves[side] || 0) - 1; }
+
+  /** Whether the order may be sent as it stands. */
+  get ready() {
+    if (this.kind === 'pass') return true;
+    if (this.kind === 'royal' || this.kind === 'place') return !!this.island;
+    if (this.kind === 'take_back') return this.placed === 1;
+    return this.used > 0;
+  }
+
+  /** The wire form (docs/expeditions.md, "Orders"). */
+  toWire() {
+    const moves = {};
+    for (const s of SIDES) if (this.moves[s]) moves[s] = this.moves[s];
+    switch (this.kind) {
+      case 'royal': return { type: 'royal', island: this.island };
+      case 'place': return { type: 'place', island: this.island, beach: this.beach };
+      case 'expand': return { type: 'expand', island: this.island, moves };
+      case 'take_back': return { type: 'expand', island: this.island, moves, take_back: this.options.take_back[this.back] };
+      default: return { type: 'pass' };
+    }
+  }
+}
+
+/** An order in words ("TONG N+2", "royal island MURO"), for the form, the report and the log. */
+export function orderWords(order, t) {
+  if (!order) return t('ex.order.none');
+  if (order.type === 'royal') return t('ex.order.royal', { island: order.island });
+  if (order.type === 'place') return t('ex.order.place', { island: order.island, beach: order.beach });
+  if (order.type === 'expand') {
+    const moves = SIDES.filter((s) => order.moves?.[s]).map((s) => `${s}${order.moves[s] > 0 ? '+' : ''}${order.moves[s]}`).join(' ');
+    const back = order.take_back ? ` (↩ ${order.take_back.island} ${order.take_back.beach})` : '';
+    return t('ex.order.expand', { island: order.island, moves }) + back;
+  }
+  return t('ex.order.pass');
+}

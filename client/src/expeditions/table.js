@@ -1,0 +1,266 @@
+// The Expeditions table: the square map, the players (who has ordered, never what), the turn deadline,
+// the order form (only legal orders, with the rule each follows) and the turn reports, stepped through on
+// the map. It renders the server's views and sends orders through `act`; it never runs the rules.
+import { el, clear, swatch } from '../ui/dom.js';
+import { toDom, SVG_NS } from '../vdom.js';
+import { formatLeft, WARN_MS } from '../ui/clock.js';
+import { mapTree, viewBoxOf } from './board.js';
+import { OrderDraft, kindsOf, orderWords, SIDES } from './orders.js';
+import { eventWords, eventCell, reportOf } from './words.js';
+
+const STEP_MS = 650;
+
+export class ExpeditionsTable {
+  /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer. */
+  constructor(root, { state, t, act }) {
+    this.root = root; this.state = state; this.t = t; this.act = act;
+    this.view = null;
+    this.reports = [];          // [{turn, events}] resolved while this page watched
+    this.shownReport = -1;      // index into reports
+    this.step = -1;             // the report step on the map (-1: none)
+    this.draft = null; this.draftFor = null;
+    this.whole = false;
+    this.queue = { busy: false }; this.animating = false;   // read by the browser tests' helpers
+    this.build();
+    this._unsub = state.subscribe((changed) => { if (changed.has('legal') || changed.has('room') || changed.has('v')) this.draw(); });
+    this._tick = setInterval(() => this.tickClock(), 250);
+  }
+
+  build() {
+    const t = this.t;
+    this.svg = document.createElementNS(SVG_NS, 'svg');
+    this.svg.setAttribute('class', 'board-svg ex-map');
+    this.svg.setAttribute('data-testid', 'board');
+    this.svg.setAttribute('role', 'img');
+    this.svg.setAttribute('aria-label', t('ex.mode'));
+    this.svg.addEventListener('click', (e) => this.clickMap(e));
+    this.statusEl = el('div', { class: 'game-status', 'data-testid': 'game-status', role: 'status' });
+    this.clockEl = el('span', { class: 'countdown', role: 'timer', 'data-testid': 'countdown' });
+    this.formEl = el('section', { class: 'ex-orders panel', 'data-testid': 'order-form' });
+    this.playersEl = el('div', { class: 'players', 'data-testid': 'players' });
+    this.reportEl = el('section', { class: 'ex-report panel', 'data-testid': 'turn-report' });
+    this.resultEl = el('div', { class: 'result', 'data-testid': 'result', hidden: true });
+    this.chatSlot = el('div', { class: 'chat-slot' });
+    this.panels = { resultEl: this.resultEl };
+    const wholeBtn = el('button', { type: 'button', class: 'whole-map', 'data-testid': 'whole-map', 'aria-pressed': 'false',
+      onclick: () => { this.whole = !this.whole; wholeBtn.setAttribute('aria-pressed', String(this.whole)); this.drawMap(); } }, t('ex.whole_map'));
+    const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn));
+    this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
+    const top = el('div', { class: 'table-top' }, this.statusEl, this.clockBox);
+    const main = el('section', { class: 'table-main' }, top, boardWrap, this.formEl);
+    const side = el('aside', { class: 'side ex-side' }, this.resultEl,
+      el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), this.playersEl),
+      this.reportEl,
+      el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
+    clear(this.root).appendChild(el('div', { class: 'table ex-table', 'data-mode': 'expeditions' }, main, side));
+  }
+
+  /** A result of the game stream: a snapshot, or a message (its turn report is kept and played). */
+  show(x) {
+    const turnBefore = this.view?.turn;
+    this.view = x.view;
+    this.state.set({ shown: x.view, target: x.view });
+    const report = x.status === 'applied' ? reportOf(x.events || []) : [];
+    if (report.length) {
+      this.reports.push({ turn: turnBefore ?? (x.view.turn - 1), events: report });
+      this.shownReport = this.reports.length - 1;
+      this.play();
+    }
+    this.draw();
+  }
+
+  get me() { return this.state.legal?.colour || null; }
+
+  who(colour) {
+    const seat = (this.state.room?.seats || []).find((s) => (s.colours || []).includes(colour));
+    return seat?.name ? `${seat.name} (${this.t(`colour.${colour}`)})` : this.t(`colour.${colour}`);
+  }
+
+  draw() {
+    if (!this.view) return;
+    this.drawMap(); this.drawStatus(); this.drawPlayers(); this.drawForm(); this.drawReport(); this.drawResult();
+    this.svg.dataset.v = String(this.state.v ?? '');
+    this.svg.dataset.interactive = this.canOrder ? 'yes' : 'no';
+  }
+
+  get legal() {
+    const l = this.state.legal;
+    return l && !Array.isArray(l) && l.turn === this.view?.turn ? l : null;
+  }
+
+  get canOrder() { return !!(this.legal?.options) && this.view?.phase !== 'over' && !this.state.sending; }
+
+  drawMap() {
+    const d = this.draft;
+    const ui = { whole: this.whole, selected: d && this.canOrder ? d.island : null,
+      options: new Set(this.canOrder ? this.optionIslands() : []), recent: new Set() };
+    const rep = this.reports[this.shownReport];
+    if (rep && this.step >= 0) {
+      const e = rep.events[this.step];
+      ui.focus = e ? eventCell(e, this.view) : null;
+      if (e?.type === 'tile_placed') ui.recent.add(e.tile);
+    }
+    const node = toDom(mapTree(this.view, ui));
+    clear(this.svg).appendChild(node);
+    this.svg.setAttribute('viewBox', viewBoxOf(this.view, this.whole));
+  }
+
+  optionIslands() {
+    const o = this.legal?.options;
+    if (!o || !this.draft) return [];
+    const k = this.draft.kind;
+    return k === 'royal' ? o.royal : k === 'place' ? o.place : (k === 'expand' || k === 'take_back') ? o.expand.map((a) => a.island) : [];
+  }
+
+  clickMap(e) {
+    const g = e.target.closest?.('[data-island]');
+    if (!g || !this.canOrder || !this.draft) return;
+    if (this.optionIslands().includes(g.dataset.island)) { this.draft.setIsland(g.dataset.island); this.draw(); }
+  }
+
+  drawStatus() {
+    const t = this.t, v = this.view;
+    const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
+    let text = v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn });
+    if (v.phase !== 'over') text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
+    this.statusEl.textContent = text;
+    this.tickClock();
+  }
+
+  tickClock() {
+    const d = this.state.deadline;
+    const running = d && this.view && this.view.phase !== 'over';
+    this.clockBox.hidden = !running;
+    if (!running) return;
+    const left = Math.max(0, d.end - performance.now());
+    this.clockEl.textContent = formatLeft(left);
+    this.clockEl.dataset.ms = String(Math.round(left));
+    this.clockEl.classList.toggle('warn', left <= WARN_MS);
+  }
+
+  drawPlayers() {
+    const t = this.t;
+    clear(this.playersEl).append(el('ul', { class: 'ex-players' }, (this.view.players || []).map((p) => el('li', {
+      class: `ex-player${p.colour === this.me ? ' me' : ''}`, 'data-colour': p.colour, 'data-submitted': p.submitted ? 'yes' : 'no' },
+    swatch(p.colour), ' ', el('strong', { text: this.who(p.colour) }), ' ',
+    el('span', { class: `ex-ordered ${p.submitted ? 'in' : 'out'}`, 'data-testid': `ordered-${p.colour}` },
+      this.view.phase === 'over' ? '' : p.submitted ? `✓ ${t('ex.submitted')}` : t('ex.thinking')),
+    el('div', { class: 'ex-stats' },
+      `${t('ex.score')} ${p.score} · ${t('ex.islands_n', { n: p.islands })} · ${t('ex.supply_short')} ${p.supply} · ${t('ex.on_map')} ${p.on_map}`,
+      p.royal ? ` · ${t('ex.royal_of', { island: p.royal })}` : '')))));
+  }
+
+  drawForm() {
+    const t = this.t, box = this.formEl, legal = this.legal;
+    clear(box);
+    box.append(el('h3', { text: t('ex.orders') }));
+    if (this.view.phase === 'over') { box.hidden = true; return; }
+    box.hidden = false;
+    if (!legal) {
+      box.append(el('p', { class: 'muted', text: this.state.myColours().length ? '…' : t('ex.spectating') }));
+      return;
+    }
+    if (legal.order) {
+      box.append(el('p', { class: 'ex-sent', 'data-testid': 'order-sent', text: t('ex.sent', { order: orderWords(legal.order, t) }) }));
+      return;
+    }
+    const key = `${this.state.v}:${legal.turn}`;
+    if (!this.draft || this.draftFor !== legal.turn) { this.draft = new OrderDraft(legal.options); this.draftFor = legal.turn; }
+    this._key = key;
+    const d = this.draft, o = legal.options;
+    const kinds = el('div', { class: 'ex-kinds', role: 'radiogroup' }, kindsOf(o).map((k) => el('button', {
+      type: 'button', class: `kind${d.kind === k ? ' on' : ''}`, role: 'radio', 'aria-checked': String(d.kind === k), 'data-kind': k,
+      onclick: () => { d.choose(k); this.draw(); } }, t(`ex.kind.${k}`))));
+    box.append(kinds);
+    const islands = this.optionIslands();
+    if (islands.length) {
+      const sel = el('select', { 'data-testid': 'order-island', 'aria-label': t('ex.island'), onchange: () => { d.setIsland(sel.value); this.draw(); } },
+        islands.map((i) => el('option', { value: i, text: i })));
+      sel.value = d.island;
+      box.append(el('label', { class: 'field' }, t('ex.island'), ' ', sel));
+    }
+    if (d.kind === 'take_back') {
+      const back = el('select', { 'data-testid': 'order-back', onchange: () => { d.back = Number(back.value); } },
+        o.take_back.map((b, i) => el('option', { value: i, text: `${b.island} ${b.beach}` })));
+      back.value = String(d.back);
+      box.append(el('label', { class: 'field' }, t('ex.from'), ' ', back));
+    }
+    if (d.kind === 'place') {
+      const beach = el('select', { 'data-testid': 'order-beach', onchange: () => { d.beach = beach.value; } },
+        SIDES.map((s) => el('option', { value: s, text: s })));
+      beach.value = d.beach;
+      box.append(el('label', { class: 'field' }, t('ex.beach'), ' ', beach));
+    }
+    if (d.kind === 'expand' || d.kind === 'take_back') {
+      const act = d.activation;
+      box.append(el('div', { class: 'ex-steppers' }, SIDES.map((s) => el('div', { class: 'stepper', 'data-side': s },
+        el('span', { class: 'side-name', text: s }),
+        el('button', { type: 'button', 'data-testid': `minus-${s}`, 'aria-label': `− ${s}`, disabled: !d.canRemove(s), onclick: () => { d.remove(s); this.draw(); } }, '−'),
+        el('output', { text: String(d.moves[s] || 0) }),
+        el('button', { type: 'button', 'data-testid': `plus-${s}`, 'aria-label': `+ ${s}`, disabled: !d.canAdd(s), onclick: () => { d.add(s); this.draw(); } }, '+'),
+        el('small', { class: 'muted', text: act?.own?.[s] ? `(${act.own[s]})` : '' })))));
+      box.append(el('p', { class: 'ex-left', 'data-testid': 'moves-left' },
+        t('ex.moves_left', { left: d.left, n: d.allowed }), ' · ', t('ex.supply', { n: o.supply })));
+    }
+    const rule = d.kind === 'expand' ? (d.island === 'TONG' ? t('ex.rule.tonga') : t('ex.rule.island', { island: d.island })) : t(`ex.rule.${d.kind}`);
+    box.append(el('p', { class: 'ex-rule', 'data-testid': 'order-rule', text: rule }));
+    box.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'order-send', disabled: !d.ready || this.state.sending,
+      onclick: () => this.send() }, t('ex.send')));
+  }
+
+  async send() {
+    const d = this.draft;
+    if (!d?.ready) return;
+    const order = d.toWire(), turn = this.legal?.turn;
+    let res = await this.act(order);
+    // another seat's order moved the version on meanwhile: the turn is the same, so send it again once
+    if (!res?.ok && res?.error?.code === 'stale_version' && this.legal?.turn === turn && this.legal?.options) res = await this.act(order);
+    this.draw();
+  }
+
+  drawReport() {
+    const t = this.t, box = this.reportEl;
+    clear(box).append(el('h3', { text: t('ex.report') }));
+    const rep = this.reports[this.shownReport];
+    if (!rep) { box.append(el('p', { class: 'muted', text: t('ex.report_none') })); return; }
+    const nav = el('div', { class: 'ex-report-nav' },
+      el('button', { type: 'button', 'data-testid': 'report-prev', disabled: this.shownReport <= 0, onclick: () => { this.shownReport--; this.step = -1; this.draw(); } }, '‹ ', t('ex.prev')),
+      el('strong', { 'data-testid': 'report-turn', text: t('ex.report_turn', { turn: rep.turn }) }),
+      el('button', { type: 'button', 'data-testid': 'report-next', disabled: this.shownReport >= this.reports.length - 1, onclick: () => { this.shownReport++; this.step = -1; this.draw(); } }, t('ex.next'), ' ›'),
+      el('button', { type: 'button', 'data-testid': 'report-play', onclick: () => this.play() }, '▶ ', t('ex.play')),
+      el('button', { type: 'button', 'data-testid': 'report-step', onclick: () => { this.step = Math.min(rep.events.length - 1, this.step + 1); this.draw(); } }, t('ex.step')));
+    const who = (c) => this.who(c);
+    const list = el('ol', { class: 'ex-steps', 'data-testid': 'report-steps' }, rep.events.map((e, i) => el('li', {
+      class: `ev ev-${e.type}${i === this.step ? ' current' : ''}`, 'data-type': e.type,
+      onclick: () => { this.step = i; this.draw(); } }, eventWords(e, t, who))));
+    box.append(nav, list);
+    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  /** Steps through the shown report on the map, one event at a time (at once with reduced motion). */
+  play() {
+    clearInterval(this._play);
+    const rep = this.reports[this.shownReport];
+    if (!rep) return;
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    if (reduced) { this.step = rep.events.length - 1; this.draw(); return; }
+    this.step = 0; this.animating = true;
+    this._play = setInterval(() => {
+      if (this.step >= rep.events.length - 1) { clearInterval(this._play); this.animating = false; this.draw(); return; }
+      this.step++;
+      this.drawMap(); this.drawReport();
+    }, STEP_MS);
+  }
+
+  drawResult() {
+    const r = this.view.result, box = this.resultEl, t = this.t;
+    if (!r || this.view.phase !== 'over') { box.hidden = true; return; }
+    box.hidden = false;
+    clear(box).append(el('h3', { text: t('ex.over') }),
+      el('ol', {}, (r.ranking || []).map((group) => el('li', {}, group.map((c) => `${this.who(c)}: ${r.scores[c]}`).join(', ')))));
+  }
+
+  destroy() {
+    this._unsub(); clearInterval(this._tick); clearInterval(this._play);
+  }
+}
