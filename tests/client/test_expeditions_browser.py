@@ -109,10 +109,11 @@ def test_a_spectator_sees_who_has_ordered_never_what(browser: Any, contexts: lis
     host.click("[data-testid=plus-W]")
     host.click("[data-testid=plus-W]")
     host.click("[data-testid=order-send]")
-    watcher.wait_for_function("() => document.querySelector('[data-testid=ordered-red]').closest('[data-submitted]').dataset.submitted === 'yes'")
+    watcher.wait_for_selector("[data-colour=red][data-submitted=yes]")
     # the host's order is in, the guest's is not: nobody else's page holds the order's content
     for page in (guest, watcher):
-        held = page.evaluate("() => JSON.stringify([window.__tongiaki.room.stream.view, window.__tongiaki.room.stream.legal])")
+        held = page.evaluate("() => JSON.stringify([window.__tongiaki.room.stream.view,"
+                             " window.__tongiaki.room.stream.legal])")
         assert '"W":2' not in held, held
     assert "W+2" in host.inner_text("[data-testid=order-sent]")
     assert watcher.inner_text("[data-testid=order-form]").strip().endswith("You are watching.")

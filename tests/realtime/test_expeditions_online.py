@@ -280,3 +280,23 @@ def test_the_random_bot_and_the_wire_agree():
     for _ in range(50):
         order = bot.choose(game, "red")
         assert game.check("red", order.to_wire()) == order
+
+
+async def test_a_player_who_reconnects_gets_the_exact_state_and_their_own_order_back(server, clients):
+    """The same seat and the exact game state after a dropped connection: the view, the turn's clock and
+    the order already sent (to that person alone)."""
+    room, (a, b) = await expeditions_table(server.url, clients, humans=2)
+    await a.wait(lambda: my_order(a, room) is not None)
+    order = {"type": "expand", "island": "TONG", "moves": {"W": 1, "S": 1}}
+    assert (await a.call("act", {"room": room, "v": a.v(room), "action": order}))["ok"]
+    await b.wait(lambda: b.v(room) == 1)
+    token = a.session["token"]
+    await a.close()
+    back = await Client("P0 again").connect(server.url, token=token)
+    clients.append(back)
+    joined = await back.join(room)
+    assert back.view(room) == b.view(room)
+    assert joined["game"]["legal"]["actions"] == {"colour": "red", "turn": 1, "options": None, "order": order}
+    assert joined["room"]["clock"]["colours"] == ["blue"]
+    answer = await b.call("since", {"room": room, "v": 0})   # blue's catch-up: blue's own form, not red's order
+    assert answer["legal"]["actions"]["colour"] == "blue" and answer["legal"]["actions"]["order"] is None
