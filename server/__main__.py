@@ -1,11 +1,13 @@
-"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--log-level] [--log-format]`
-runs the service; `tongiaki bots [--redis-url]` runs one bot worker (server/bots/worker.py)."""
+"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--workers] [--log-level]
+[--log-format]` runs the service; `tongiaki bots [--redis-url]` runs one bot worker (server/bots/worker.py)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import gc
+import os
+import sys
 from pathlib import Path
 
 from aiohttp import web
@@ -30,6 +32,10 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--log-format", default=None, choices=["text", "json"],
                        help="log lines as text or as one JSON object each (default: $TONGIAKI_LOG_FORMAT, else text)")
     serve.add_argument("--deflate", action="store_true", help="per-message deflate on websockets")
+    serve.add_argument("--workers", type=int, default=None,
+                       help="server processes on the port, sharing one Redis (default: $TONGIAKI_WORKERS, else the "
+                            "machine's cores); more than one needs websocket clients or sticky sessions")
+    serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)   # a worker of --workers
     bots = commands.add_parser("bots", help="run a bot worker: takes bot decisions from Redis, thinks, answers")
     bots.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
     bots.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -47,6 +53,16 @@ def main(argv: list[str] | None = None) -> None:
     if config.log_format not in ("text", "json"):
         parser.error(f"log format {config.log_format!r}: text or json")
     logs.configure(config.log_level, config.log_format)
+    workers = args.workers if args.workers is not None else int(os.environ.get("TONGIAKI_WORKERS") or 0) or (
+        os.cpu_count() or 1)
+    if workers < 1:
+        parser.error("--workers: at least 1")
+    if workers > 1:
+        from server import workers as supervisor
+
+        child = ["--host", config.host, "--port", str(config.port), "--log-level", config.log_level,
+                 "--log-format", config.log_format] + (["--deflate"] if config.deflate else [])
+        sys.exit(supervisor.run(child, workers, config.redis_url, config.data_dir))
     # Each action allocates thousands of short-lived objects (views, patches); with the default gen-0
     # threshold the collector runs constantly and its full passes stall the event loop for 100+ ms under
     # load (bench/load.py: p99 1.5 s → 0.2 s at 200 rooms). Freeze what start-up allocated, collect less.
@@ -54,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
     web.run_app(init_app(config), host=config.host, port=config.port, print=None, shutdown_timeout=10.0,
-                access_log=None)
+                access_log=None, reuse_port=args.reuse_port or None)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from redis.exceptions import RedisError
 from server.bots.worker import BotQueue
 from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
-from server.lobby.embedded import EmbeddedRedis
+from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
@@ -96,7 +96,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         url = config.redis_url
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
     else:
-        embedded = await asyncio.to_thread(EmbeddedRedis, config.data_dir)
+        embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
         url = f"unix://{embedded.socket}"   # for the bot workers
         pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
                                             path=embedded.socket, max_connections=64, timeout=10)
@@ -138,7 +138,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         await client.aclose()
         await pool.disconnect()
         if embedded is not None:
-            await asyncio.to_thread(embedded.close)
+            await asyncio.to_thread(embedded.close)   # it saves first
 
 
 async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event) -> None:
@@ -160,7 +160,8 @@ async def _start_bot_workers(config: Config, url: str) -> list[asyncio.subproces
     """This process's own bot workers (`tongiaki bots`), which never outlive it."""
     env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOTS_OF": str(os.getpid()),
            "TONGIAKI_BOT_RECLAIM": str(config.bot_reclaim)}
-    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", env=env)
+    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", env=env,
+                                                 preexec_fn=die_with_parent)
             for _ in range(config.bot_workers)]
 
 

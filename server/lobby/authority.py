@@ -19,7 +19,7 @@ from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
-from server.lobby.store import GameRecord, Store, pack, unpack
+from server.lobby.store import GameRecord, Head, Store, pack, unpack
 from server.metrics import Metrics
 from server.realtime import patch
 from server.records import Records, logged
@@ -85,6 +85,7 @@ class Authority:
         self.timings = timings
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
+        self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
         self.records: Records | None = None   # where finished games are kept (set by the app)
 
     def __repr__(self) -> str:
@@ -109,7 +110,7 @@ class Authority:
         state_raw, view_raw = game.to_bytes(), pack(view)
         now = time.time()
         record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": ",".join(game.deciding),
-                  "at": now, "began": now, "began_v": 0, "message": pack(message)}
+                  "at": now, "began": now, "began_v": 0, "proc": self.lobby.proc, "message": pack(message)}
 
         def begin(r: Room) -> bool:
             r.must_host(person.id)
@@ -217,7 +218,8 @@ class Authority:
         check = room.next_check(deciding, now, began, now, self.timings.presence_ttl) if deciding else None
         state, view = game.to_bytes(), pack(after)
         if not await self.store.commit(room.id, held.v, state, view, deciding, message, line,
-                                       self.timings.patch_log, check, held.room_raw, (began, began_v)):
+                                       self.timings.patch_log, check, held.room_raw, (began, began_v),
+                                       self.lobby.proc):
             return None
         self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
@@ -235,6 +237,7 @@ class Authority:
                 await self.finish(room.id)
         except Exception:
             log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
+            self._unsent[room.id] = max(v, self._unsent.get(room.id, 0))
         return v, check
 
     async def finish(self, room_id: str) -> None:
@@ -356,18 +359,33 @@ class Authority:
             await self.outbox.legal(room.id, person, payload)
 
     # -- broadcasts --------------------------------------------------------------------------------
-    async def resend(self, room: Room, v: int, at: float, now: float, sent: int) -> None:
+    async def resend(self, room: Room, head: Head, now: float) -> None:
         """A process that died between storing a version and broadcasting it leaves its message unsent
         (`sent`, the version last recorded as broadcast, is behind): any process sends it again (clients
-        ignore duplicates), and the legal actions of that version."""
-        if now - at < 1.0 or sent >= v:
+        ignore duplicates), and the legal actions of that version. A process still beating is only busy
+        (it records what it sent at its next tick) or resends its own failures (`resend_failed`)."""
+        if now - head.at < 1.0 or head.sent >= head.v:
             return
-        for message in await self.store.messages_since(room.id, sent) or []:
-            log.warning("resending %s v%s (its process stopped before broadcasting)", room.id, message["v"])
-            await self.outbox.game_message(room.id, message)
-        for person, payload in await self._privates(room.id, v):
-            await self.outbox.legal(room.id, person, payload)
-        await self.store.mark_sent({room.id: v})
+        if head.proc and await self.store.alive(head.proc, now - self.timings.presence_ttl):
+            return
+        await self._send_again(room.id, head, "its process stopped before broadcasting")
+
+    async def resend_failed(self) -> None:
+        """Sends again what this process stored but failed to broadcast (its Redis link went away, say);
+        kept for the next call while that fails too."""
+        for room_id in list(self._unsent):
+            head = await self.store.game_head(room_id)
+            if head is not None and head.sent < head.v:
+                await self._send_again(room_id, head, "its broadcast failed")
+            self._unsent.pop(room_id, None)
+
+    async def _send_again(self, room_id: str, head: Head, why: str) -> None:
+        for message in await self.store.messages_since(room_id, head.sent) or []:
+            log.warning("resending %s v%s (%s)", room_id, message["v"], why)
+            await self.outbox.game_message(room_id, message)
+        for person, payload in await self._privates(room_id, head.v):
+            await self.outbox.legal(room_id, person, payload)
+        await self.store.mark_sent({room_id: head.v})
 
     async def flush_sent(self) -> None:
         """Records the versions broadcast since the last call, in one round trip (kept on failure)."""

@@ -47,7 +47,7 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
-           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14])
+           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14], 'proc', ARGV[15])
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
@@ -101,7 +101,7 @@ return 1
 
 
 GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v")
-HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent")
+HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc")
 
 
 def deciding_of(raw: str) -> tuple[str, ...]:
@@ -113,7 +113,8 @@ def deciding_of(raw: str) -> tuple[str, ...]:
 class Head:
     """A stored game without its state: version `v`, the colours deciding (empty: over), when the last
     action was stored (`at`), when and at which version the pending round began (`began`, `began_v`: the
-    turn clock runs from there), and the version last recorded as broadcast (`sent`)."""
+    turn clock runs from there), the version last recorded as broadcast (`sent`) and the process that stored
+    the last version (`proc`)."""
 
     v: int
     deciding: tuple[str, ...]
@@ -121,6 +122,7 @@ class Head:
     began: float
     began_v: int
     sent: int = 0
+    proc: str = ""
 
     def __repr__(self) -> str:
         return f"Head(v={self.v}, deciding={self.deciding!r}, began_v={self.began_v})"
@@ -132,7 +134,7 @@ class Head:
             return None
         v, at = int(raw[0]), float(text(raw[2]))
         return cls(v, deciding_of(text(raw[1])), at, float(text(raw[3])) if raw[3] else at,
-                   int(raw[4]) if raw[4] else v, int(raw[5] or 0))
+                   int(raw[4]) if raw[4] else v, int(raw[5] or 0), text(raw[6]) if raw[6] else "")
 
 
 @dataclass(frozen=True)
@@ -378,18 +380,18 @@ class Store:
 
     async def commit(self, room_id: str, v: int, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
-                     room: bytes = b"", began: tuple[float, int] | None = None) -> bool:
+                     room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "") -> bool:
         """Stores version v+1 (`state`: engine bytes, `view`: msgpack) if the stored version is still v
         and, when `room` (the stored bytes) is given, the room is unchanged; and brings the room's timer
         forward to `check`. `began`: when and at which version the pending round began (None: with this
-        version). True when it did."""
+        version); `proc`: the process storing it (see `alive`). True when it did."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
         ok, _ = await self._commit(
             keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
                   self.key("timers"), self.key("room", room_id)],
             args=[v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action), cap,
-                  "" if check is None else check, room_id, room, began_at, began_v])
+                  "" if check is None else check, room_id, room, began_at, began_v, proc])
         return bool(ok == 1)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
@@ -431,6 +433,11 @@ class Store:
             pipe.zadd(self.key("procs"), {proc: now})
             pipe.zremrangebyscore(self.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
             await pipe.execute()
+
+    async def alive(self, proc: str, after: float) -> bool:
+        """Whether the server process `proc` has sent a heartbeat since `after`."""
+        beat = await self.redis.zscore(self.key("procs"), proc)
+        return beat is not None and float(beat) >= after
 
     async def drop_process(self, proc: str) -> None:
         await self.redis.zrem(self.key("procs"), proc)

@@ -56,7 +56,7 @@ class Timers:
         if head is None:
             return
         now = time.time()
-        await self.authority.resend(room, head.v, head.at, now, head.sent)
+        await self.authority.resend(room, head, now)
         here = set(present)
         if Room.from_store(room.to_store()).mark_presence(here, now):   # a probe: write only a change
             room = await self.lobby.update(room_id, lambda r: r.mark_presence(here, now))
@@ -134,6 +134,7 @@ class Timers:
                     last_sweep = now
                 if now - last_flush >= self.timings.tick:
                     await self.authority.flush_sent()
+                    await self.authority.resend_failed()
                     last_flush = now
                 lease = now + 2.0
                 due, next_at = await self.store.claim_due(now, lease)

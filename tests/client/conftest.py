@@ -52,8 +52,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = dict(os.environ, TONGIAKI_TICK="0.02", TONGIAKI_PREFIX=f"client-test-{secrets.token_hex(4)}",
                TONGIAKI_CLIENT_DIR=str(ROOT / "client" / "dist"))
+    # two server processes on the port, as README's run command starts on these two-core machines
     cmd = [str(Path(sys.executable).parent / "tongiaki"), "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--log-level", "warning"]
+           "--log-level", "warning", "--workers", "2"]
     if not env.get("REDIS_URL"):
         cmd += ["--data-dir", str(tmp_path_factory.mktemp("redis"))]
     log = open(tmp_path_factory.mktemp("log") / "server.log", "w+b")  # noqa: SIM115 - closed below

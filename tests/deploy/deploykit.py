@@ -178,7 +178,8 @@ class ServerProcess(ChildProcess):
     def start(self) -> ServerProcess:
         self.log = self.tmp / f"{self.name}-{self.starts}.log"
         self.proc = subprocess.Popen(
-            [*tongiaki_command(), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info"],
+            [*tongiaki_command(), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "info",
+             "--workers", "1"],
             cwd=self.tmp, env=self.env, stdin=subprocess.DEVNULL, stdout=self.log.open("wb"),
             stderr=subprocess.STDOUT)
         self.starts += 1

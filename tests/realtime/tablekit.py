@@ -275,7 +275,7 @@ class ServerProcess:
                    "TONGIAKI_PRESENCE_TTL": "3", **env}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--log-level", "warning"], cwd=ROOT, env=environ, stdout=self.log.open("wb"),
+             "--log-level", "warning", "--workers", "1"], cwd=ROOT, env=environ, stdout=self.log.open("wb"),
             stderr=subprocess.STDOUT)
 
     async def ready(self, timeout: float = 20.0) -> ServerProcess:

@@ -1,0 +1,116 @@
+"""`tongiaki serve --workers 2` (server/workers.py): two processes on one port with the embedded Redis,
+sockets spread over both play one game together; SIGTERM stops everything in bounded time, and a killed
+supervisor leaves no worker, bot worker or redis-server behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+from tablekit import ROOT, Client, free_port, people
+
+
+def start(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "TONGIAKI_PREFIX": "workers-test", "TONGIAKI_TICK": "0.02"}
+    env.pop("REDIS_URL", None)   # the embedded Redis, as `make run` on a bare machine
+    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--workers", "2", "--data-dir", str(tmp / "data"), "--log-level", "warning"],
+                            cwd=ROOT, env=env, stdout=(tmp / "serve.log").open("wb"), stderr=subprocess.STDOUT)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+async def healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
+    import aiohttp
+
+    async with asyncio.timeout(30), aiohttp.ClientSession() as http:
+        while True:
+            assert proc.poll() is None
+            try:
+                async with http.get(url + "/readyz") as r:
+                    if r.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)   # a starting process: there is no event to wait on
+
+
+def family(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
+    return psutil.Process(proc.pid).children(recursive=True)
+
+
+async def test_two_workers_on_one_port_play_one_game_and_stop_together(tmp_path, clients):
+    proc, url = start(tmp_path)
+    try:
+        await healthy(url, proc)
+        kids = family(proc)
+        names = [" ".join(k.cmdline()) for k in kids]
+        assert sum("--reuse-port" in n for n in names) == 2, names
+        assert sum("redis-server" in n for n in names) == 1, names
+        # eight sockets: the kernel spreads them over the two workers; they play and watch one game
+        players = await people(url, clients, *(f"P{i}" for i in range(4)))
+        watchers = [await Client(f"W{i}").connect(url) for i in range(8)]
+        clients.extend(watchers)
+        host = players[0]
+        room = (await host.ok("room_create", {"name": "two workers", "seats": 4, "bot_pace": 0}))["room"]["id"]
+        await host.join(room)
+        for i, c in enumerate(players[1:], start=1):
+            await c.join(room)
+            await c.ok("sit", {"room": room, "seat": i})
+        for w in watchers:
+            await w.join(room)
+        await host.ok("room_start", {"room": room})
+        for c in players + watchers:
+            await c.wait(lambda c=c: room in c.views)
+        await asyncio.gather(*(p.play(room, random.Random(i), stop_at=40) for i, p in enumerate(players)))
+        last = max(p.v(room) for p in players)
+        for c in players + watchers:   # every socket, on either worker, holds the same game
+            await c.wait(lambda c=c: c.v(room) == last)
+            assert c.view(room) == players[0].view(room)
+        # the sockets' presence records name the worker holding each: both workers hold some
+        import redis.asyncio as redis
+
+        socket_path = next(n.split("unixsocket:")[1].split()[0] for n in names if "unixsocket:" in n)
+        client = redis.Redis(unix_socket_path=socket_path)
+        try:
+            holders = {key.split(b"|")[0] for key in await client.hkeys(f"workers-test:watch:{room}")}
+        finally:
+            await client.aclose()
+        assert len(holders) == 2, holders   # 12 sockets all on one worker: 1 chance in 2,048
+        # SIGTERM: workers, bot workers and Redis stop, in bounded time
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        assert time.monotonic() - began < 20
+        await asyncio.sleep(0.5)
+        assert not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+async def test_a_killed_supervisor_leaves_nothing_behind(tmp_path):
+    proc, url = start(tmp_path)
+    try:
+        await healthy(url, proc)
+        kids = family(proc)
+        assert len(kids) >= 4   # two workers, a bot worker, redis-server
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            alive = [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+            if not alive:
+                break
+            await asyncio.sleep(0.1)   # the kernel's parent-death signal, then their own shutdown
+        assert not alive, [" ".join(k.cmdline()) for k in alive]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
