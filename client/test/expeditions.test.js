@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderDraft, kindsOf, orderWords } from '../src/expeditions/orders.js';
 import { eventWords, reportOf } from '../src/expeditions/words.js';
+import { stepScene } from '../src/expeditions/table.js';
 import { translator } from '../src/i18n.js';
 
 const t = translator('en');
@@ -48,4 +49,18 @@ test('the report in words, plurals by Intl.PluralRules, from the revealed orders
     'red: a boat from TONG N back to the supply');
   const events = [{ type: 'submitted', colour: 'red', turn: 1 }, { type: 'orders', turn: 1, orders: {} }];
   assert.deepEqual(reportOf(events), [events[1]]);
+});
+
+test('a report step shows the tiles found so far and the fleet under way on its tile', () => {
+  const events = [
+    { type: 'orders', turn: 1, orders: {} },
+    { type: 'fleet_departed', island: 'TONG', cell: [6, 6], beach: 'N', boats: ['red', 'blue'], mv: 2, tied: 0 },
+    { type: 'tile_placed', tile: 'S05', cell: [6, 5], left: {} },
+    { type: 'route_sailed', tile: 'S05', cell: [6, 5], entry: 'S', exit: 'N', factor: 1, mv: 2, survived: true },
+    { type: 'tile_placed', tile: 'MURO', cell: [6, 4], left: {} },
+  ];
+  const at = stepScene(events, 2, null);
+  assert.deepEqual([...at.hidden], ['MURO']);
+  assert.deepEqual(at.fleet, { cell: [6, 5], boats: ['red', 'blue'], lost: false });
+  assert.deepEqual([...stepScene(events, 4, null).hidden], []);
 });

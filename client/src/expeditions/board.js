@@ -111,7 +111,8 @@ export function viewBoxOf(view, whole = false) {
 }
 
 /** The whole map as a vnode tree. ui: {selected, options: Set of islands, recent: Set of tiles,
- *  focus: [x, y] (a report step's cell), whole}. */
+ *  focus: [x, y] (a report step's cell), hidden: Set of tiles not drawn yet, fleet: {cell, boats, lost}
+ *  (a fleet under way), whole}. */
 export function mapTree(view, ui = {}) {
   const cells = [];
   for (let y = 1; y <= GRID; y++) {
@@ -120,7 +121,8 @@ export function mapTree(view, ui = {}) {
       cells.push(h('rect', { class: 'cell', x: o.x + 1, y: o.y + 1, width: CELL - 2, height: CELL - 2, rx: 6 }));
     }
   }
-  const tiles = (view?.tiles || []).map((t) => (t.kind === 'island' ? islandTile(t, ui) : seaTile(t, ui)));
+  const tiles = (view?.tiles || []).filter((t) => !ui.hidden?.has(t.tile))
+    .map((t) => (t.kind === 'island' ? islandTile(t, ui) : seaTile(t, ui)));
   const fleets = (view?.at_sea || []).map((f) => {
     const o = origin(f.cell);
     return h('g', { class: 'fleet-at-sea', 'data-cell': f.cell.join(',') },
@@ -130,8 +132,14 @@ export function mapTree(view, ui = {}) {
     const o = origin(ui.focus);
     return h('rect', { class: 'focus-ring', x: o.x - 3, y: o.y - 3, width: CELL + 6, height: CELL + 6, rx: 10, 'data-testid': 'report-focus' });
   })() : null;
+  const sailing = ui.fleet ? (() => {
+    const o = origin(ui.fleet.cell);
+    return h('g', { class: `sailing-fleet${ui.fleet.lost ? ' lost' : ''}`, 'data-testid': 'sailing-fleet' },
+      h('circle', { cx: o.x + CELL / 2, cy: o.y + CELL / 2, r: 30 }),
+      ui.fleet.boats.map((c, i) => boatShape({ x: o.x + CELL / 2 + ((i % 3) - 1) * 16, y: o.y + CELL / 2 + 4 + Math.floor(i / 3) * 14 - 6 }, c, 7)));
+  })() : null;
   return h('g', { class: 'map' },
     h('rect', { class: 'ocean', x: -20, y: -20, width: GRID * CELL + 40, height: GRID * CELL + 40 }),
     h('rect', { class: 'edge', x: 0, y: 0, width: GRID * CELL, height: GRID * CELL }),
-    cells, tiles, fleets, focus);
+    cells, tiles, fleets, focus, sailing);
 }

@@ -10,6 +10,22 @@ import { eventWords, eventCell, reportOf } from './words.js';
 
 const STEP_MS = 650;
 
+/** What the map shows at step `i` of the latest turn's report, over the board as the turn left it: the
+ *  step's cell ringed, the tiles discovered later in the turn not yet there, and the sailing fleet (the
+ *  boats of the last departure) on the tile it has reached. */
+export function stepScene(events, i, view) {
+  const e = events[i];
+  const scene = { focus: e ? eventCell(e, view) : null, recent: new Set(), hidden: new Set(), fleet: null };
+  events.forEach((x, k) => { if (k > i && x.type === 'tile_placed') scene.hidden.add(x.tile); });
+  if (e?.type === 'tile_placed') scene.recent.add(e.tile);
+  const sailing = ['tile_placed', 'route_sailed', 'bounced', 'fleet_lost', 'fleet_departed'];
+  if (e && sailing.includes(e.type) && scene.focus) {
+    const departed = events.slice(0, i + 1).reverse().find((x) => x.type === 'fleet_departed');
+    if (departed) scene.fleet = { cell: scene.focus, boats: departed.boats, lost: e.type === 'fleet_lost' };
+  }
+  return scene;
+}
+
 export class ExpeditionsTable {
   /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer. */
   constructor(root, { state, t, act }) {
@@ -47,8 +63,9 @@ export class ExpeditionsTable {
     const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn));
     this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
     const top = el('div', { class: 'table-top' }, this.statusEl, this.clockBox);
-    const main = el('section', { class: 'table-main' }, top, boardWrap, this.formEl);
-    const side = el('aside', { class: 'side ex-side' }, this.resultEl,
+    // the order form heads the side column: the map keeps the whole height (on a phone: right below it)
+    const main = el('section', { class: 'table-main' }, top, boardWrap);
+    const side = el('aside', { class: 'side ex-side' }, this.resultEl, this.formEl,
       el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), this.playersEl),
       this.reportEl,
       el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
@@ -96,9 +113,9 @@ export class ExpeditionsTable {
       options: new Set(this.canOrder ? this.optionIslands() : []), recent: new Set() };
     const rep = this.reports[this.shownReport];
     if (rep && this.step >= 0) {
-      const e = rep.events[this.step];
-      ui.focus = e ? eventCell(e, this.view) : null;
-      if (e?.type === 'tile_placed') ui.recent.add(e.tile);
+      // the map is the board after the latest turn: an earlier turn's steps are only ringed on it
+      if (this.shownReport === this.reports.length - 1) Object.assign(ui, stepScene(rep.events, this.step, this.view));
+      else ui.focus = eventCell(rep.events[this.step] || {}, this.view);
     }
     const node = toDom(mapTree(this.view, ui));
     clear(this.svg).appendChild(node);
@@ -234,7 +251,9 @@ export class ExpeditionsTable {
       class: `ev ev-${e.type}${i === this.step ? ' current' : ''}`, 'data-type': e.type,
       onclick: () => { this.step = i; this.draw(); } }, eventWords(e, t, who))));
     box.append(nav, list);
-    list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+    // the current step in view inside the list only (scrollIntoView would scroll the whole column too)
+    const cur = list.querySelector('.current');
+    if (cur) requestAnimationFrame(() => { list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2; });
   }
 
   /** Steps through the shown report on the map, one event at a time (at once with reduced motion). */
