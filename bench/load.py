@@ -133,7 +133,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
     # every simulated client comes from 127.0.0.1: no cap on connections per address (docs/deploy.md)
     env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data),
-           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0"}
+           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_LIVE_GAMES": str(args.live)}
     env.pop("REDIS_URL", None)
     shared = None
     if args.redis_url:
@@ -201,6 +201,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                            else "shared Redis + AsyncRedisManager")
         result["processes"] = len(servers) * args.workers
         result["workers"] = args.workers
+        result["live"] = args.live
         return result
     finally:
         for proc in servers:
@@ -313,6 +314,9 @@ def main() -> None:
     parser.add_argument("--workers", default="1",
                         help="`tongiaki serve --workers N` (processes on one port); a list compares them")
     parser.add_argument("--sweep", default=None, help="room counts to run in turn (e.g. 200,400,600,800)")
+    parser.add_argument("--live", default="1",
+                        help="1: games held as live engine objects (the default), 0: rebuilt for each action; "
+                             "0,1 compares them")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
     parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
     args = parser.parse_args()
@@ -321,34 +325,39 @@ def main() -> None:
     whole_games()
     modes = [False, True] if args.compare_deflate else [args.deflate]
     workers = [int(w) for w in str(args.workers).split(",")]
+    lives = [int(x) for x in str(args.live).split(",")]
     rooms = [int(r) for r in args.sweep.split(",")] if args.sweep else [args.rooms]
     points = []
     for n in rooms:
-        for w in workers:   # interleaved: a noisy minute touches every worker count alike
-            for deflate in modes:
-                point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w})
-                result = asyncio.run(run(point, deflate))
-                report(result)
-                points.append(result)
+        for w in workers:   # interleaved: a noisy minute touches every setting alike
+            for live in lives:
+                for deflate in modes:
+                    point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w, "live": live})
+                    result = asyncio.run(run(point, deflate))
+                    report(result)
+                    points.append(result)
     if len(points) > 1:
         sweep_table(points)
 
 
 def sweep_table(points: list[dict[str, object]]) -> None:
     """The sweep's figures side by side, and the knee: the most rooms with a p99 under 50 ms."""
-    print("\n| workers | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | load generator CPU % |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| workers | live games | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | "
+          "load generator CPU % |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in points:
         cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
         per = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
-        print(f"| {r['workers']} | {r['rooms']} | {float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
+        print(f"| {r['workers']} | {'yes' if r['live'] else 'no'} | {r['rooms']} | "
+              f"{float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
               f"{float(str(r.get('latency_ms_p99') or 'nan')):.1f} | {float(str(cpu or 'nan')):.0f} | {per} | "
               f"{float(str(r.get('server_rss_mb') or 'nan')):.0f} | "
               f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} |")
-    for w in sorted({int(str(r["workers"])) for r in points}):
-        fine = [int(str(r["rooms"])) for r in points
-                if r["workers"] == w and float(str(r.get("latency_ms_p99") or "inf")) < 50]
-        print(f"knee with {w} worker(s): {max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
+    for w, live in sorted({(int(str(r["workers"])), int(str(r["live"]))) for r in points}):
+        fine = [int(str(r["rooms"])) for r in points if r["workers"] == w and r["live"] == live
+                and float(str(r.get("latency_ms_p99") or "inf")) < 50]
+        print(f"knee with {w} worker(s), live games {'on' if live else 'off'}: "
+              f"{max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
 
 
 if __name__ == "__main__":

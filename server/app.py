@@ -110,7 +110,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
-    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots)
+    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])

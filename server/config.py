@@ -32,6 +32,7 @@ class Config:
     chat_window: float = 10.0
     rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
+    live_games: bool = True               # hold games as live engine objects between actions (authority.py)
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # local bot workers this process starts (0: none)
     bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
@@ -63,6 +64,8 @@ def from_env(**overrides: object) -> Config:
             values[name] = cast(raw)
     if env.get("TONGIAKI_FORWARDED_FOR"):
         values["forwarded_for"] = env["TONGIAKI_FORWARDED_FOR"] not in ("0", "false", "no")
+    if env.get("TONGIAKI_LIVE_GAMES"):
+        values["live_games"] = env["TONGIAKI_LIVE_GAMES"] not in ("0", "false", "no")
     if env.get("TONGIAKI_DEFLATE"):
         values["deflate"] = env["TONGIAKI_DEFLATE"] not in ("0", "false", "no")
     if env.get("TONGIAKI_ORIGINS"):

@@ -40,9 +40,13 @@ export function countReturned(r) {
   return 0;
 }
 
+/** A tile as players know it: an island by its name and value, an ocean tile by its dangers (its letter
+ *  in the box means nothing at the table). */
 function tileLabel(ev, t) {
   if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
-  return ev.kind === 'ocean' ? t('tile.ocean', { id: ev.tile }) : ev.tile;
+  if (ev.kind !== 'ocean') return ev.tile;
+  const dangers = (ev.view?.paths || []).map((p) => p[2]).filter((d) => d > 0);
+  return dangers.length ? t('tile.ocean_dangers', { dangers: dangers.join(' · ') }) : t('tile.ocean');
 }
 
 export function describeAction(a, t) {

@@ -12,7 +12,7 @@ export const LANG_NAMES = { en: 'English', fr: 'Français', nl: 'Nederlands', de
 const en = {
   'misc.copied': 'Link copied.',
   'stack.in_hand': 'In hand: {tile}', 'status.clock': 'clock {s}s',
-  'tile.ocean': 'ocean tile {id}',
+  'tile.ocean': 'an ocean tile', 'tile.ocean_dangers': 'an ocean tile (dangers {dangers})',
   'app.title': 'Tongiaki Online',
   'nav.lobby': 'Lobby', 'nav.language': 'Language',
   'conn.online': 'online', 'conn.offline': 'offline — reconnecting…', 'conn.connecting': 'connecting…',
@@ -124,7 +124,7 @@ const en = {
 const fr = {
   'misc.copied': 'Lien copié.',
   'stack.in_hand': 'En main : {tile}', 'status.clock': 'pendule {s} s',
-  'tile.ocean': 'tuile océan {id}',
+  'tile.ocean': 'une tuile océan', 'tile.ocean_dangers': 'une tuile océan (dangers {dangers})',
   'nav.lobby': 'Salon', 'nav.language': 'Langue',
   'conn.online': 'en ligne', 'conn.offline': 'hors ligne — reconnexion…', 'conn.connecting': 'connexion…',
   'lobby.nickname': 'Votre nom', 'lobby.save': 'Enregistrer',
@@ -235,7 +235,7 @@ const fr = {
 const nl = {
   'misc.copied': 'Link gekopieerd.',
   'stack.in_hand': 'In de hand: {tile}', 'status.clock': 'klok {s}s',
-  'tile.ocean': 'oceaantegel {id}',
+  'tile.ocean': 'een oceaantegel', 'tile.ocean_dangers': 'een oceaantegel (gevaren {dangers})',
   'nav.lobby': 'Lobby', 'nav.language': 'Taal',
   'conn.online': 'online', 'conn.offline': 'offline — opnieuw verbinden…', 'conn.connecting': 'verbinden…',
   'lobby.nickname': 'Je naam', 'lobby.save': 'Opslaan',
@@ -346,7 +346,7 @@ const nl = {
 const de = {
   'misc.copied': 'Link kopiert.',
   'stack.in_hand': 'In der Hand: {tile}', 'status.clock': 'Zugzeit {s} s',
-  'tile.ocean': 'Ozeanplättchen {id}',
+  'tile.ocean': 'ein Ozeanplättchen', 'tile.ocean_dangers': 'ein Ozeanplättchen (Gefahren {dangers})',
   'nav.lobby': 'Lobby', 'nav.language': 'Sprache',
   'conn.online': 'online', 'conn.offline': 'offline — verbinde neu…', 'conn.connecting': 'verbinde…',
   'lobby.nickname': 'Dein Name', 'lobby.save': 'Speichern',
@@ -457,7 +457,7 @@ const de = {
 const he = {
   'misc.copied': 'הקישור הועתק.',
   'stack.in_hand': 'ביד: {tile}', 'status.clock': 'שעון {s} שנ׳',
-  'tile.ocean': 'אריח אוקיינוס {id}',
+  'tile.ocean': 'אריח אוקיינוס', 'tile.ocean_dangers': 'אריח אוקיינוס (סכנות {dangers})',
   'app.title': 'טונגיאקי אונליין',
   'nav.lobby': 'לובי', 'nav.language': 'שפה',
   'conn.online': 'מחובר', 'conn.offline': 'לא מחובר — מתחבר מחדש…', 'conn.connecting': 'מתחבר…',

@@ -9,7 +9,7 @@ import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
 import { ExpeditionsTable } from './expeditions/table.js';
 import { TableState } from './ui/tablestate.js';
-import { GameLog } from './ui/gamelog.js';
+import { GameLog, backfillLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
 import { EndScreen } from './ui/endscreen.js';
@@ -399,7 +399,9 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
-      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a) });
+      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a),
+        history: () => this.net.request('since', { room: r.id, v: 0 }),
+        lateLog: () => backfillLog(r.log, r.id, r.stream.v ?? 0, this.t) });
       r.end = new EndScreen(this, r.table.panels.resultEl);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view });

@@ -31,13 +31,13 @@ log = logging.getLogger(__name__)
 @dataclass
 class Held:
     """A game as this process last stored (or read) it: version `v`, the colours deciding, when (and at
-    which version) the pending round began, the engine state and the view as stored (msgpack bytes), and
-    the room as stored (bytes, and parsed). Any process may change a room or its game: an action computed
-    on a held game is stored only if the stored version is still `v` and the stored room still `room_raw`
-    (Store.commit), so what is held need not be fresh, only exactly what it says. Kept as bytes, not as
-    objects: a live game and view are ~600 objects that would sit in the young generation of the garbage
-    collector until the room's next action, and each collection walks them all (200 rooms: 60+ ms pauses
-    of the event loop, measured)."""
+    which version) the pending round began, the engine state and the view as stored (msgpack bytes), the
+    room as stored (bytes, and parsed), and, once this process has played on it, the live engine object
+    and the public view it stands for (`game`, `public`): the next action needs neither to rebuild the
+    game from its bytes nor to decode the view, and keeps the engine's caches (its R9 verdicts). Any
+    process may change a room or its game: an action computed on a held game is stored only if the stored
+    version is still `v` and the stored room still `room_raw` (Store.commit), so what is held need not be
+    fresh, only exactly what it says."""
 
     v: int
     deciding: tuple[str, ...]
@@ -47,6 +47,8 @@ class Held:
     view: bytes
     room: Room
     room_raw: bytes
+    game: LiveGame | None = None
+    public: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"Held(room={self.room.id!r}, v={self.v}, deciding={self.deciding!r})"
@@ -75,8 +77,9 @@ class Authority:
     """The game authority of one server process; `modes` are the rule sets rooms may play, by name."""
 
     def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
-                 metrics: Metrics, timings: Timings, bots: BotQueue) -> None:
+                 metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True) -> None:
         self.modes = modes
+        self.live_games = live_games   # off: every action rebuilds its game from bytes (to measure the gain)
         self.bots = bots
         self.store = store
         self.outbox = outbox
@@ -197,14 +200,20 @@ class Authority:
         broadcasts. Returns the new version and the room's next timer check (None when the game ended),
         or None when the stored game or room moved on meanwhile (nothing was stored)."""
         room = held.room
-        game = self.mode_of(room).load(held.state)
-        before = unpack(held.view)
-        before.pop("legal", None)   # stored by protocol 1
+        game = held.game or self.mode_of(room).load(held.state)
+        if held.public is not None:
+            before = held.public
+        else:
+            before = unpack(held.view)
+            before.pop("legal", None)   # stored by protocol 1
         round_before = game.round
         try:
             events = game.apply(action, colour)
-        except Illegal as e:
+        except Illegal as e:   # nothing changed: the held game stays as it is
             raise Rejected("illegal_action", e.message, reason=e.reason) from None
+        # the held game is changed now: nobody else may play on it until what follows is stored
+        if self._held.get(room.id) is held:
+            del self._held[room.id]
         after = game.public_view()
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
@@ -221,7 +230,9 @@ class Authority:
                                        self.timings.patch_log, check, held.room_raw, (began, began_v),
                                        self.lobby.proc):
             return None
-        self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw))
+        live = self.live_games
+        self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,
+                                 game if live else None, after if live else None))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
         # clients heal gaps with `since`.

@@ -122,5 +122,11 @@ def test_a_spectator_sees_who_has_ordered_never_what(browser: Any, contexts: lis
     guest.click("[data-testid=order-send]")
     watcher.wait_for_selector("[data-testid=report-steps] li")
     assert "TONG W+2" in watcher.inner_text("[data-testid=report-steps]")
-    for page in (host, guest, watcher):
+    # someone who opens the game later (back after a day) reads the reports of the turns played meanwhile
+    late = open_page(browser, contexts, viewport=DESKTOP)
+    late.goto(f"{base_url}/#/room/{room}")
+    late.wait_for_selector("[data-testid=report-steps] li")
+    assert "TONG W+2" in late.inner_text("[data-testid=report-steps]")
+    assert late.inner_text("[data-testid=report-turn]").strip() == "Turn 1"
+    for page in (host, guest, watcher, late):
         assert not page.errors, page.errors

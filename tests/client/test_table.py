@@ -335,3 +335,27 @@ def test_a_resync_from_the_server_asks_again_for_the_room_and_the_lobby(browser:
     page.evaluate(RESYNC_JS)
     page.wait_for_function("window.__asked.some(([e]) => e === 'lobby_watch')")
     assert page.errors == []
+
+
+def test_a_late_spectator_reads_the_game_log_from_its_start(browser: Any, contexts: list[Any], base_url: str) -> None:
+    """The server holds the action log: a spectator who opens a game well under way gets the log from the
+    first move (before what it sees live), the same lines the game's first watcher logged."""
+    first = open_page(browser, contexts)
+    first.goto(base_url + "/")
+    first.wait_for_selector("[data-testid=create-form]")
+    room = first.evaluate("""async () => {
+      const net = window.__tongiaki.net;
+      const made = await net.request('room_create', { name: 'bots only', seats: 2, bot_pace: 0.05 });
+      await net.request('stand', { room: made.room.id, seat: 0 });
+      return made.room.id; }""")
+    first.goto(f"{base_url}/#/room/{room}")   # this page watches from the first move
+    first.wait_for_selector("[data-testid=start-bots]")
+    first.evaluate("(id) => window.__tongiaki.net.request('room_start', { room: id, fill_with_bots: true })", room)
+    first.wait_for_function("() => (window.__tongiaki.room?.stream.v ?? 0) >= 25", timeout=60_000)
+    late = open_page(browser, contexts)
+    late.goto(f"{base_url}/#/room/{room}")
+    late.wait_for_function("() => document.querySelectorAll('[data-testid=log] li').length >= 20", timeout=15_000)
+    early = first.locator("[data-testid=log] li").all_inner_texts()
+    backfilled = late.locator("[data-testid=log] li").all_inner_texts()
+    assert early[:5] == backfilled[:5], (early[:5], backfilled[:5])
+    assert not late.errors and not first.errors

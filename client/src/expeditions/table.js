@@ -10,6 +10,9 @@ import { eventWords, eventCell, reportOf } from './words.js';
 
 const STEP_MS = 650;
 
+/** The turn a report tells (its revealed orders name it). */
+const turnOf = (events) => events.find((e) => e.type === 'orders')?.turn ?? 0;
+
 /** What the map shows at step `i` of the latest turn's report, over the board as the turn left it: the
  *  step's cell ringed, the tiles discovered later in the turn not yet there, and the sailing fleet (the
  *  boats of the last departure) on the tile it has reached. */
@@ -27,9 +30,10 @@ export function stepScene(events, i, view) {
 }
 
 export class ExpeditionsTable {
-  /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer. */
-  constructor(root, { state, t, act }) {
-    this.root = root; this.state = state; this.t = t; this.act = act;
+  /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer;
+   *  history() → a catch-up answer from version 0 (the turn reports of a game joined late). */
+  constructor(root, { state, t, act, history }) {
+    this.root = root; this.state = state; this.t = t; this.act = act; this.history = history;
     this.view = null;
     this.reports = [];          // [{turn, events}] resolved while this page watched
     this.shownReport = -1;      // index into reports
@@ -74,15 +78,32 @@ export class ExpeditionsTable {
 
   /** A result of the game stream: a snapshot, or a message (its turn report is kept and played). */
   show(x) {
-    const turnBefore = this.view?.turn;
     this.view = x.view;
     this.state.set({ shown: x.view, target: x.view });
     const report = x.status === 'applied' ? reportOf(x.events || []) : [];
     if (report.length) {
-      this.reports.push({ turn: turnBefore ?? (x.view.turn - 1), events: report });
+      this.reports = this.reports.filter((r) => r.turn !== turnOf(report));
+      this.reports.push({ turn: turnOf(report), events: report });
       this.shownReport = this.reports.length - 1;
       this.play();
     }
+    if (x.status === 'snapshot' && !this._askedHistory) this.loadHistory();
+    this.draw();
+  }
+
+  /** The reports of the turns played before this page joined (someone back after a day sees them all),
+   *  from the game's messages the server holds. */
+  async loadHistory() {
+    this._askedHistory = true;
+    const res = await this.history?.().catch(() => null);
+    if (!res?.ok || !Array.isArray(res.messages)) return;
+    const known = new Set(this.reports.map((r) => r.turn));
+    const past = res.messages.map((m) => reportOf(m.events || [])).filter((ev) => ev.length && !known.has(turnOf(ev)))
+      .map((ev) => ({ turn: turnOf(ev), events: ev }));
+    if (!past.length) return;
+    const shown = this.reports[this.shownReport];
+    this.reports = [...past, ...this.reports].sort((a, b) => a.turn - b.turn);
+    this.shownReport = shown ? this.reports.indexOf(shown) : this.reports.length - 1;
     this.draw();
   }
 

@@ -3,7 +3,7 @@
 // into the table state (shown, target, recent, animating, playing).
 import { AnimationQueue } from '../queue.js';
 import { applyEventToDisplay } from '../display.js';
-import { describeEvent } from '../describe.js';
+import { eventEntry } from './gamelog.js';
 import { cellKey } from '../hex.js';
 
 function initialSpeed() {
@@ -34,7 +34,10 @@ export class EventPlayer {
     this.board.clearOverlay();
     this._set({ target: view, playing: true });
     this.queue.push(async () => { this._set({ shown: view, recent: new Set(), animating: false }); }).then(() => this._settled());
-    if (!this.log.length && view.phase === 'play') this.log.add({ msg: ['phase.play', { turn: view.turn }] });
+    if (!this.log.length && view.phase === 'play') {
+      this.log.add({ msg: ['phase.play', { turn: view.turn }] });
+      this.onLateJoin?.(view);   // the log from the game's start, from the server (gamelog.js backfillLog)
+    }
   }
 
   /** An applied game message: play its events, then show the new view. */
@@ -74,9 +77,9 @@ export class EventPlayer {
 
   async _event(ctx, ev, getDisp, setDisp) {
     const b = this.board;
-    const text = describeEvent(ev, this.t);
-    const type = ev.type === 'crossing' ? (ev.passed ? 'crossing_pass' : 'crossing_fail') : ev.type;
-    if (text) this.log.add({ text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev });
+    const entry = eventEntry(ev, this.t);
+    const text = entry?.text;
+    if (entry) this.log.add(entry);
     const show = (d) => { setDisp(d); this._set({ shown: d }); };
     switch (ev.type) {
       case 'fleet_departed': {

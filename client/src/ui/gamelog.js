@@ -26,6 +26,14 @@ export class GameLog {
 
   get length() { return this.items.length; }
 
+  /** Entries from before this page joined, put ahead of the ones it has seen (the panels redraw). */
+  prepend(items) {
+    if (!items.length) return;
+    this.items.unshift(...items);
+    this._saveSoon();
+    for (const fn of [...this._subs]) fn(null);
+  }
+
   /** The entries saved for this room before a reload (none for another room). */
   restore() {
     try {
@@ -46,6 +54,32 @@ export class GameLog {
   }
 }
 
+/** The entry an event makes in the log (null: an event the log does not tell). */
+export function eventEntry(ev, t) {
+  const text = describeEvent(ev, t);
+  if (!text) return null;
+  const type = ev.type === 'crossing' ? (ev.passed ? 'crossing_pass' : 'crossing_fail') : ev.type;
+  return { text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev };
+}
+
+/** A page that joined a game late (a spectator, another device, a cleared storage) has an empty log: the
+ *  game's log from its start, up to version `upTo`, from the action log the server keeps (the live
+ *  record's replay, docs/protocol.md §12), goes ahead of what the page has logged since. */
+export async function backfillLog(log, roomId, upTo, t, fetchJson = (url) => fetch(url).then((r) => (r.ok ? r.json() : null))) {
+  const body = await fetchJson(`/api/games/${encodeURIComponent(roomId)}/replay`).catch(() => null);
+  if (!body || !Array.isArray(body.frames)) return 0;
+  const items = [];
+  for (const f of body.frames) {
+    if (f.v < 1 || f.v > upTo) continue;
+    for (const ev of f.events || []) {
+      const entry = eventEntry(ev, t);
+      if (entry) items.push(entry);
+    }
+  }
+  log.prepend(items);
+  return items.length;
+}
+
 /** An entry's line in language `t` (events are described again, so a language switch re-words them). */
 export function logLine(item, t) {
   let text = (item.ev && describeEvent(item.ev, t)) || (item.msg && t(item.msg[0], item.msg[1])) || item.text || '';
@@ -59,7 +93,12 @@ export class LogPanel {
     this.log = log; this.t = t;
     this.node = el('ol', { class: 'log', 'data-testid': 'log' });
     for (const it of log.items) this._append(it);
-    this._unsub = log.subscribe((it) => this._append(it));
+    // null: entries were put ahead of the others (a late join's backfill): draw the whole log again
+    this._unsub = log.subscribe((it) => {
+      if (it) { this._append(it); return; }
+      clear(this.node);
+      for (const x of log.items.slice(-SHOW)) this._append(x);
+    });
   }
 
   _append(item) {

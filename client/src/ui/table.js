@@ -17,8 +17,8 @@ const NEW_DECISION = ['shown', 'playing', 'animating', 'legal'];
 
 export class Table {
   /** root: the element to fill; state: the room's TableState; log: its GameLog; t: translator;
-   *  act(action) → Promise of the server's answer. */
-  constructor(root, { state, log, t, act }) {
+   *  act(action) → Promise of the server's answer; lateLog(): fills an empty log from the server. */
+  constructor(root, { state, log, t, act, lateLog }) {
     this.root = root; this.state = state; this.t = t;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
@@ -26,6 +26,7 @@ export class Table {
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw() });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
+    this.player.onLateJoin = () => lateLog?.();
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
