@@ -31,7 +31,10 @@ export class BoardView {
     this.layer = document.createElementNS(SVG_NS, 'g');
     this.overlay = document.createElementNS(SVG_NS, 'g');
     this.overlay.setAttribute('class', 'overlay');
-    this.viewport.append(this.layer, this.overlay);
+    this.routeLayer = document.createElementNS(SVG_NS, 'g');   // a pier's route, previewed (route.js)
+    this.routeLayer.setAttribute('class', 'route-preview');
+    this.routeLayer.setAttribute('data-testid', 'route-preview');
+    this.viewport.append(this.layer, this.routeLayer, this.overlay);
     this.svg.appendChild(this.viewport);
     container.appendChild(this.svg);
     this.zoom = 1; this.panX = 0; this.panY = 0;
@@ -325,6 +328,32 @@ export class BoardView {
   }
 
   hideFleet() { if (this.fleetNode) { this.fleetNode.remove(); this.fleetNode = null; } }
+
+  /** Shows the route a fleet would sail from the island on `from` through its pier toward `dir`
+   *  (route.js routeAhead), or clears it (no route). */
+  showRoute(from, dir, route) {
+    while (this.routeLayer.firstChild) this.routeLayer.removeChild(this.routeLayer.firstChild);
+    if (!route) return;
+    const kids = [];
+    const start = this.sidePoint(from, dir);
+    kids.push(h('circle', { class: 'route-start', cx: start.x, cy: start.y, r: SIZE * 0.08 }));
+    for (const s of route.steps) {
+      const fp = foamPath(cellCenter(s.cell, SIZE), s.entry, s.exit, SIZE);
+      kids.push(h('path', { class: `route-leg${s.passes ? '' : ' sinks'}`, d: fp.d }));
+      if (s.danger > 0) {
+        const q = bezierPoint(fp, 0.5);
+        kids.push(h('g', { class: `route-danger ${s.passes ? 'ok' : 'sinks'}`, 'data-danger': s.danger },
+          h('circle', { cx: q.x, cy: q.y, r: SIZE * 0.17 }),
+          h('text', { x: q.x, y: q.y + SIZE * 0.07, 'text-anchor': 'middle', 'font-size': SIZE * 0.2 }, s.passes ? '✓' : '✕')));
+      }
+    }
+    const c = cellCenter(route.cell, SIZE);
+    const mark = { island: '⚓', royal: '↩', sinks: '', unknown: '?' }[route.end];
+    kids.push(h('g', { class: `route-end ${route.end}`, 'data-end': route.end },
+      h('circle', { cx: c.x, cy: c.y, r: SIZE * 0.42 }),
+      mark ? h('text', { x: c.x, y: c.y + SIZE * 0.12, 'text-anchor': 'middle', 'font-size': SIZE * 0.34 }, mark) : null));
+    this.routeLayer.appendChild(toDom(h('g', {}, kids)));
+  }
 
   cellPoint(cell) { return cellCenter(cell, SIZE); }
   sidePoint(cell, d) { return sideMidpoint(cellCenter(cell, SIZE), d, SIZE); }

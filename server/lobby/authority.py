@@ -10,6 +10,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,7 @@ class Authority:
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
         self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
         self.records: Records | None = None   # where finished games are kept (set by the app)
+        self.on_check: Callable[[float | None], None] = lambda check: None   # the timers' nudge
 
     def __repr__(self) -> str:
         return f"Authority(modes={sorted(self.modes)}, held={len(self._held)})"
@@ -233,6 +235,7 @@ class Authority:
         live = self.live_games
         self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,
                                  game if live else None, after if live else None))
+        self.on_check(check)
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
         # clients heal gaps with `since`.

@@ -38,9 +38,18 @@ class Timers:
         self.metrics = metrics
         self.timings = timings
         self.proc = proc
+        self._wake = asyncio.Event()        # set when a room's next check comes before the loop wakes
+        self._sleeping_until = 0.0
+        authority.on_check = self.nudge     # each action this process stores may bring a room's check forward
 
     def __repr__(self) -> str:
         return f"Timers(proc={self.proc!r})"
+
+    def nudge(self, check: float | None) -> None:
+        """A room's next check was brought forward to `check` here (an action, a bot's answer): the loop
+        wakes for it rather than sleeping on to what it planned (up to a tick later)."""
+        if check is not None and check < self._sleeping_until:
+            self._wake.set()
 
     async def advance(self, room_id: str, lease: float | None = None) -> None:
         """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
@@ -122,6 +131,11 @@ class Timers:
         MIN_WAIT), so bots and clocks act when they are due instead of all together at the next tick."""
         last_beat = last_sweep = last_flush = 0.0
         redis_down = False
+
+        async def relay_stop() -> None:
+            await stop.wait()
+            self._wake.set()
+        relay = asyncio.create_task(relay_stop())
         while not stop.is_set():
             wait = self.timings.tick
             try:
@@ -153,9 +167,15 @@ class Timers:
             except Exception:  # a bug in one room: keep the loop alive
                 log.exception("timer loop")
             slept = time.monotonic()
+            self._sleeping_until = time.time() + wait
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), wait)
-            self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._sleeping_until = 0.0   # awake: a check brought forward now is seen by the next claim
+            if self._wake.is_set():
+                self._wake.clear()
+            else:
+                self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
+        relay.cancel()
         with contextlib.suppress(Exception):   # what was broadcast since the last tick
             await self.authority.flush_sent()
 

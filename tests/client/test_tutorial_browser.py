@@ -128,3 +128,48 @@ def test_the_lobby_welcomes_and_plays_against_bots_in_one_click(browser: Any, co
     assert bots.all_inner_texts() == ["bot · intermediate", "bot · intermediate"]
     assert "#/room/" in page.url
     assert page.errors == []
+
+
+def test_a_pier_pointed_at_previews_its_route_before_it_is_chosen(browser: Any, contexts: list[Any], base_url: str,
+                                                                   artifacts: Path) -> None:
+    """R7 before the choice: in the chain lesson's migration, pointing at each of the beach's piers draws
+    the route over the tiles already on the table and says in the decision bar what it meets (dangers
+    against the fleet's colours) and how it ends; moving away clears it; nothing is sent."""
+    page = open_page(browser, contexts)
+    page.goto(f"{base_url}/?anim=0#/learn/chain")
+    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
+    for _ in range(3):   # the guide's moves up to the migration
+        state = lesson_state(page)
+        if "migrate" in (state["move"] or "").lower() or page.locator("[data-hit=pier]").count():
+            break
+        details = page.locator("[data-testid=decision] details")
+        if details.get_attribute("open") is None:
+            page.click("[data-testid=decision] details summary")
+        index = page.evaluate(MOVE_INDEX_JS, state["move"])
+        page.locator("[data-testid=decision] .move-list button").nth(index).click()
+        deadline = time.monotonic() + 15
+        while page.evaluate(STATE_JS)["step"] == state["step"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    if page.locator("[data-testid=decision] details[open]").count():
+        page.click("[data-testid=decision] details summary")   # the list would cover the board
+    piers = page.locator("polygon[data-hit=pier]")
+    assert piers.count() >= 1
+    v = page.evaluate("() => window.__tongiaki.lesson.state.v")
+    ends = set()
+    for i in range(piers.count()):
+        piers.nth(i).hover()
+        page.wait_for_selector("[data-testid=route-note]")
+        note = page.inner_text("[data-testid=route-note]")
+        end = page.get_attribute("[data-testid=route-preview] [data-end]", "data-end")
+        ends.add(end)
+        words = {"unknown": "unknown water", "island": "lands on", "royal": "turned back", "sinks": "sinks"}[end]
+        assert words in note, (end, note)
+        if i == 0:
+            page.screenshot(path=str(artifacts / "33-pier-route-preview.png"))
+    assert ends, ends
+    page.mouse.move(2, 2)
+    page.wait_for_selector("[data-testid=route-note]", state="detached")
+    assert page.locator("[data-testid=route-preview] *").count() == 0
+    assert page.evaluate("() => window.__tongiaki.lesson.state.v") == v, "pointing sends nothing"
+    assert page.errors == []

@@ -17,6 +17,18 @@ import psutil
 from tablekit import ROOT, Client, free_port, people
 
 
+def listening(proc: subprocess.Popen[bytes], port: int) -> int:
+    """How many of the supervisor's workers listen on the port (each binds it with SO_REUSEPORT)."""
+    count = 0
+    for kid in psutil.Process(proc.pid).children(recursive=True):
+        try:
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in kid.net_connections("tcp")):
+                count += 1
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return count
+
+
 def start(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "TONGIAKI_PREFIX": "workers-test", "TONGIAKI_TICK": "0.02"}
@@ -28,14 +40,16 @@ def start(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 async def healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
+    """Ready, and both workers listening (the kernel spreads connections over the sockets bound so far)."""
     import aiohttp
 
+    port = int(url.rsplit(":", 1)[1])
     async with asyncio.timeout(30), aiohttp.ClientSession() as http:
         while True:
             assert proc.poll() is None
             try:
                 async with http.get(url + "/readyz") as r:
-                    if r.status == 200:
+                    if r.status == 200 and listening(proc, port) == 2:
                         return
             except aiohttp.ClientError:
                 pass

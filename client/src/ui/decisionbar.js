@@ -61,6 +61,7 @@ export class DecisionBar {
     prompt.append(' ', countdown());
     box.append(prompt);
     if (this.notice && this.input.canAct) box.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'decision-notice', text: this.notice }));
+    if (this.routeNote && this.input.canAct) box.append(el('div', { class: 'notice route-note', 'data-testid': 'route-note', text: this.routeNote }));
     if (!this.input.canAct) return;
     const btns = el('div', { class: 'buttons' });
     for (const bt of this.input.buttons()) {

@@ -9,6 +9,7 @@ import { Panels } from './panels.js';
 import { LogPanel } from './gamelog.js';
 import { ClockTicker } from './clock.js';
 import { TurnSignals, soundOn, setSound } from './signals.js';
+import { routeAhead, fleetColours, routeWords } from '../route.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -36,6 +37,11 @@ export class Table {
     this.signals = new TurnSignals(state, t, () => this.decision.canAct);
     this._keys = (e) => this.decision.key(e);
     document.addEventListener('keydown', this._keys);
+    // a pier pointed at or focused previews its route before it is chosen (route.js)
+    const svg = this.board.svg;
+    svg.addEventListener('pointerover', (e) => this.previewRoute(e.target.closest?.('[data-hit=pier]')));
+    svg.addEventListener('focusin', (e) => this.previewRoute(e.target.closest?.('[data-hit=pier]')));
+    svg.addEventListener('pointerleave', () => this.previewRoute(null));
     if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); this.signals.update(); }
   }
 
@@ -99,6 +105,7 @@ export class Table {
 
   update(changed) {
     if (!this.state.shown) return;
+    if (NEW_DECISION.some((k) => changed.has(k)) && this._routeKey) { this._routeKey = undefined; this.previewRoute(null); }
     if (!this.state.animating && NEW_DECISION.some((k) => changed.has(k))) this.decision.reset();
     this.draw();
   }
@@ -115,6 +122,27 @@ export class Table {
     this.board.svg.dataset.interactive = this.decision.canAct ? 'yes' : 'no';
     this.decision.render();
     this.clock.tick();
+  }
+
+  /** Shows (a pier target) or clears (null) the route a fleet would sail from that pier, on the board and
+   *  in words in the decision bar: each danger against the fleet's colours, and where it ends. */
+  previewRoute(target) {
+    const d = target?.dataset;
+    const key = d ? `${d.island}|${d.beach}|${d.dir}` : null;
+    if (key === this._routeKey) return;
+    this._routeKey = key;
+    const tiles = this.state.shown?.tiles || [];
+    const island = d && tiles.find((x) => x.tile === d.island);
+    if (!island) {
+      this.board.showRoute(null);
+      if (this.decision.routeNote) { this.decision.routeNote = null; this.decision.render(); }
+      return;
+    }
+    const colours = fleetColours(tiles, d.island, d.beach);
+    const route = routeAhead(tiles, island.cell, Number(d.dir), colours);
+    this.board.showRoute(island.cell, Number(d.dir), route);
+    this.decision.routeNote = `${this.t(`dir.${d.dir}`)}: ${routeWords(route, colours, this.t)}`;
+    this.decision.render();
   }
 
   /** A board target's accessible name ("Samoa, beach 2, 3 of 4 moorings: red 1, blue 2"). */
