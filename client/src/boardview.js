@@ -67,6 +67,9 @@ export class BoardView {
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
         box.x + box.w > this.box.x + this.box.w || box.y + box.h > this.box.y + this.box.h) {
+      // the board point now at the centre of the screen stays there when the box grows (the camera may
+      // just have followed a fleet to the tile that grows it; re-centring elsewhere lost it off-screen)
+      const keep = this.fixedBox ? this.viewCentre() : undefined;
       const x0 = Math.min(box.x, this.fixedBox ? this.box.x : Infinity);
       const y0 = Math.min(box.y, this.fixedBox ? this.box.y : Infinity);
       const x1 = Math.max(box.x + box.w, this.fixedBox ? this.box.x + this.box.w : -Infinity);
@@ -76,7 +79,7 @@ export class BoardView {
       this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
       // phones size the board to its shape (see app.css), so a wide board leaves room for the panels
       this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
-      if (!this.userMoved) this._readable();
+      if (!this.userMoved) this._readable(keep);
     }
   }
 
@@ -181,6 +184,7 @@ export class BoardView {
     if (ox >= r.left + margin && ox <= r.right - margin && oy >= r.top + margin && oy <= r.bottom - margin) return Promise.resolve(false);
     const cx = this.box.x + this.box.w / 2, cy = this.box.y + this.box.h / 2;
     const from = { x: this.panX, y: this.panY }, to = { x: cx - this.zoom * p.x, y: cy - this.zoom * p.y };
+    this._centre = p;   // where the camera now looks: a redraw that must re-centre keeps it
     const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     if (reduced || !ctx || ctx.skipping) { this.panX = to.x; this.panY = to.y; this._applyTransform(); return Promise.resolve(true); }
     return tween(ctx, ms, (t) => {

@@ -359,3 +359,48 @@ def test_a_late_spectator_reads_the_game_log_from_its_start(browser: Any, contex
     backfilled = late.locator("[data-testid=log] li").all_inner_texts()
     assert early[:5] == backfilled[:5], (early[:5], backfilled[:5])
     assert not late.errors and not first.errors
+
+
+def test_on_a_phone_the_camera_brings_each_drawn_tile_into_view(browser: Any, contexts: list[Any],
+                                                                base_url: str) -> None:
+    """At 390×844 the board is larger than the screen: every tile a bot's voyage draws and places ends
+    inside the board's viewport once its animation is over (the camera followed it)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    contexts.append(ctx)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(15000)
+    page.goto(base_url + "/?anim=4")
+    page.wait_for_selector("[data-testid=create-form]")
+    room = page.evaluate("""async () => {
+      const net = window.__tongiaki.net;
+      const made = await net.request('room_create', { name: 'bots at sea', seats: 3, bot_pace: 1.0 });
+      await net.request('stand', { room: made.room.id, seat: 0 });
+      return made.room.id; }""")
+    page.goto(f"{base_url}/?anim=4#/room/{room}")
+    page.wait_for_selector("[data-testid=start-bots]")
+    page.evaluate("(id) => window.__tongiaki.net.request('room_start', { room: id, fill_with_bots: true })", room)
+    checked, off = 0, []
+    last = None
+    deadline = time.monotonic() + 60
+    while checked < 4 and time.monotonic() < deadline:
+        seen = page.evaluate("""() => {
+          const t = window.__tongiaki.room?.table;
+          if (!t || t.queue.busy || t.animating || !t.state.recent.size) return null;
+          const s = t.board.svg;
+          return [...t.state.recent].map((key) => {
+            const node = s.querySelector(`.board [data-cell="${key}"]`);
+            return [key, String(window.__tongiaki.room.stream.v), !!node && t.board.onScreen(node, 0)];
+          }); }""")
+        for key, v, on_screen in seen or []:
+            if (key, v) == last:
+                continue
+            last = (key, v)
+            checked += 1
+            if not on_screen:
+                off.append((key, v))
+        page.wait_for_timeout(100)
+    assert checked >= 4, checked
+    assert off == [], off
+    assert page.errors == []
