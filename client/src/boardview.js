@@ -296,6 +296,8 @@ export class BoardView {
       if (t) { this.reveal(t); this._ring(t); }
     });
     this.svg.addEventListener('focusout', () => { this.ringNode?.remove(); this.ringNode = null; });
+    // a finger cannot point without choosing: the table previews a pier on a first tap (table.js)
+    this.svg.addEventListener('pointerdown', (e) => { this.lastPointer = e.pointerType; this.lastPointerAt = performance.now(); });
     this.svg.addEventListener('click', (e) => {
       if (moved) { moved = false; return; }
       const t = e.target.closest?.('[data-hit]');
@@ -305,7 +307,7 @@ export class BoardView {
         return;
       }
       const d = t.dataset;
-      this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell });
+      this.onHit({ hit: d.hit, island: d.island, beach: d.beach, dir: d.dir, cell: d.cell }, { pointer: this.lastPointer });
     });
   }
 

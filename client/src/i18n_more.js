@@ -3,7 +3,7 @@
 
 export const MORE = {
   en: {
-    'route.danger_ok': 'danger {danger} ✓ ({n} colours)', 'route.danger_sinks': 'danger {danger} ✕ sinks ({n} colours)', 'route.lands': 'lands on {island}', 'route.royal': 'turned back by the royal island {island}', 'route.sinks': 'the fleet sinks', 'route.unknown': 'unknown water: a tile is drawn',
+    'route.tap_again': 'tap the pier again to sail', 'route.danger_ok': 'danger {danger} ✓ ({n} colours)', 'route.danger_sinks': 'danger {danger} ✕ sinks ({n} colours)', 'route.lands': 'lands on {island}', 'route.royal': 'turned back by the royal island {island}', 'route.sinks': 'the fleet sinks', 'route.unknown': 'unknown water: a tile is drawn',
     'replay.rewind': 'Rewind', 'replay.live': 'Back to live',
     'replay.title': 'Replay: {name}', 'replay.start': 'To the start', 'replay.prev_turn': 'Previous turn',
     'replay.prev': 'One action back', 'replay.play': 'Play', 'replay.pause': 'Pause', 'replay.next': 'Next action',
@@ -19,7 +19,7 @@ export const MORE = {
     'end.invited': '{name} invites you to a rematch.', 'end.accept': 'Join the rematch',
   },
   fr: {
-    'route.danger_ok': 'danger {danger} ✓ ({n} couleurs)', 'route.danger_sinks': 'danger {danger} ✕ coule ({n} couleurs)', 'route.lands': 'accoste à {island}', 'route.royal': 'repoussée par l’île royale {island}', 'route.sinks': 'la flotte coule', 'route.unknown': 'eaux inconnues : une tuile est piochée',
+    'route.tap_again': 'touchez la jetée à nouveau pour partir', 'route.danger_ok': 'danger {danger} ✓ ({n} couleurs)', 'route.danger_sinks': 'danger {danger} ✕ coule ({n} couleurs)', 'route.lands': 'accoste à {island}', 'route.royal': 'repoussée par l’île royale {island}', 'route.sinks': 'la flotte coule', 'route.unknown': 'eaux inconnues : une tuile est piochée',
     'replay.rewind': 'Revenir en arrière', 'replay.live': 'Retour au direct',
     'replay.title': 'Rejouer : {name}', 'replay.start': 'Au début', 'replay.prev_turn': 'Tour précédent',
     'replay.prev': 'Une action en arrière', 'replay.play': 'Lecture', 'replay.pause': 'Pause', 'replay.next': 'Action suivante',
@@ -35,7 +35,7 @@ export const MORE = {
     'end.invited': '{name} vous propose une revanche.', 'end.accept': 'Rejoindre la revanche',
   },
   nl: {
-    'route.danger_ok': 'gevaar {danger} ✓ ({n} kleuren)', 'route.danger_sinks': 'gevaar {danger} ✕ zinkt ({n} kleuren)', 'route.lands': 'landt op {island}', 'route.royal': 'teruggestuurd door koningseiland {island}', 'route.sinks': 'de vloot zinkt', 'route.unknown': 'onbekend water: een tegel wordt getrokken',
+    'route.tap_again': 'tik de steiger nog eens aan om uit te varen', 'route.danger_ok': 'gevaar {danger} ✓ ({n} kleuren)', 'route.danger_sinks': 'gevaar {danger} ✕ zinkt ({n} kleuren)', 'route.lands': 'landt op {island}', 'route.royal': 'teruggestuurd door koningseiland {island}', 'route.sinks': 'de vloot zinkt', 'route.unknown': 'onbekend water: een tegel wordt getrokken',
     'replay.rewind': 'Terugspoelen', 'replay.live': 'Terug naar live',
     'replay.title': 'Terugkijken: {name}', 'replay.start': 'Naar het begin', 'replay.prev_turn': 'Vorige beurt',
     'replay.prev': 'Eén actie terug', 'replay.play': 'Afspelen', 'replay.pause': 'Pauze', 'replay.next': 'Volgende actie',
@@ -51,7 +51,7 @@ export const MORE = {
     'end.invited': '{name} nodigt je uit voor een revanche.', 'end.accept': 'Meedoen aan de revanche',
   },
   de: {
-    'route.danger_ok': 'Gefahr {danger} ✓ ({n} Farben)', 'route.danger_sinks': 'Gefahr {danger} ✕ sinkt ({n} Farben)', 'route.lands': 'landet auf {island}', 'route.royal': 'von der Königsinsel {island} abgewiesen', 'route.sinks': 'die Flotte sinkt', 'route.unknown': 'unbekanntes Wasser: ein Plättchen wird gezogen',
+    'route.tap_again': 'tippe den Steg noch einmal an, um abzulegen', 'route.danger_ok': 'Gefahr {danger} ✓ ({n} Farben)', 'route.danger_sinks': 'Gefahr {danger} ✕ sinkt ({n} Farben)', 'route.lands': 'landet auf {island}', 'route.royal': 'von der Königsinsel {island} abgewiesen', 'route.sinks': 'die Flotte sinkt', 'route.unknown': 'unbekanntes Wasser: ein Plättchen wird gezogen',
     'replay.rewind': 'Zurückspulen', 'replay.live': 'Zurück zum Live-Spiel',
     'replay.title': 'Wiederholung: {name}', 'replay.start': 'Zum Anfang', 'replay.prev_turn': 'Voriger Zug',
     'replay.prev': 'Eine Aktion zurück', 'replay.play': 'Abspielen', 'replay.pause': 'Pause', 'replay.next': 'Nächste Aktion',
@@ -67,7 +67,7 @@ export const MORE = {
     'end.invited': '{name} lädt dich zur Revanche ein.', 'end.accept': 'Zur Revanche',
   },
   he: {
-    'route.danger_ok': 'סכנה {danger} ✓ ({n} צבעים)', 'route.danger_sinks': 'סכנה {danger} ✕ טובע ({n} צבעים)', 'route.lands': 'נוחת על {island}', 'route.royal': 'מוחזר על ידי האי המלכותי {island}', 'route.sinks': 'הצי טובע', 'route.unknown': 'מים לא ידועים: נשלף אריח',
+    'route.tap_again': 'הקישו שוב על המזח כדי להפליג', 'route.danger_ok': 'סכנה {danger} ✓ ({n} צבעים)', 'route.danger_sinks': 'סכנה {danger} ✕ טובע ({n} צבעים)', 'route.lands': 'נוחת על {island}', 'route.royal': 'מוחזר על ידי האי המלכותי {island}', 'route.sinks': 'הצי טובע', 'route.unknown': 'מים לא ידועים: נשלף אריח',
     'replay.rewind': 'הרצה לאחור', 'replay.live': 'חזרה לשידור החי',
     'replay.title': 'הילוך חוזר: {name}', 'replay.start': 'להתחלה', 'replay.prev_turn': 'התור הקודם',
     'replay.prev': 'פעולה אחת אחורה', 'replay.play': 'ניגון', 'replay.pause': 'השהיה', 'replay.next': 'הפעולה הבאה',

@@ -173,3 +173,42 @@ def test_a_pier_pointed_at_previews_its_route_before_it_is_chosen(browser: Any, 
     assert page.locator("[data-testid=route-preview] *").count() == 0
     assert page.evaluate("() => window.__tongiaki.lesson.state.v") == v, "pointing sends nothing"
     assert page.errors == []
+
+
+def test_on_a_touch_screen_a_first_tap_previews_the_pier_and_a_second_sails(browser: Any, contexts: list[Any],
+                                                                              base_url: str) -> None:
+    """A finger cannot point without choosing: the first tap on a pier shows its route and says to tap
+    again; only the second tap on that pier sends the migration."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    contexts.append(ctx)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(15000)
+    page.goto(f"{base_url}/?anim=0#/learn/chain")
+    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
+    while not page.locator("polygon[data-hit=pier]").count():   # the guide's moves up to the migration
+        state = lesson_state(page)
+        details = page.locator("[data-testid=decision] details")
+        if details.get_attribute("open") is None:
+            page.click("[data-testid=decision] details summary")
+        index = page.evaluate(MOVE_INDEX_JS, state["move"])
+        page.locator("[data-testid=decision] .move-list button").nth(index).click()
+        deadline = time.monotonic() + 15
+        while page.evaluate(STATE_JS)["step"] == state["step"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    if page.locator("[data-testid=decision] details[open]").count():
+        page.click("[data-testid=decision] details summary")
+    v = page.evaluate("() => window.__tongiaki.lesson.state.v")
+    pier = page.locator("polygon[data-hit=pier]").first
+    pier.scroll_into_view_if_needed()
+    pier.tap()
+    page.wait_for_selector("[data-testid=route-note]")
+    assert "tap the pier again" in page.inner_text("[data-testid=route-note]")
+    assert page.locator("[data-testid=route-preview] [data-end]").count() == 1
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__tongiaki.lesson.state.v") == v, "the first tap sends nothing"
+    page.locator("polygon[data-hit=pier]").first.tap()
+    page.wait_for_function("(v) => window.__tongiaki.lesson.state.v > v", arg=v)
+    assert page.errors == []

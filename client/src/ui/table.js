@@ -23,7 +23,7 @@ export class Table {
     this.root = root; this.state = state; this.t = t;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
-    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.decision.hit(hit, how), label: (d) => this.targetName(d) });
+    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.hit(hit, how), label: (d) => this.targetName(d) });
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw() });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
@@ -39,9 +39,13 @@ export class Table {
     document.addEventListener('keydown', this._keys);
     // a pier pointed at or focused previews its route before it is chosen (route.js)
     const svg = this.board.svg;
-    svg.addEventListener('pointerover', (e) => this.previewRoute(e.target.closest?.('[data-hit=pier]')));
-    svg.addEventListener('focusin', (e) => this.previewRoute(e.target.closest?.('[data-hit=pier]')));
-    svg.addEventListener('pointerleave', () => this.previewRoute(null));
+    // (a finger's pointer events come with its tap: a tap previews through hit() below)
+    svg.addEventListener('pointerover', (e) => { if (e.pointerType !== 'touch') this.previewRoute(e.target.closest?.('[data-hit=pier]')); });
+    svg.addEventListener('focusin', (e) => {
+      const tapped = this.board.lastPointer === 'touch' && performance.now() - (this.board.lastPointerAt || 0) < 1000;
+      if (!tapped) this.previewRoute(e.target.closest?.('[data-hit=pier]'));   // a tap focuses too
+    });
+    svg.addEventListener('pointerleave', (e) => { if (e.pointerType !== 'touch') this.previewRoute(null); });
     if (state.shown) { this.decision.reset(); this.draw(); this.panels.draw(); this.signals.update(); }
   }
 
@@ -124,9 +128,19 @@ export class Table {
     this.clock.tick();
   }
 
+  /** A board target chosen. A pier tapped with a finger (which cannot point first) shows its route, and
+   *  only a second tap on the same pier sails; a mouse, a pen or a key chooses at once (it previewed). */
+  hit(hit, how = {}) {
+    if (hit.hit === 'pier' && how.pointer === 'touch' && this._routeKey !== `${hit.island}|${hit.beach}|${hit.dir}`) {
+      this.previewRoute({ dataset: hit }, true);
+      return;
+    }
+    this.decision.hit(hit, how);
+  }
+
   /** Shows (a pier target) or clears (null) the route a fleet would sail from that pier, on the board and
    *  in words in the decision bar: each danger against the fleet's colours, and where it ends. */
-  previewRoute(target) {
+  previewRoute(target, tapped = false) {
     const d = target?.dataset;
     const key = d ? `${d.island}|${d.beach}|${d.dir}` : null;
     if (key === this._routeKey) return;
@@ -141,7 +155,8 @@ export class Table {
     const colours = fleetColours(tiles, d.island, d.beach);
     const route = routeAhead(tiles, island.cell, Number(d.dir), colours);
     this.board.showRoute(island.cell, Number(d.dir), route);
-    this.decision.routeNote = `${this.t(`dir.${d.dir}`)}: ${routeWords(route, colours, this.t)}`;
+    this.decision.routeNote = `${this.t(`dir.${d.dir}`)}: ${routeWords(route, colours, this.t)}` +
+      (tapped ? ` — ${this.t('route.tap_again')}` : '');
     this.decision.render();
   }
 
