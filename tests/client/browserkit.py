@@ -45,15 +45,36 @@ SETTLED_JS = r"""
 """
 
 
+PHONE = {"width": 390, "height": 844}
+
+
 def open_page(browser: Any, contexts: list[Any], *, locale: str = "en-US",
-              viewport: dict[str, int] | None = None) -> Page:
-    ctx = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 860})
+              viewport: dict[str, int] | None = None, touch: bool = False) -> Page:
+    """A page of its own (a person), recording its errors; `touch`: a phone's touch screen."""
+    ctx = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 860},
+                              has_touch=touch, is_mobile=touch)
     contexts.append(ctx)
     page = ctx.new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.set_default_timeout(15000)
     return page
+
+
+def bots_only_room(page: Page, base_url: str, query: str = "", seats: int = 2, pace: float = 0.05) -> str:
+    """A started room of bots only that this page watches from its first move (its person stands up);
+    `query`: the page's URL parameters (e.g. "?anim=4")."""
+    page.goto(f"{base_url}/{query}")
+    page.wait_for_selector("[data-testid=create-form]")
+    room = page.evaluate("""async ([seats, pace]) => {
+      const net = window.__tongiaki.net;
+      const made = await net.request('room_create', { name: 'bots only', seats, bot_pace: pace });
+      await net.request('stand', { room: made.room.id, seat: 0 });
+      return made.room.id; }""", [seats, pace])
+    page.goto(f"{base_url}/{query}#/room/{room}")
+    page.wait_for_selector("[data-testid=start-bots]")
+    page.evaluate("(id) => window.__tongiaki.net.request('room_start', { room: id, fill_with_bots: true })", room)
+    return str(room)
 
 
 def step(page: Page) -> str:

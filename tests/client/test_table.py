@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browserkit import open_page, step
+from browserkit import PHONE, bots_only_room, open_page, step
 from test_browser import create_table
 
 COUNT_SINCE_JS = r"""
@@ -174,12 +174,7 @@ def test_a_phone_board_first_with_thumb_sized_targets(browser: Any, contexts: li
                                                       artifacts: Path) -> None:
     """At 390×844 (touch): the board fills the screen under the decision bar, the panels are one tap away,
     and every board target's hit area is at least 44×44 CSS px at the default zoom."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    contexts.append(ctx)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.set_default_timeout(15000)
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
     create_table(page, base_url, name="Maya", seats=3)
     page.click("[data-testid=start-bots]")
     seen: dict[str, int] = {}
@@ -341,16 +336,7 @@ def test_a_late_spectator_reads_the_game_log_from_its_start(browser: Any, contex
     """The server holds the action log: a spectator who opens a game well under way gets the log from the
     first move (before what it sees live), the same lines the game's first watcher logged."""
     first = open_page(browser, contexts)
-    first.goto(base_url + "/")
-    first.wait_for_selector("[data-testid=create-form]")
-    room = first.evaluate("""async () => {
-      const net = window.__tongiaki.net;
-      const made = await net.request('room_create', { name: 'bots only', seats: 2, bot_pace: 0.05 });
-      await net.request('stand', { room: made.room.id, seat: 0 });
-      return made.room.id; }""")
-    first.goto(f"{base_url}/#/room/{room}")   # this page watches from the first move
-    first.wait_for_selector("[data-testid=start-bots]")
-    first.evaluate("(id) => window.__tongiaki.net.request('room_start', { room: id, fill_with_bots: true })", room)
+    room = bots_only_room(first, base_url)   # this page watches from the first move
     first.wait_for_function("() => (window.__tongiaki.room?.stream.v ?? 0) >= 25", timeout=60_000)
     late = open_page(browser, contexts)
     late.goto(f"{base_url}/#/room/{room}")
@@ -365,22 +351,8 @@ def test_on_a_phone_the_camera_brings_each_drawn_tile_into_view(browser: Any, co
                                                                 base_url: str) -> None:
     """At 390×844 the board is larger than the screen: every tile a bot's voyage draws and places ends
     inside the board's viewport once its animation is over (the camera followed it)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    contexts.append(ctx)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.set_default_timeout(15000)
-    page.goto(base_url + "/?anim=4")
-    page.wait_for_selector("[data-testid=create-form]")
-    room = page.evaluate("""async () => {
-      const net = window.__tongiaki.net;
-      const made = await net.request('room_create', { name: 'bots at sea', seats: 3, bot_pace: 1.0 });
-      await net.request('stand', { room: made.room.id, seat: 0 });
-      return made.room.id; }""")
-    page.goto(f"{base_url}/?anim=4#/room/{room}")
-    page.wait_for_selector("[data-testid=start-bots]")
-    page.evaluate("(id) => window.__tongiaki.net.request('room_start', { room: id, fill_with_bots: true })", room)
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
+    bots_only_room(page, base_url, "?anim=4", seats=3, pace=1.0)   # paced: the table settles between moves
     checked, off = 0, []
     last = None
     deadline = time.monotonic() + 60

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import open_page
+from browserkit import PHONE, open_page
 
 LESSONS = ["setup", "expand", "voyage", "sinking", "landing", "chain", "royal", "turn_back", "colonise", "end"]
 
@@ -136,23 +136,7 @@ def test_a_pier_pointed_at_previews_its_route_before_it_is_chosen(browser: Any, 
     the route over the tiles already on the table and says in the decision bar what it meets (dangers
     against the fleet's colours) and how it ends; moving away clears it; nothing is sent."""
     page = open_page(browser, contexts)
-    page.goto(f"{base_url}/?anim=0#/learn/chain")
-    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
-    for _ in range(3):   # the guide's moves up to the migration
-        state = lesson_state(page)
-        if "migrate" in (state["move"] or "").lower() or page.locator("[data-hit=pier]").count():
-            break
-        details = page.locator("[data-testid=decision] details")
-        if details.get_attribute("open") is None:
-            page.click("[data-testid=decision] details summary")
-        index = page.evaluate(MOVE_INDEX_JS, state["move"])
-        page.locator("[data-testid=decision] .move-list button").nth(index).click()
-        deadline = time.monotonic() + 15
-        while page.evaluate(STATE_JS)["step"] == state["step"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-    if page.locator("[data-testid=decision] details[open]").count():
-        page.click("[data-testid=decision] details summary")   # the list would cover the board
+    to_the_chain_migration(page, base_url)
     piers = page.locator("polygon[data-hit=pier]")
     assert piers.count() >= 1
     v = page.evaluate("() => window.__tongiaki.lesson.state.v")
@@ -179,27 +163,8 @@ def test_on_a_touch_screen_a_first_tap_previews_the_pier_and_a_second_sails(brow
                                                                               base_url: str) -> None:
     """A finger cannot point without choosing: the first tap on a pier shows its route and says to tap
     again; only the second tap on that pier sends the migration."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    contexts.append(ctx)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.set_default_timeout(15000)
-    page.goto(f"{base_url}/?anim=0#/learn/chain")
-    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
-    while not page.locator("polygon[data-hit=pier]").count():   # the guide's moves up to the migration
-        state = lesson_state(page)
-        details = page.locator("[data-testid=decision] details")
-        if details.get_attribute("open") is None:
-            page.click("[data-testid=decision] details summary")
-        index = page.evaluate(MOVE_INDEX_JS, state["move"])
-        page.locator("[data-testid=decision] .move-list button").nth(index).click()
-        deadline = time.monotonic() + 15
-        while page.evaluate(STATE_JS)["step"] == state["step"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-    if page.locator("[data-testid=decision] details[open]").count():
-        page.click("[data-testid=decision] details summary")
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
+    to_the_chain_migration(page, base_url)
     v = page.evaluate("() => window.__tongiaki.lesson.state.v")
     pier = page.locator("polygon[data-hit=pier]").first
     pier.scroll_into_view_if_needed()
@@ -212,3 +177,25 @@ def test_on_a_touch_screen_a_first_tap_previews_the_pier_and_a_second_sails(brow
     page.locator("polygon[data-hit=pier]").first.tap()
     page.wait_for_function("(v) => window.__tongiaki.lesson.state.v > v", arg=v)
     assert page.errors == []
+
+
+def to_the_chain_migration(page: Any, base_url: str) -> None:
+    """The chain lesson, its guide's moves made up to the migration (its piers on the board), the list of
+    moves closed (it would cover the board)."""
+    page.goto(f"{base_url}/?anim=0#/learn/chain")
+    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
+    for _ in range(3):
+        if page.locator("polygon[data-hit=pier]").count():
+            break
+        state = lesson_state(page)
+        details = page.locator("[data-testid=decision] details")
+        if details.get_attribute("open") is None:
+            page.click("[data-testid=decision] details summary")
+        index = page.evaluate(MOVE_INDEX_JS, state["move"])
+        page.locator("[data-testid=decision] .move-list button").nth(index).click()
+        deadline = time.monotonic() + 15
+        while page.evaluate(STATE_JS)["step"] == state["step"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    if page.locator("[data-testid=decision] details[open]").count():
+        page.click("[data-testid=decision] details summary")

@@ -3,6 +3,7 @@ deleted afterwards, and servers built by the real app factory."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
-from tablekit import Client, InProcessServer
+from tablekit import Client, InProcessServer, ServerProcess
 
 from server.config import Config
 from server.lobby import Store
@@ -63,6 +64,18 @@ async def server(config: Config) -> AsyncIterator[InProcessServer]:
     running = await InProcessServer(config).start()
     yield running
     await running.stop()
+
+
+@pytest.fixture
+async def two_servers(redis_url: str, prefix: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two `python -m server serve` processes sharing one Redis and key prefix."""
+    servers = [ServerProcess(redis_url, prefix, tmp_path) for _ in range(2)]
+    try:
+        await asyncio.gather(*(s.ready() for s in servers))
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ import random
 import time
 from typing import Any
 
-import pytest
-from tablekit import Client, ServerProcess, packed, people, walk
+from tablekit import Client, packed, people, table, walk
 
 from server.game.expeditions import Expeditions
 from server.game.expeditions.bots import RandomBot
@@ -18,22 +17,11 @@ from server.game.expeditions.bots import RandomBot
 DEADLINE = 30   # the shortest turn deadline (seconds)
 
 
-async def expeditions_table(url: str, clients: list[Client], humans: int, bots: int = 0,
-                            **settings: Any) -> tuple[str, list[Client]]:
-    """A started Expeditions room with `humans` seated clients (seats in order) and `bots` bots."""
-    players = await people(url, clients, *(f"P{i}" for i in range(humans)))
-    host = players[0]
-    created = await host.ok("room_create", {"name": "expedition", "game": "expeditions", "seats": humans + bots,
-                                            "clock": DEADLINE, "bot_pace": 0, **settings})
-    room = created["room"]["id"]
-    assert created["room"]["settings"]["game"] == "expeditions"
-    await host.join(room)
-    for i, c in enumerate(players[1:], start=1):
-        await c.join(room)
-        await c.ok("sit", {"room": room, "seat": i})
-    await host.ok("room_start", {"room": room, "fill_with_bots": bots > 0})
-    for c in players:
-        await c.wait(lambda c=c: room in c.views)
+async def expeditions_table(url: str, clients: list[Client], humans: int) -> tuple[str, list[Client]]:
+    """A started Expeditions room of `humans` seated clients (seats in order), the shortest deadline."""
+    room, players = await table(url, humans, game="expeditions", clock=DEADLINE)
+    clients.extend(players)
+    assert players[0].rooms[room]["settings"]["game"] == "expeditions"
     return room, players
 
 
@@ -226,17 +214,6 @@ async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server,
     # a new turn: everyone may order again, and the clock runs from the resolution
     await b.wait(lambda: my_order(b, room) is not None and my_order(b, room)["turn"] == 2)
     assert my_order(b, room)["options"] is not None
-
-
-@pytest.fixture
-async def two_servers(redis_url, prefix, tmp_path):
-    servers = [ServerProcess(redis_url, prefix, tmp_path) for _ in range(2)]
-    try:
-        await asyncio.gather(*(s.ready() for s in servers))
-        yield servers
-    finally:
-        for s in servers:
-            s.stop()
 
 
 async def test_each_order_applies_once_across_processes(two_servers, clients, store):

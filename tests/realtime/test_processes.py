@@ -8,19 +8,7 @@ import contextlib
 import random
 import time
 
-import pytest
-from tablekit import Client, ServerProcess, packed
-
-
-@pytest.fixture
-async def two_servers(redis_url, prefix, tmp_path):
-    servers = [ServerProcess(redis_url, prefix, tmp_path) for _ in range(2)]
-    try:
-        await asyncio.gather(*(s.ready() for s in servers))
-        yield servers
-    finally:
-        for s in servers:
-            s.stop()
+from tablekit import Client, packed
 
 
 async def seat_everyone(host: Client, others: list[Client], seats: int, **settings) -> str:
