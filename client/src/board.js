@@ -130,6 +130,16 @@ export function oceanTile(t, size = SIZE, ui = {}) {
   return h('g', { class: cls.join(' '), 'data-tile': t.tile, 'data-cell': cellKey(t.cell) }, kids, labels);
 }
 
+/** A small palm leaning outward (`flip` -1: the other way): a curved trunk and four fronds. */
+export function palm(p, s, flip = 1) {
+  const R = (v) => round(v);
+  const top = { x: p.x - flip * s * 0.5, y: p.y - s * 1.6 };
+  const trunk = `M${R(p.x)},${R(p.y)} Q${R(p.x + flip * s * 0.1)},${R(p.y - s)} ${R(top.x)},${R(top.y)}`;
+  const fronds = [[-1.3, -0.2], [-0.7, -0.9], [0.6, -0.9], [1.3, -0.1]].map(([fx, fy]) =>
+    `M${R(top.x)},${R(top.y)} q${R(fx * s * 0.5)},${R((fy - 0.6) * s * 0.5)} ${R(fx * s)},${R(fy * s * 0.4 + s * 0.35)}`);
+  return h('g', { class: 'palm' }, h('path', { class: 'trunk', d: trunk }), h('path', { class: 'fronds', d: fronds.join(' ') }));
+}
+
 export function islandTile(t, size = SIZE, ui = {}) {
   const c = cellCenter(t.cell, size);
   const name = t.tile;
@@ -143,9 +153,11 @@ export function islandTile(t, size = SIZE, ui = {}) {
   if (clickableIsland) Object.assign(attrs, { 'data-hit': 'island', 'data-island': name });
 
   const kids = [hexPoly(c, size * 0.985, { class: 'hex lagoon' })];
-  // the island's land: a rounded blob inside the lagoon
+  // the island's land inside its lagoon: the reef's surf, the sand, the green, and two palms
+  kids.push(h('circle', { class: 'reef', cx: c.x, cy: c.y, r: round(size * 0.6) }));
   kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.47) }));
   kids.push(h('circle', { class: 'land', cx: c.x, cy: c.y, r: round(size * 0.4) }));
+  for (const [dx, flip] of [[-0.25, 1], [0.25, -1]]) kids.push(palm({ x: c.x + size * dx, y: c.y - size * 0.12 }, size * 0.12, flip));
 
   const halfWidths = beachHalfWidths(t.beaches || []);
   (t.beaches || []).forEach((b, i) => {
