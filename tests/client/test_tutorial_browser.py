@@ -38,6 +38,25 @@ def lesson_state(page: Any, timeout: float = 15.0) -> dict[str, Any]:
         time.sleep(0.05)
 
 
+def make_guide_move(page: Any, state: dict[str, Any]) -> None:
+    """Make the move the guide names (from the decision bar's list of moves) and wait for the lesson's next
+    step."""
+    details = page.locator("[data-testid=decision] details")
+    details.wait_for()
+    if details.get_attribute("open") is None:
+        page.click("[data-testid=decision] details summary")
+    # the list is drawn when it opens (over the board): wait for the move to be listed
+    deadline = time.monotonic() + 5
+    while (index := page.evaluate(MOVE_INDEX_JS, state["move"])) < 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert index >= 0, state["move"]
+    page.locator("[data-testid=decision] .move-list button").nth(index).click()
+    deadline = time.monotonic() + 15
+    while page.evaluate(STATE_JS)["step"] == state["step"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
 def follow(page: Any, base_url: str, lesson: str, query: str) -> None:
     """Open the lesson and make each move its guide names, until the lesson says it is done."""
     page.goto(f"{base_url}/{query}#/learn/{lesson}")
@@ -48,20 +67,7 @@ def follow(page: Any, base_url: str, lesson: str, query: str) -> None:
             return
         assert state["state"] == "playing", state
         assert page.locator("[data-testid=tutorial-text]").inner_text()
-        details = page.locator("[data-testid=decision] details")
-        details.wait_for()
-        if details.get_attribute("open") is None:
-            page.click("[data-testid=decision] details summary")
-        # the list is drawn when it opens (over the board): wait for the move to be listed
-        deadline = time.monotonic() + 5
-        while (index := page.evaluate(MOVE_INDEX_JS, state["move"])) < 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert index >= 0, (lesson, state["move"])
-        page.locator("[data-testid=decision] .move-list button").nth(index).click()
-        deadline = time.monotonic() + 15
-        while page.evaluate(STATE_JS)["step"] == state["step"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        make_guide_move(page, state)
     raise AssertionError(f"lesson {lesson} not done after 10 moves")
 
 
@@ -184,18 +190,8 @@ def to_the_chain_migration(page: Any, base_url: str) -> None:
     moves closed (it would cover the board)."""
     page.goto(f"{base_url}/?anim=0#/learn/chain")
     page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
-    for _ in range(3):
-        if page.locator("polygon[data-hit=pier]").count():
-            break
-        state = lesson_state(page)
-        details = page.locator("[data-testid=decision] details")
-        if details.get_attribute("open") is None:
-            page.click("[data-testid=decision] details summary")
-        index = page.evaluate(MOVE_INDEX_JS, state["move"])
-        page.locator("[data-testid=decision] .move-list button").nth(index).click()
-        deadline = time.monotonic() + 15
-        while page.evaluate(STATE_JS)["step"] == state["step"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+    for _ in range(2):   # the guide's expansion and landing (server/tutorial/lessons.py); then its migration
+        make_guide_move(page, lesson_state(page))
+    page.wait_for_selector("polygon[data-hit=pier]")
     if page.locator("[data-testid=decision] details[open]").count():
         page.click("[data-testid=decision] details summary")
