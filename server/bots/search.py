@@ -3,8 +3,9 @@
 Each iteration imagines the game afresh (`game.imagine(seed)`: the unseen stack reshuffled, never the real
 order: R15), walks down one shared tree of actions, choosing by UCB among the actions legal in that
 imagined game (a child's exploration term counts the iterations in which it was available), adds one
-node, plays the game out with a lightly guided random policy and credits every node on the path with the
-result for the colour that chose it. The action most often chosen at the root is played.
+node, plays on at random only until `horizon` more turns have begun (or the game ends) and credits every
+node on the path with the result for the colour that chose it: the table's worth by the greedy evaluation,
+squashed into [0, 1]. The action most often chosen at the root is played.
 
 Deterministic given the seed and an iteration budget: every random draw comes from one generator seeded
 by the bot's seed and the game's version.
@@ -20,11 +21,15 @@ from typing import Any
 
 from server.game import Game
 
-from .evaluate import evaluate
+from .evaluate import evaluate, people
 from .greedy import GreedyBot
 
 Action = dict[str, Any]
-Key = tuple[Any, ...]
+Key = str
+
+ROOT_RATED = 48
+"""At most this many of the root's actions are rated by the greedy evaluation (drawn at random when there are
+more): the children the search starts from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +60,10 @@ class _Node:
 
 
 def key_of(action: Action) -> Key:
-    """A hashable form of a wire action: the tree's edge label."""
-    out: list[Any] = []
-    for name in sorted(action):
-        value = action[name]
-        if isinstance(value, list):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        elif isinstance(value, dict):
-            value = tuple(sorted(value.items()))
-        out.append((name, value))
-    return tuple(out)
+    """A hashable form of a wire action: the tree's edge label. The engine lists every action with its
+    keys in one canonical order (docs/engine.md), so its repr names it; sorting the keys instead cost a
+    third of the search's time on wide decisions."""
+    return repr(action)
 
 
 def rewards(game: Game) -> dict[str, float]:
@@ -81,12 +80,27 @@ def rewards(game: Game) -> dict[str, float]:
     return {c: 0.85 * (share if c in winners else 0.0) + 0.15 * scores[c] / top for c in scores}
 
 
+def worths(game: Game, temperature: float) -> dict[str, float]:
+    """Each colour's result of a game stopped anywhere, in [0, 1]: the greedy evaluation of its table (in
+    points, a won game worth 10 more) through a logistic of `temperature` points, so a lead of a few
+    points reads as nearly won."""
+    view = game.view()
+    out: dict[str, float] = {}
+    for side in people(view):
+        value = evaluate(view, side[0])
+        for c in side:
+            out[c] = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / temperature))))
+    return out
+
+
 class SearchBot:
     """ISMCTS within a budget of iterations (deterministic) or seconds (at least one iteration).
 
-    `exploration` is UCB's constant; `guide` is how many sampled actions a playout's turn decision
-    compares with the greedy evaluation (0: plain random playouts); `bias` weighs the greedy ratings of
-    the root's actions as a progressive bias that fades with visits."""
+    `exploration` is UCB's constant; `horizon` is how many turns a playout begins (at random) before the
+    table is judged by the greedy evaluation through a logistic of `temperature` points (None: play to the
+    end and count the win, R13); `guide` is how many sampled actions a playout's turn decision compares
+    with the greedy evaluation (0: plain random playouts); `bias` weighs the greedy ratings of the root's
+    actions as a progressive bias that fades with visits."""
 
     def __init__(
         self,
@@ -94,6 +108,8 @@ class SearchBot:
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
+        horizon: int | None = 1,
+        temperature: float = 2.0,
         guide: int = 0,
         bias: float = 1.0,
     ) -> None:
@@ -103,13 +119,15 @@ class SearchBot:
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.horizon = horizon
+        self.temperature = temperature
         self.guide = guide
         self.bias = bias
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"seconds={self.seconds}"
-        return f"SearchBot({budget}, guide={self.guide})"
+        return f"SearchBot({budget}, horizon={self.horizon}, guide={self.guide})"
 
     def choose(self, game: Game) -> Action:
         """A legal action for `game.to_move`."""
@@ -150,7 +168,10 @@ class SearchBot:
             return
         rater = GreedyBot(seed=rng.getrandbits(32), samples=1, depth=1, follow=3)
         copy = game.imagine(rng.getrandbits(32))
-        ratings = {key_of(a): rater.rate(copy, a, colour) for a in legal[:32]}
+        # a wide decision (a free tile placement has over a hundred actions) is rated on a sample, not on
+        # the first of its listing, which are all in one corner of the table
+        rated = legal if len(legal) <= ROOT_RATED else rng.sample(legal, ROOT_RATED)
+        ratings = {key_of(a): rater.rate(copy, a, colour) for a in rated}
         top = max(ratings.values())
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
@@ -204,16 +225,23 @@ class SearchBot:
                 break
             node = child
         self._play_out(world, rng)
-        result = rewards(world)
+        result = rewards(world) if self.horizon is None else worths(world, self.temperature)
         root.visits += 1
         for child, mover in path:
             child.visits += 1
             child.reward += result[mover]
 
     def _play_out(self, world: Game, rng: random.Random) -> None:
-        """Play to the end: random, except that a turn decision compares `guide` sampled actions."""
+        """Play on at random (a turn decision compares `guide` sampled actions) to the end, or until the
+        `horizon`-th turn decision from here is reached: random play far ahead says more about chance than
+        about the position, so the evaluation judges the table once the chains under way have run out."""
         guide = self.guide
+        turns = -1 if self.horizon is None else self.horizon
         while world.to_move is not None:
+            if turns >= 0 and world.phase == "turn":
+                if turns == 0:
+                    return
+                turns -= 1
             if guide > 1:
                 decision = world.decision
                 if decision is not None and decision["kind"] == "turn":
