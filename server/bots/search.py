@@ -237,15 +237,13 @@ class SearchBot:
         about the position, so the evaluation judges the table once the chains under way have run out."""
         guide = self.guide
         turns = -1 if self.horizon is None else self.horizon
-        while world.to_move is not None:
-            if turns >= 0 and world.phase == "turn":
+        while (mover := world.to_move) is not None:
+            if world.phase == "turn":   # the kind of the pending decision (Game.decision), without building it
                 if turns == 0:
                     return
                 turns -= 1
-            if guide > 1:
-                decision = world.decision
-                if decision is not None and decision["kind"] == "turn":
-                    world.apply(_best_of(world, [world.sample_action(rng) for _ in range(guide)], decision["colour"]))
+                if guide > 1:
+                    world.apply(_best_of(world, [world.sample_action(rng) for _ in range(guide)], mover))
                     continue
             world.apply(world.sample_action(rng))
 
