@@ -12,7 +12,7 @@ Arrangements are tuples of beach codes (arrangements.py) in the numbering of a `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import arrangements, landing
@@ -20,6 +20,12 @@ from .arrangements import COUNT, KINDS, Arrangement
 from .geometry import Cell, neighbour, opposite
 from .landing import island_landings
 from .table import Placed
+
+WATCH_EVERY = 256
+"""Units of search work (arrangements met, tested or expanded) between two calls of the watch (`watch`)."""
+
+UNWATCHED = 1 << 62
+"""`next_watch` when nobody watches: never reached."""
 
 LONG_SEARCH = 64
 """Arrangements an R9 search meets before it looks for a frozen island (`ChainSolver._frozen`), which ends
@@ -114,6 +120,22 @@ class ChainSolver:
         self._network_of_full: dict[tuple[Cell, ...], Network] = {}  # by the islands with a full beach
         self._sailing_cache: tuple[dict[Cell, set[Cell]], set[Cell]] | None = None
         self._blind: tuple[tuple[bool, ...] | None] | None = None
+        # The watch (Game.watch): called every WATCH_EVERY units of search work; it may raise to abandon
+        # the call. Counting costs an addition and a comparison per unit; the clock stays with the caller.
+        self.watch: Callable[[], None] | None = None
+        self.work = 0
+        self.next_watch = UNWATCHED
+
+    def set_watch(self, watch: Callable[[], None] | None) -> None:
+        """Have `watch` called every WATCH_EVERY units of search work from now on (None: nobody)."""
+        self.watch = watch
+        self.next_watch = UNWATCHED if watch is None else self.work + WATCH_EVERY
+
+    def _worked(self) -> None:
+        """WATCH_EVERY more units of work were done: tell the watch (which may raise)."""
+        self.next_watch = self.work + WATCH_EVERY
+        if self.watch is not None:
+            self.watch()
 
     # ------------------------------------------------------------------ what the rules tell it
 
@@ -275,6 +297,9 @@ class ChainSolver:
 
     def _landing_results(self, topo: Topology, arr: Arrangement, target: Cell, fleet: int) -> list[Arrangement]:
         """The arrangements after each landing (R8) of the fleet `fleet` (a code) on the island at `target`."""
+        self.work += 1
+        if self.work >= self.next_watch:
+            self._worked()
         first, end, moorings = topo.span[target]
         head, tail = arr[:first], arr[end:]
         return [head + beaches + tail for beaches in island_landings(arr[first:end], moorings, fleet)]
@@ -284,6 +309,9 @@ class ChainSolver:
         the only full beach can land somewhere without filling a beach. Returns 0 when one passes, else
         the number of full beaches (how far the arrangement is from ending the chain). `full`: the full
         beaches of `arr`, when the caller knows them."""
+        self.work += 1
+        if self.work >= self.next_watch:
+            self._worked()
         moorings = topo.moorings
         if full is None:
             full = _full_beaches(topo, arr)
@@ -457,6 +485,9 @@ class ChainSolver:
         """Every arrangement one step of the chain (R6–R8: a full beach's fleet sails and lands) leads to
         from `arr`, by the islands sailed from and landed on; on `blind` beaches the boats are counted,
         not told apart. For arrangements where no pier of a full beach draws a tile (`_quick_escape`)."""
+        self.work += 1
+        if self.work >= self.next_watch:
+            self._worked()
         out = []
         for i, boats in enumerate(arr):
             if (boats & COUNT) != topo.moorings[i]:

@@ -8,6 +8,7 @@ and drawn from the top; nothing that leaves through a view, an event or an error
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from . import persistence, position, sampling
@@ -85,6 +86,15 @@ class Game(Rules):
         if self.phase == Phase.OVER:
             raise IllegalAction("game_over", "the game is over: there is nothing to choose", where=self.situation())
         return self.issue(sampling.sample(self, rng))
+
+    # ------------------------------------------------------------------ long work
+
+    def watch(self, check: Callable[[], None] | None) -> None:
+        """Have `check` called now and then while a call searches long (R9), every few hundred units of
+        search work; None: nobody. `check` may raise to abandon the call: the exception comes out of the
+        call, and this game must be thrown away, for it may be half changed. The engine keeps no clock:
+        a caller that must not wait long (a server's event loop) times the call in `check`."""
+        self.chains.set_watch(check)
 
     # ------------------------------------------------------------------ views (R15)
 
