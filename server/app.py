@@ -23,6 +23,7 @@ from server.config import Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
+from server.lobby.offload import Offload
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
@@ -110,7 +111,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
-    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games)
+    offload = Offload(config.loop_slice, app[METRICS].offloaded)
+    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
@@ -130,6 +132,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         stop.set()
         await timers
         await _stop_bot_workers(workers)
+        offload.close()
         answers.cancel()
         with contextlib.suppress(BaseException):
             await answers

@@ -33,6 +33,7 @@ class Config:
     rooms_per_person: int = 3             # open rooms one person may have created
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     live_games: bool = True               # hold games as live engine objects between actions (authority.py)
+    loop_slice: float = 0.004             # seconds an engine step may hold the event loop (offload.py); 0: no limit
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # local bot workers this process starts (0: none)
     bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
@@ -58,7 +59,8 @@ def from_env(**overrides: object) -> Config:
                        ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
                        ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
                        ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str),
-                       ("bot_workers", int), ("bot_reclaim", float)):
+                       ("bot_workers", int), ("bot_reclaim", float),
+                       ("loop_slice", float)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)

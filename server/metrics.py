@@ -77,6 +77,8 @@ class Metrics:
                                 "their messages (send queue full or write timed out).", registry=self.registry)
         self._refused = Counter("tongiaki_connections_refused", "Connections refused, by reason.", ["reason"],
                                 registry=self.registry)
+        self._offloaded = Counter("tongiaki_engine_steps_offloaded", "Engine steps that outgrew their slice of the "
+                                  "event loop and ran in the engine worker.", registry=self.registry)
         self._messages = Counter("tongiaki_game_messages", "Game messages broadcast by this process.",
                                  registry=self.registry)
         self._latency = Histogram("tongiaki_action_latency_seconds", "From an action's arrival to its broadcast.",
@@ -123,6 +125,10 @@ class Metrics:
     def refused_request(self, code: str) -> None:
         """Any request refused with `code` (the rejection rate the alert rules watch)."""
         self._rejections.labels(code).inc()
+
+    def offloaded(self) -> None:
+        """An engine step ran in the engine worker (server/lobby/offload.py)."""
+        self._offloaded.inc()
 
     def dropped_slow_socket(self) -> None:
         self._dropped.inc()

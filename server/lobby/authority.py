@@ -18,6 +18,7 @@ from server.bots.worker import BotJob, BotQueue
 from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
 from server.lobby.mode import Action, GameMode, Illegal, LiveGame
+from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import GameRecord, Head, Store, pack, unpack
@@ -78,8 +79,10 @@ class Authority:
     """The game authority of one server process; `modes` are the rule sets rooms may play, by name."""
 
     def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
-                 metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True) -> None:
+                 metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
+                 offload: Offload | None = None) -> None:
         self.modes = modes
+        self.offload = offload or Offload(0)   # 0: every engine call on the loop (tests that build one)
         self.live_games = live_games   # off: every action rebuilds its game from bytes (to measure the gain)
         self.bots = bots
         self.store = store
@@ -129,7 +132,7 @@ class Authority:
         room = await self.lobby.update(room.id, begin, game=record)
         self._hold(room.id, Held(0, game.deciding, now, 0, state_raw, view_raw, room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
-        await self._send_private(room, 0, game)
+        await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
         state = await self.lobby.publish(room)
         await self.store.schedule(room.id, time.time(), earlier_only=True)
         return {"room": state, "v": 0}
@@ -202,39 +205,38 @@ class Authority:
         broadcasts. Returns the new version and the room's next timer check (None when the game ended),
         or None when the stored game or room moved on meanwhile (nothing was stored)."""
         room = held.room
-        game = held.game or self.mode_of(room).load(held.state)
         if held.public is not None:
             before = held.public
         else:
             before = unpack(held.view)
             before.pop("legal", None)   # stored by protocol 1
-        round_before = game.round
-        try:
-            events = game.apply(action, colour)
-        except Illegal as e:   # nothing changed: the held game stays as it is
-            raise Rejected("illegal_action", e.message, reason=e.reason) from None
-        # the held game is changed now: nobody else may play on it until what follows is stored
+        # Taken: from here the held game may be changed (or half changed by a step abandoned on the loop),
+        # so nobody plays on it again; what results is held below once stored.
+        game, held.game = held.game, None
         if self._held.get(room.id) is held:
             del self._held[room.id]
-        after = game.public_view()
+        try:
+            step, live = await self.offload.step(room.id, self.mode_of(room), game, held.state, action, colour,
+                                                 self._human_colours(room))
+        except Illegal as e:   # nothing was stored; the next action rebuilds the game from its bytes
+            raise Rejected("illegal_action", e.message, reason=e.reason) from None
+        events, after, deciding = step.events, step.view, step.deciding
         v = held.v + 1
         message = {"room": room.id, "v": v, "events": events, "patch": patch.diff(before, after)}
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
         line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
-        deciding = game.deciding
-        same_round = game.round is not None and game.round == round_before
-        began, began_v = (held.began, held.began_v) if same_round else (now, v)
+        began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
         check = room.next_check(deciding, now, began, now, self.timings.presence_ttl) if deciding else None
-        state, view = game.to_bytes(), pack(after)
+        state, view = step.state, pack(after)
         if not await self.store.commit(room.id, held.v, state, view, deciding, message, line,
                                        self.timings.patch_log, check, held.room_raw, (began, began_v),
                                        self.lobby.proc):
             return None
-        live = self.live_games
+        keep = self.live_games and live is not None
         self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,
-                                 game if live else None, after if live else None))
+                                 live if keep else None, after if self.live_games else None))
         self.on_check(check)
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
@@ -243,7 +245,7 @@ class Authority:
             await self.outbox.game_message(room.id, message)
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
-            await self._send_private(room, v, game)
+            await self._send_private(room, v, step.privates)
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
@@ -348,28 +350,36 @@ class Authority:
         room, _raw, record = await self.store.room_and_game(room_id)
         if room is None or record is None or record.v != v or not record.deciding:
             return []
-        return self._payloads(room, v, self.mode_of(room).load(record.state))
+        # from the stored bytes, not the held game: a call abandoned on the loop would leave that one unsure
+        privates = await self.offload.privates(self.mode_of(room), record.state, self._human_colours(room))
+        return self._payloads(room, v, privates)
 
     async def _private_for(self, room_id: str, v: int, person: str) -> dict[str, Any] | None:
         return next((payload for p, payload in await self._privates(room_id, v) if p == person), None)
 
     @staticmethod
-    def _payloads(room: Room, v: int, game: LiveGame) -> list[tuple[str, dict[str, Any]]]:
-        """Each seated person's `legal` payload at version v: what their seat alone may see (nobody's
-        for a bot seat)."""
+    def _human_colours(room: Room) -> tuple[str, ...]:
+        """The colours of the seats people sit in: only theirs get private payloads (a bot's goes nowhere)."""
+        return tuple(colour for i, seat in enumerate(room.seats) if seat.kind == "human" and seat.person
+                     for colour in room.settings.seat_colours(i))
+
+    @staticmethod
+    def _payloads(room: Room, v: int, privates: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Each seated person's `legal` payload at version v, from each colour's private payload
+        (`LiveGame.private`): what their seat alone may see (nobody's for a bot seat)."""
         out = []
         for i, seat in enumerate(room.seats):
             if seat.kind != "human" or not seat.person:
                 continue
             for colour in room.settings.seat_colours(i):
-                mine = game.private(colour)
+                mine = privates.get(colour)
                 if mine is not None:
                     out.append((seat.person, {"room": room.id, "v": v, "actions": mine}))
         return out
 
-    async def _send_private(self, room: Room, v: int, game: LiveGame) -> None:
+    async def _send_private(self, room: Room, v: int, privates: dict[str, Any]) -> None:
         """The `legal` events of version v: to each person what their seat alone may see."""
-        for person, payload in self._payloads(room, v, game):
+        for person, payload in self._payloads(room, v, privates):
             await self.outbox.legal(room.id, person, payload)
 
     # -- broadcasts --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ alone may see (its legal actions, its own pending order) goes to that seat's per
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.lobby.settings import Settings
@@ -26,6 +27,10 @@ class Illegal(Exception):
         super().__init__(f"{reason}: {message}")
         self.reason = reason
         self.message = message
+
+    def __reduce__(self) -> tuple[type[Illegal], tuple[str, str]]:
+        # raised in an engine worker process (server/lobby/offload.py), it comes back through pickle
+        return Illegal, (self.reason, self.message)
 
 
 class LiveGame(Protocol):
@@ -58,6 +63,12 @@ class LiveGame(Protocol):
 
     def to_bytes(self) -> bytes:
         """The whole state, secrets included (server-side storage only)."""
+        ...
+
+    def watch(self, check: Callable[[], None] | None) -> None:
+        """Have `check` called now and then during long work (None: nobody); `check` may raise to
+        abandon the call, and the game is then thrown away. A mode whose calls are all short may ignore
+        it. The authority times its calls this way (server/lobby/offload.py)."""
         ...
 
 
