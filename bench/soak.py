@@ -367,6 +367,9 @@ async def soak(args: argparse.Namespace) -> None:
         text = (data / "server.log").read_text(errors="replace")
         print(f"server log           {len(text.splitlines())} lines, {len(text) / 1024:.0f} KiB, "
               f"{text.count('Traceback')} tracebacks")
+        for line in text.splitlines():   # the full collections closed connections set off (timers.py)
+            if "full garbage collection" in line:
+                print("  " + line[line.index("full garbage collection"):])
     finally:
         stop.set()
         if attack is not None and attack.poll() is None:

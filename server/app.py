@@ -74,7 +74,7 @@ def init_app(config: Config) -> web.Application:
     # so transports opened without a Socket.IO connection are bounded too
     cap_sessions(sio, config.connections_per_address and config.connections_per_address + 8,
                  config.forwarded_for)
-    release_closed(sio)
+    release_closed(sio, app[METRICS].closed_session)
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)

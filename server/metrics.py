@@ -85,6 +85,7 @@ class Metrics:
                                   buckets=LATENCY_BUCKETS, registry=self.registry)
         self._lag = Histogram("tongiaki_loop_lag_seconds", "How late the timer loop woke up (event loop or CPU "
                               "busy).", buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.closed_sessions = 0   # Engine.IO sessions closed since start (not exported: the timers read it)
         self.cluster = ClusterFigures()
         self.registry.register(self.cluster)
 
@@ -125,6 +126,10 @@ class Metrics:
     def refused_request(self, code: str) -> None:
         """Any request refused with `code` (the rejection rate the alert rules watch)."""
         self._rejections.labels(code).inc()
+
+    def closed_session(self) -> None:
+        """An Engine.IO session closed (its leftovers wait for a full collection: server/lobby/timers.py)."""
+        self.closed_sessions += 1
 
     def offloaded(self) -> None:
         """An engine step ran in the engine worker (server/lobby/offload.py)."""

@@ -161,13 +161,14 @@ def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> di
     return counts
 
 
-def release_closed(sio: socketio.AsyncServer) -> None:
+def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None = None) -> None:
     """Makes a closed Engine.IO session give back what it holds as soon as it closes. Engine.IO itself
     forgets a closed session only when its service task next walks past it (a cycle of ping_timeout
     seconds), and the session's ping task, asleep for ping_interval, keeps it alive until it wakes:
     meanwhile a dropped slow reader still held its unsent packets and its websocket's buffers, and a
     flood of short connections kept hundreds of dead sessions (bench.soak: +15 MB in 60 s from one
-    address opening and dropping connections within its cap)."""
+    address opening and dropping connections within its cap). `closed` is told of each closed session
+    (what is left of it in reference cycles waits for a full collection: server/lobby/timers.py)."""
     connect, disconnect = sio.eio.handlers["connect"], sio.eio.handlers["disconnect"]
 
     async def tracked(eio_sid: str, *args: Any) -> Any:
@@ -180,9 +181,14 @@ def release_closed(sio: socketio.AsyncServer) -> None:
     def forget(eio_sid: str, eio_socket: Any) -> None:
         if not eio_socket.closed:
             return
+        if closed is not None:
+            closed()
         ping = getattr(eio_socket, "tongiaki_ping", None)
         if ping is not None:
             ping.cancel()
+            # the cancelled task's error holds the ping's frame, which holds the socket: a cycle that
+            # only a full collection (rare, by design: gc thresholds in server/__main__.py) would free
+            eio_socket.tongiaki_ping = None
         if getattr(eio_socket, "tongiaki_ws", None) is None:
             return   # long-polling: Engine.IO's close hands its last packets to the client's next poll
         if sio.eio.sockets.get(eio_sid) is eio_socket:

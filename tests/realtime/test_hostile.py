@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import logging
 import time
+import weakref
 from typing import Any
 
 import msgpack
@@ -21,6 +22,7 @@ from tablekit import Client, InProcessServer, people
 
 from bench.rawsocket import RawSocket
 from server.app import METRICS, NAMESPACE, SIO, WEBSOCKETS
+from server.lobby import timers
 
 
 def nested(levels: int) -> object:
@@ -300,8 +302,34 @@ async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(serve
     await asyncio.sleep(0)
     for eio_socket in held:
         assert eio_socket.closed and eio_socket.tongiaki_ws is None
-        assert eio_socket.tongiaki_ping.done()   # its ping task no longer keeps it for ping_interval
+        assert eio_socket.tongiaki_ping is None   # its ping task, cancelled, no longer keeps it
         assert [eio_socket.queue.get_nowait() for _ in range(eio_socket.queue.qsize())] in ([], [None])
+
+
+async def test_what_closed_connections_leave_in_reference_cycles_is_collected(server, monkeypatch, caplog):
+    """A closed connection leaves reference cycles inside Engine.IO and aiohttp (a task's exception whose
+    traceback holds the frame that holds the task) that only a full collection frees, and the server's
+    collector thresholds make those rare: connections closing set off one in the timer loop, so a flood
+    of connections does not grow memory for good (bench.soak)."""
+    monkeypatch.setattr(timers, "CYCLES_AFTER", (1, 0.0))   # the real bound: 256 closed, 30 s apart
+    sio = server.app[SIO]
+    raws = [await RawSocket.open(server.url, connect=i % 2 == 0) for i in range(6)]
+    sessions = [weakref.ref(s) for s in sio.eio.sockets.values()]
+    assert len(sessions) == 6
+    with caplog.at_level(logging.INFO, logger="server.lobby.timers"):
+        for raw in raws:
+            raw.close()
+        deadline = time.monotonic() + 5
+        while sio.eio.sockets:   # closed and forgotten by Engine.IO
+            assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
+            await asyncio.sleep(0.05)
+        (await RawSocket.open(server.url)).close()   # the next closed connection sets off a collection
+        # Engine.IO's sweep task may keep the last session it looked at in a local until its next pass
+        # (a plain reference, not a cycle): at most that one is left
+        while sum(ref() is not None for ref in sessions) > 1:
+            assert time.monotonic() < deadline, "closed sessions are still in memory"
+            await asyncio.sleep(0.05)
+    assert "full garbage collection after" in caplog.text
 
 
 async def test_metrics_stay_cheap_with_many_rooms(server, store, redis_url):
