@@ -81,6 +81,18 @@ export class BoardView {
       this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
       if (!this.userMoved) this._readable(keep);
     }
+    this._showTargets(node);
+  }
+
+  /** A new decision whose targets are all off screen (the special start on Tonga after the camera
+   *  followed a voyage far away, say): bring the first into view, once per new set of targets. */
+  _showTargets(node) {
+    const targets = [...node.querySelectorAll('[data-hit]')];
+    const key = targets.map((t) => `${t.dataset.hit}:${t.dataset.island || ''}:${t.dataset.cell || ''}`).join('|');
+    if (key === this._targetsKey) return;
+    this._targetsKey = key;
+    if (!targets.length || !this.following || this.dragging) return;
+    if (!targets.some((t) => this.onScreen(t))) this.reveal(targets[0]);
   }
 
   /** CSS px per board unit of the whole box fitted into the element (zoom 1). */
