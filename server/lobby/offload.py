@@ -5,8 +5,9 @@ bytes to store) takes well under a millisecond on a held game; a few, an exhaust
 endless chain, take up to a few hundred. Which ones cannot be known before, so each step runs on the
 event loop under a watch (`LiveGame.watch`): when it has taken `slice` seconds, the watch abandons it, the
 live game is thrown away (it may be half changed), and the step runs again, from the game's stored bytes,
-in this process's engine worker. The other rooms are served meanwhile; the room's next step is tried on
-the loop again (most steps after a long one are short). The engine keeps no clock: the watch is ours.
+in this process's engine worker, which keeps that game live; the other rooms are served meanwhile. The
+room's steps go to the worker while they take it longer than the slice, and come back to the loop after
+the first short one. The engine keeps no clock: the watch is ours.
 """
 
 from __future__ import annotations
@@ -55,9 +56,8 @@ def take_step(game: LiveGame, action: Action, colour: str | None, private_for: t
     round_before = game.round
     events = game.apply(action, colour)
     view = game.public_view()
-    privates = {c: p for c in private_for for p in [game.private(c)] if p is not None}
     return Step(events, view, game.to_bytes(), game.deciding,
-                game.round is not None and game.round == round_before, privates)
+                game.round is not None and game.round == round_before, privates_of(game, private_for))
 
 
 def privates_of(game: LiveGame, colours: tuple[str, ...]) -> dict[str, Any]:

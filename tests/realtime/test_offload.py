@@ -53,6 +53,9 @@ async def test_a_long_step_runs_in_the_worker_while_the_loop_serves():
             last = now
 
     try:
+        # the worker's start (a spawn, once per process) is not the step: start it before measuring
+        offload._pool = offload._new_pool()
+        await asyncio.get_running_loop().run_in_executor(offload._pool, int)
         stop = asyncio.Event()
         ticker = asyncio.create_task(ticking(stop))
         await asyncio.sleep(0.01)
