@@ -10,8 +10,9 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import Any
 
 import redis.asyncio as redis
 import socketio
@@ -19,7 +20,7 @@ from aiohttp import web
 from redis.exceptions import RedisError
 
 from server.bots.worker import BotQueue
-from server.config import Config
+from server.config import REDIS_CONNECT, Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
@@ -47,6 +48,9 @@ WEBSOCKETS = web.AppKey("websockets", Websockets)
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
 
+SHUTDOWN_STEP = 10.0
+"""Seconds one step of the shutdown may take before it is left behind (`_within`)."""
+
 METRICS_LEASE = 30.0
 """Seconds the replica exporting the cluster-wide figures keeps that role without a scrape."""
 
@@ -63,7 +67,8 @@ def init_app(config: Config) -> web.Application:
     manager = None
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
-        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio")
+        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio",
+                         redis_options={"socket_connect_timeout": REDIS_CONNECT})
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
@@ -95,12 +100,14 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
         url = config.redis_url
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10,
+                                                     socket_connect_timeout=REDIS_CONNECT)
     else:
         embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
         url = f"unix://{embedded.socket}"   # for the bot workers
         pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
-                                            path=embedded.socket, max_connections=64, timeout=10)
+                                            path=embedded.socket, max_connections=64, timeout=10,
+                                            socket_connect_timeout=REDIS_CONNECT)
     client = redis.Redis(connection_pool=pool)
     store = Store(client, config.prefix)
     sio = app[SIO]
@@ -130,18 +137,31 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         stop.set()
-        await timers
-        await _stop_bot_workers(workers)
+        await _within("the timer loop", timers)
+        await _stop_bot_workers(workers)   # bounded by itself: a worker that does not stop is killed
         offload.close()
         answers.cancel()
-        with contextlib.suppress(BaseException):
-            await answers
-        with contextlib.suppress(Exception):
-            await store.drop_process(proc)
-        await client.aclose()
-        await pool.disconnect()
+        await _within("the bot answers", answers)
+        await _within("dropping this process's presence", store.drop_process(proc))
+        await _within("closing the Redis client", client.aclose())
+        await _within("closing the Redis pool", pool.disconnect())
         if embedded is not None:
             await asyncio.to_thread(embedded.close)   # it saves first
+
+
+async def _within(what: str, step: Awaitable[Any]) -> None:
+    """One step of the shutdown, bounded and on its own: a step that fails is logged, and one that hangs
+    (a peer that never answers a close) is cancelled and left behind, so the process still stops, and its
+    embedded Redis and bot workers with it. The step runs as a task and is not awaited once cancelled: a
+    step that swallowed the cancellation would otherwise hang the shutdown all the same."""
+    task = asyncio.ensure_future(step)
+    seconds = SHUTDOWN_STEP
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        log.warning("shutdown: %s took over %.0f s; left behind", what, seconds)
+    elif not task.cancelled() and task.exception() is not None:
+        log.warning("shutdown: %s failed (%r)", what, task.exception())
 
 
 async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event) -> None:
@@ -184,13 +204,13 @@ async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
 async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
-        await app[NAMESPACE].close()
-        with contextlib.suppress(Exception):  # our sockets' presence records die with this
-            await app[STORE].drop_process(app[LOBBY].proc)
-    await app[WEBSOCKETS].close_all()
-    await app[SIO].shutdown()
+        await _within("closing the sockets", app[NAMESPACE].close())
+        # our sockets' presence records die with this
+        await _within("dropping this process's presence", app[STORE].drop_process(app[LOBBY].proc))
+    await _within("closing the websockets", app[WEBSOCKETS].close_all())
+    await _within("stopping Socket.IO", app[SIO].shutdown())
     if isinstance(app[SIO].manager, Fanout):
-        await app[SIO].manager.aclose()
+        await _within("closing pub/sub", app[SIO].manager.aclose())
 
 
 async def healthz(request: web.Request) -> web.Response:

@@ -6,6 +6,10 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+REDIS_CONNECT = 5.0
+"""Seconds to connect to Redis, and (redis-py uses the same bound) to close a connection: without it a
+close may wait on its socket for ever and hang a shutdown (redis/redis-py#3941)."""
+
 
 @dataclass(frozen=True)
 class Config:

@@ -28,6 +28,8 @@ import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 from redis.exceptions import RedisError, ResponseError
 
+from server.config import REDIS_CONNECT
+
 log = logging.getLogger(__name__)
 
 JOB_GUARD = 10.0
@@ -187,7 +189,7 @@ async def run(url: str, prefix: str, reclaim: float) -> None:
                 Path(heartbeat).touch()
             await asyncio.sleep(1.0)
 
-    client = redis.Redis.from_url(url)
+    client = redis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT)
     queue = BotQueue(client, prefix, f"w_{secrets.token_hex(4)}", reclaim)
     log.info("bot worker %s on %s", queue.consumer, queue.jobs)
     watcher = asyncio.create_task(orphaned())

@@ -24,8 +24,8 @@ RETRY_MAX = 1.0
 class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
     """The Redis manager with a short retry and a hook called each time it subscribes again."""
 
-    def __init__(self, url: str, channel: str) -> None:
-        super().__init__(url, channel=channel)
+    def __init__(self, url: str, channel: str, redis_options: dict[str, Any] | None = None) -> None:
+        super().__init__(url, channel=channel, redis_options=redis_options)
         self.resubscribed: Callable[[], Awaitable[None]] | None = None
 
     async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:

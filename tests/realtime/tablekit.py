@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import random
 import socket
@@ -260,8 +261,17 @@ class InProcessServer:
         self.url = f"http://127.0.0.1:{port}"
         return self
 
-    async def stop(self) -> None:
-        await self.runner.cleanup()
+    async def stop(self, within: float = 120.0) -> None:
+        """Stops it as SIGTERM would; a shutdown that hangs fails the test with every task's stack (each
+        step of a shutdown is bounded, server/app.py `_within`, so this names a new unbounded wait)."""
+        cleanup = asyncio.ensure_future(self.runner.cleanup())
+        done, _ = await asyncio.wait({cleanup}, timeout=within)
+        if not done:
+            stacks = io.StringIO()
+            for task in asyncio.all_tasks():
+                task.print_stack(file=stacks)
+            raise AssertionError(f"the server did not stop within {within:.0f} s; its tasks:\n{stacks.getvalue()}")
+        cleanup.result()
 
 
 class ServerProcess:

