@@ -68,17 +68,23 @@ def session(source: str) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0), limit=0))
 
 
+STALLED = 60.0
+"""Seconds without a game message after which a normal room counts as stalled (a bot away past the grace
+period is replaced within 30 s) and starts again."""
+
+
 # -- normal play --------------------------------------------------------------------------------------
 async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) -> None:
     """Two people and two bots play games back to back; each person acts on its `legal` event."""
     rng = random.Random(seed)
     async with session("127.0.0.1") as http:
         while not stop.is_set():
-            host, guest = await client(url, "127.0.0.1", http), await client(url, "127.0.0.1", http)
             over = asyncio.Event()
+            seated: list[socketio.AsyncClient] = []
             room: dict[str, str] = {}
+            heard = [time.monotonic()]   # when a game message last came: a game that stops moving is a failure
 
-            def player(sio: socketio.AsyncClient, over: asyncio.Event = over) -> None:
+            def player(sio: socketio.AsyncClient, over: asyncio.Event = over, heard: list[float] = heard) -> None:
                 async def on_legal(data: dict[str, Any]) -> None:
                     await asyncio.sleep(rng.uniform(0.05, 0.3))   # a person thinks a little
                     sent = time.monotonic()
@@ -102,29 +108,40 @@ async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) ->
                     if data.get("status") == "finished":
                         over.set()
 
+                async def on_game(data: dict[str, Any]) -> None:
+                    heard[0] = time.monotonic()
+
                 sio.on("legal", on_legal)
                 sio.on("room", on_room)
+                sio.on("game", on_game)
 
-            player(host)
-            player(guest)
             try:
+                # (inside the try: a failed connection is counted and the room starts again; before, one
+                # killed the room's task, quietly, and the run went on with fewer rooms)
+                for _ in range(2):
+                    seated.append(await client(url, "127.0.0.1", http))
+                host, guest = seated
+                player(host)
+                player(guest)
                 created = await host.call("room_create", {"name": f"normal {seed}", "seats": 4, "bot_pace": 0.2,
                                                           "grace": 30}, timeout=10)
                 room["id"] = created["room"]["id"]
                 await guest.call("room_join", {"room": room["id"]}, timeout=10)
                 await guest.call("sit", {"room": room["id"], "seat": 1}, timeout=10)
                 await host.call("room_start", {"room": room["id"], "fill_with_bots": True}, timeout=10)
-                stop_wait = asyncio.ensure_future(stop.wait())
-                await asyncio.wait([stop_wait, asyncio.ensure_future(over.wait())],
-                                   return_when=asyncio.FIRST_COMPLETED)
-                stop_wait.cancel()
+                while not (over.is_set() or stop.is_set()):
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(over.wait(), 1.0)
+                    if time.monotonic() - heard[0] > STALLED:
+                        raise TimeoutError(f"no game message for {STALLED:.0f} s")
                 if over.is_set():
                     stats.games += 1
-            except Exception:  # noqa: BLE001
-                stats.errors["room"] = stats.errors.get("room", 0) + 1
+            except Exception as e:  # noqa: BLE001
+                kind = f"room ({type(e).__name__})"
+                stats.errors[kind] = stats.errors.get(kind, 0) + 1
                 await asyncio.sleep(1)
             finally:
-                for sio in (host, guest):
+                for sio in seated:
                     with contextlib.suppress(Exception):
                         await sio.disconnect()
 

@@ -48,7 +48,7 @@ WEBSOCKETS = web.AppKey("websockets", Websockets)
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
 
-SHUTDOWN_STEP = 10.0
+SHUTDOWN_STEP = 5.0
 """Seconds one step of the shutdown may take before it is left behind (`_within`)."""
 
 METRICS_LEASE = 30.0
@@ -149,13 +149,13 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
             await asyncio.to_thread(embedded.close)   # it saves first
 
 
-async def _within(what: str, step: Awaitable[Any]) -> None:
+async def _within(what: str, step: Awaitable[Any], seconds: float | None = None) -> None:
     """One step of the shutdown, bounded and on its own: a step that fails is logged, and one that hangs
     (a peer that never answers a close) is cancelled and left behind, so the process still stops, and its
     embedded Redis and bot workers with it. The step runs as a task and is not awaited once cancelled: a
     step that swallowed the cancellation would otherwise hang the shutdown all the same."""
     task = asyncio.ensure_future(step)
-    seconds = SHUTDOWN_STEP
+    seconds = seconds or SHUTDOWN_STEP
     done, _ = await asyncio.wait({task}, timeout=seconds)
     if not done:
         task.cancel()
@@ -204,7 +204,8 @@ async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
 async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
-        await _within("closing the sockets", app[NAMESPACE].close())
+        # (the requests in flight get up to 5 s of it, then the sockets are told goodbye)
+        await _within("closing the sockets", app[NAMESPACE].close(timeout=5.0), 5.0 + SHUTDOWN_STEP)
         # our sockets' presence records die with this
         await _within("dropping this process's presence", app[STORE].drop_process(app[LOBBY].proc))
     await _within("closing the websockets", app[WEBSOCKETS].close_all())
