@@ -137,7 +137,7 @@ async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) ->
                 if over.is_set():
                     stats.games += 1
             except Exception as e:  # noqa: BLE001
-                kind = f"room ({type(e).__name__})"
+                kind = f"room ({type(e).__name__}: {str(e)[:80]})"
                 stats.errors[kind] = stats.errors.get(kind, 0) + 1
                 await asyncio.sleep(1)
             finally:

@@ -6,7 +6,7 @@ Keys (all under the configured prefix `P`):
 | --- | --- | --- |
 | `P:room:{id}` | string | the room (msgpack): settings, seats, host, status, rev |
 | `P:code:{code}` | string | room id of a join code |
-| `P:lobby` | zset | listed (not private) room ids, by creation time |
+| `P:lobby` | zset | listed (not private) rooms that are waiting or playing, by creation time |
 | `P:rooms` | zset | every room id, by creation time (expiry sweep) |
 | `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
 | `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding, comma-separated), `at`, `began`, `began_v` |
@@ -328,6 +328,11 @@ class Store:
                             pipe.expire(k, int(ttl))
                     if room.status == PLAYING:
                         pipe.persist(self.key("code", room.code))
+                    if room.status == FINISHED:
+                        # out of the lobby index at once (its record lists it): the listing reads the
+                        # newest 500 of the index, and finished games kept there for their hour pushed
+                        # rooms still playing out of it, and made each read of it cost hundreds of rooms
+                        pipe.zrem(self.key("lobby"), room_id)
                     for person in before - room.humans():
                         pipe.srem(self.key("seated", person), room_id)
                     for person in room.humans():

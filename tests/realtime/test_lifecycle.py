@@ -13,7 +13,7 @@ from tablekit import InProcessServer, people, table
 from server.config import Config
 
 
-async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients):
+async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients, store):
     server = await InProcessServer(config.with_(finished_ttl=1.0)).start()
     try:
         watcher, = await people(server.url, clients, "Watcher")
@@ -24,6 +24,9 @@ async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients):
         await a.wait(lambda: a.rooms[room]["status"] == "finished")
         # it leaves the lobby's live list as it finishes (its record lists it), and expires after finished_ttl
         await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
+        # and the lobby's index (which the listing reads, newest 500 first) with it: finished games kept
+        # there for their hour pushed the rooms still playing out of the listing
+        assert room not in await store.listed()
         finished = time.time()
         assert "error" not in await watcher.call("room_join", {"room": room})
         await asyncio.sleep(max(0.0, finished + 1.5 - time.time()))
