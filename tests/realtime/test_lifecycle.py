@@ -150,9 +150,9 @@ async def test_a_server_stops_in_bounded_time_when_its_redis_hangs(tmp_path, con
         began = time.monotonic()
         await server.stop(within=60.0)
         took = time.monotonic() - began
-        # six bounded steps that wait on Redis (1 s each), the bot worker's own bound (5 s, then killed)
-        print("TOOK", took)
-        assert took < 15.0, took
+        # the steps that wait on Redis are left after 1 s each (three here); unbounded, redis-py's own
+        # 5 s read timeout ended two of them and the shutdown took 10 s
+        assert took < 6.0, took
     finally:
         os.kill(private.pid, signal.SIGCONT)
         with contextlib.suppress(Exception):
