@@ -51,6 +51,9 @@ FRAME_LIMIT = 64 * 1024
 SHUTDOWN_STEP = 5.0
 """Seconds one step of the shutdown may take before it is left behind (`_within`)."""
 
+IN_FLIGHT = 5.0
+"""Seconds the requests in flight get to finish at shutdown, before the sockets are told goodbye."""
+
 METRICS_LEASE = 30.0
 """Seconds the replica exporting the cluster-wide figures keeps that role without a scrape."""
 
@@ -204,8 +207,7 @@ async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
 async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
-        # (the requests in flight get up to 5 s of it, then the sockets are told goodbye)
-        await _within("closing the sockets", app[NAMESPACE].close(timeout=5.0), 5.0 + SHUTDOWN_STEP)
+        await _within("closing the sockets", app[NAMESPACE].close(IN_FLIGHT), IN_FLIGHT + SHUTDOWN_STEP)
         # our sockets' presence records die with this
         await _within("dropping this process's presence", app[STORE].drop_process(app[LOBBY].proc))
     await _within("closing the websockets", app[WEBSOCKETS].close_all())
