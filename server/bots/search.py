@@ -5,7 +5,7 @@ order: R15), walks down one shared tree of actions, choosing by UCB among the ac
 imagined game (a child's exploration term counts the iterations in which it was available), adds one
 node, plays on at random only until `horizon` more turns have begun (or the game ends) and credits every
 node on the path with the result for the colour that chose it: the table's worth by the greedy evaluation,
-squashed into [0, 1]. The action most often chosen at the root is played.
+less its worth at the root, squashed into [0, 1]. The action most often chosen at the root is played.
 
 Deterministic given the seed and an iteration budget: every random draw comes from one generator seeded
 by the bot's seed and the game's version.
@@ -80,14 +80,14 @@ def rewards(game: Game) -> dict[str, float]:
     return {c: 0.85 * (share if c in winners else 0.0) + 0.15 * scores[c] / top for c in scores}
 
 
-def worths(game: Game, temperature: float) -> dict[str, float]:
+def worths(game: Game, temperature: float, baseline: dict[str, float] | None = None) -> dict[str, float]:
     """Each colour's result of a game stopped anywhere, in [0, 1]: the greedy evaluation of its table (in
-    points, a won game worth 10 more) through a logistic of `temperature` points, so a lead of a few
-    points reads as nearly won."""
+    points, a won game worth 10 more), less its `baseline` (the rating of the table the search decides
+    from), through a logistic of `temperature` points, so a gain of a few points reads as nearly won."""
     view = game.view()
     out: dict[str, float] = {}
     for side in people(view):
-        value = evaluate(view, side[0])
+        value = evaluate(view, side[0]) - (baseline[side[0]] if baseline else 0.0)
         for c in side:
             out[c] = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / temperature))))
     return out
@@ -123,6 +123,7 @@ class SearchBot:
         self.temperature = temperature
         self.guide = guide
         self.bias = bias
+        self._baseline: dict[str, float] = {}   # each side's rating of the table being decided from
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
@@ -141,6 +142,10 @@ class SearchBot:
         rng = random.Random(self.seed * 1_000_003 + game.version)
         root = _Node()
         self._priors(game, legal, colour, root, rng)
+        # Judged against the table it decides from: a colour far ahead (or behind) would otherwise rate
+        # every table near 1 (or 0), and the logistic would leave its search nothing to tell apart.
+        view = game.view()
+        self._baseline = {side[0]: evaluate(view, side[0]) for side in people(view)}
         deadline = None if self.seconds is None else began + self.seconds
         done = 0
         while True:
@@ -225,7 +230,7 @@ class SearchBot:
                 break
             node = child
         self._play_out(world, rng)
-        result = rewards(world) if self.horizon is None else worths(world, self.temperature)
+        result = rewards(world) if self.horizon is None else worths(world, self.temperature, self._baseline)
         root.visits += 1
         for child, mover in path:
             child.visits += 1

@@ -49,6 +49,30 @@ def test_search_is_deterministic_with_a_seed_and_an_iteration_budget() -> None:
         assert first == again
 
 
+def test_search_judges_a_table_against_the_one_it_decides_from() -> None:
+    """A colour far ahead rates nearly every table near 1 in absolute terms, so its search could not tell a
+    good move from a bad one; judged against the table it decides from, the same lead reads 0.5 and a point
+    gained or lost still moves the result (docs/bots.md, "Judge and back up")."""
+    from server.bots.evaluate import evaluate, people
+    from server.bots.greedy import GreedyBot
+    from server.bots.search import worths
+
+    game = Game.new(list(COLOURS[:4]), seed=7)
+    bots = {c: GreedyBot(seed=i) for i, c in enumerate(COLOURS[:4])}
+    while game.to_move is not None:   # greedy play until some colour leads by far
+        view = game.view()
+        values = {side[0]: evaluate(view, side[0]) for side in people(view)}
+        if max(values.values()) > 8:
+            break
+        game.apply(bots[game.to_move].choose(game))
+    leader = max(values, key=values.__getitem__)
+    assert values[leader] > 8, "no colour got far ahead in this game"
+    assert worths(game, 2.0)[leader] > 0.98
+    relative = worths(game, 2.0, values)
+    assert all(abs(r - 0.5) < 1e-9 for r in relative.values())
+    assert worths(game, 2.0, {c: v + 1.0 for c, v in values.items()})[leader] < 0.4   # a point down
+
+
 def test_budgets_read_as_iterations_or_seconds_and_bad_ones_are_refused() -> None:
     assert Budget.of(500) == Budget(iterations=500)
     assert Budget.of(1.5) == Budget(seconds=1.5)
