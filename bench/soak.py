@@ -19,6 +19,7 @@ import contextlib
 import os
 import random
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -400,8 +401,6 @@ async def soak(args: argparse.Namespace) -> None:
 
 async def attack_only(url: str) -> None:
     """The attackers alone (a process of their own), until terminated; prints what they did."""
-    import signal
-
     stats, stop = Stats(), asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     target: dict[str, str] = {}
@@ -443,6 +442,8 @@ def main() -> None:
     parser.add_argument("--no-attack", action="store_true", help="the normal rooms alone (a baseline)")
     parser.add_argument("--attack", metavar="URL", help=argparse.SUPPRESS)  # the attackers' own process
     args = parser.parse_args()
+    if not args.attack:   # a terminated soak still stops its server and attackers (the `finally` of soak)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
     asyncio.run(attack_only(args.attack) if args.attack else soak(args))
 
 
