@@ -44,6 +44,11 @@ def people(view: dict[str, Any]) -> list[tuple[str, ...]]:
     return [(c,) for c in colours]
 
 
+def ratings(view: dict[str, Any]) -> dict[str, float]:
+    """Each side's `evaluate`, keyed by the side's first colour (R14: a side's colours share it)."""
+    return {side[0]: evaluate(view, side[0]) for side in people(view)}
+
+
 def evaluate(view: dict[str, Any], colour: str, weights: Weights = DEFAULT) -> float:
     """The worth of the table in `view` for `colour` (higher is better), in points."""
     w = weights

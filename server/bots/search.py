@@ -21,7 +21,7 @@ from typing import Any
 
 from server.game import Game
 
-from .evaluate import evaluate, people
+from .evaluate import evaluate, people, ratings
 from .greedy import GreedyBot
 
 Action = dict[str, Any]
@@ -85,9 +85,10 @@ def worths(game: Game, temperature: float, baseline: dict[str, float] | None = N
     points, a won game worth 10 more), less its `baseline` (the rating of the table the search decides
     from), through a logistic of `temperature` points, so a gain of a few points reads as nearly won."""
     view = game.view()
+    rated = ratings(view)
     out: dict[str, float] = {}
     for side in people(view):
-        value = evaluate(view, side[0]) - (baseline[side[0]] if baseline else 0.0)
+        value = rated[side[0]] - (baseline[side[0]] if baseline else 0.0)
         for c in side:
             out[c] = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / temperature))))
     return out
@@ -123,7 +124,6 @@ class SearchBot:
         self.temperature = temperature
         self.guide = guide
         self.bias = bias
-        self._baseline: dict[str, float] = {}   # each side's rating of the table being decided from
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
@@ -144,12 +144,11 @@ class SearchBot:
         self._priors(game, legal, colour, root, rng)
         # Judged against the table it decides from: a colour far ahead (or behind) would otherwise rate
         # every table near 1 (or 0), and the logistic would leave its search nothing to tell apart.
-        view = game.view()
-        self._baseline = {side[0]: evaluate(view, side[0]) for side in people(view)}
+        baseline = ratings(game.view())
         deadline = None if self.seconds is None else began + self.seconds
         done = 0
         while True:
-            self._iterate(game, root, rng)
+            self._iterate(game, root, rng, baseline)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -181,7 +180,7 @@ class SearchBot:
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
 
-    def _iterate(self, game: Game, root: _Node, rng: random.Random) -> None:
+    def _iterate(self, game: Game, root: _Node, rng: random.Random, baseline: dict[str, float]) -> None:
         world = game.imagine(rng.getrandbits(32))
         node = root
         path: list[tuple[_Node, str]] = []
@@ -230,7 +229,7 @@ class SearchBot:
                 break
             node = child
         self._play_out(world, rng)
-        result = rewards(world) if self.horizon is None else worths(world, self.temperature, self._baseline)
+        result = rewards(world) if self.horizon is None else worths(world, self.temperature, baseline)
         root.visits += 1
         for child, mover in path:
             child.visits += 1

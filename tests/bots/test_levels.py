@@ -53,15 +53,14 @@ def test_search_judges_a_table_against_the_one_it_decides_from() -> None:
     """A colour far ahead rates nearly every table near 1 in absolute terms, so its search could not tell a
     good move from a bad one; judged against the table it decides from, the same lead reads 0.5 and a point
     gained or lost still moves the result (docs/bots.md, "Judge and back up")."""
-    from server.bots.evaluate import evaluate, people
+    from server.bots.evaluate import ratings
     from server.bots.greedy import GreedyBot
     from server.bots.search import worths
 
     game = Game.new(list(COLOURS[:4]), seed=7)
     bots = {c: GreedyBot(seed=i) for i, c in enumerate(COLOURS[:4])}
     while game.to_move is not None:   # greedy play until some colour leads by far
-        view = game.view()
-        values = {side[0]: evaluate(view, side[0]) for side in people(view)}
+        values = ratings(game.view())
         if max(values.values()) > 8:
             break
         game.apply(bots[game.to_move].choose(game))
