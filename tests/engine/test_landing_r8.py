@@ -144,3 +144,26 @@ def test_r8_r9_counting_shortcut_agrees_with_every_landing():
                 assert landing.can_avoid_filling(free, boats) == listed, (free, boats)
                 checked += 1
     assert checked == 5 * (6 + 36 + 216)
+
+
+def test_r8_landing_memos_stay_bounded_and_agree_after_forgetting():
+    """The landing memos of a long-running process keep at most `MEMO_ENTRIES` entries each (a server
+    filled them for hours and its memory grew for as long: issue 14); what they answer after forgetting
+    is what they answered before."""
+    from itertools import product
+
+    from server.game import landing
+    from server.game.arrangements import COUNT, code
+
+    asked = [(free, code(fleet)) for free in product(range(4), repeat=6)
+             for fleet in (["red"], ["red", "blue"], ["red", "red", "green"])]
+    assert len(asked) > landing.MEMO_ENTRIES   # enough distinct questions to fill every memo
+    first = {q: landing.landings(*q) for q in asked[:200]}
+    for free, fleet in asked:
+        landing.landings(free, fleet)
+        landing.landing_set(free, fleet)
+        landing.can_avoid_filling(free, fleet & COUNT)
+    for memo in (landing._LANDINGS, landing._AVOIDS, landing._SPREADS, landing._ISLAND_LANDINGS):
+        assert len(memo) <= landing.MEMO_ENTRIES
+    assert landing.landing_set.cache_info().currsize <= landing.MEMO_ENTRIES
+    assert all(landing.landings(*q) == found for q, found in first.items())
