@@ -70,11 +70,16 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> tuple[tuple[i
     return found
 
 
-MEMO_ENTRIES = 2048
-"""Entries each landing memo keeps; a long-running process forgets a memo all at once when it is full.
-Measured over 600 random games and the two slowest of issue 15 in one process: at 20,000 entries the
-memos held ~100 MB more and the engine was no faster (18.1 s against 18.5 s in all, same p99); at 512 it
-was no slower either. A server filled them for hours (its memory grew for as long)."""
+MEMO_ENTRIES = 256
+"""Entries each landing memo keeps; a process forgets a memo all at once when it is full. The memos
+serve the R9 chain searches within a step, whose questions repeat; across games they barely help.
+Measured over 400 random games and the two slowest of issue 15 in one process (interleaved, two runs
+each): the engine took 11.1–12.7 s at 128 entries, 12.4–14.1 s at 512, 13.4–13.8 s at 2,048, and the
+slowest step was no longer; a search bot's decisions took as long at 256 as at 2,048. What they cost is
+memory: at 20,000 entries (the old bound) ~100 MB more after 600 games, and a server filled them for
+hours, its memory growing all that while (`bench.soak`: +9 MB in 9 minutes at 2,048 entries, flat
+with none)."""
+
 
 K = TypeVar("K")
 V = TypeVar("V")
