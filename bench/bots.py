@@ -5,7 +5,8 @@ greedy with 2 players. Each prints the first level's win rate (a shared win coun
 Wilson interval against the fair share, its mean and p99 time per decision (every decision it was asked,
 forced ones included), and for search the playouts per second. Games run in a pool of processes.
 
-    .venv/bin/python -m bench.bots [--games 200] [--budget 1s] [--workers 2] [--every 20] [--pairing search-random ...]
+    .venv/bin/python -m bench.bots [--games 200] [--budget 1s] [--workers 2] [--every 20] [--first K]
+        [--pairing search-random ...]
 """
 
 from __future__ import annotations
@@ -121,6 +122,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--budget", default="1s", help="search budget per decision: '1s' or '500' (iterations)")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="play games K.. (with an iteration budget a game is fixed by its number: "
+                             "extends an earlier run)")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--every", type=int, default=0, metavar="N",
                         help="also print the figures so far after every N games (games 0..k, in order)")
@@ -136,7 +140,8 @@ def main() -> None:
         for pairing in chosen:
             began = time.perf_counter()
             outcomes: list[Outcome] = []
-            for outcome in pool.imap(play, [(pairing, i, budget) for i in range(args.games)], chunksize=1):
+            games = range(args.first, args.first + args.games)
+            for outcome in pool.imap(play, [(pairing, i, budget) for i in games], chunksize=1):
                 outcomes.append(outcome)
                 if args.every and len(outcomes) % args.every == 0 and len(outcomes) < args.games:
                     print("  so far: " + report(pairing, outcomes, time.perf_counter() - began), flush=True)
