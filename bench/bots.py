@@ -127,7 +127,7 @@ def main() -> None:
                              "extends an earlier run)")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--every", type=int, default=0, metavar="N",
-                        help="also print the figures so far after every N games (games 0..k, in order)")
+                        help="also print the figures so far after every N games (the games so far, in order)")
     parser.add_argument(
         "--pairing", action="append", choices=[p.name for p in PAIRINGS], help="only these pairings (repeatable)"
     )
