@@ -159,11 +159,11 @@ class Timers:
                 if (self.metrics.closed_sessions - closed_before >= CYCLES_AFTER[0]
                         and now - last_cycles >= CYCLES_AFTER[1]):
                     # The collector's thresholds (server/__main__.py) make its full passes rare, to keep
-                    # them out of the latency tail; but a closed connection leaves reference cycles behind
-                    # (a task's exception whose traceback holds the frame that holds the task, inside
-                    # Engine.IO and aiohttp), with its socket and buffers, which only a full pass frees.
-                    # So one runs after many connections closed (a flood, mass reconnects), not at all
-                    # while people just play.
+                    # them out of the latency tail. A closed session leaves no cycle behind (transport.py),
+                    # but on Python 3.11 a closed connection's asyncio transport holds itself through its
+                    # read callback (CPython gh-100348, fixed in 3.12), with its socket object, which only
+                    # a full pass frees. So one runs after many connections closed (a flood, mass
+                    # reconnects), not at all while people just play.
                     closed = self.metrics.closed_sessions - closed_before
                     closed_before += closed
                     began = time.perf_counter()

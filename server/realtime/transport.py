@@ -7,7 +7,9 @@ against clients that do not play by the transport's rules:
   connection is aborted, so what was buffered for it is freed at once;
 - a frame of exactly the limit is accepted (only larger ones close the connection);
 - an empty frame closes the connection quietly (Engine.IO has no empty packet);
-- a closed session gives back what it held at once (`release_closed`), not at Engine.IO's next sweep."""
+- a closed session gives back what it held at once (`release_closed`), not at Engine.IO's next sweep,
+  and leaves no reference cycle holding it (a read that ends returns None, `_unlink`, a weak reference
+  in the overflow): reference counting frees it, not a full collection."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -110,7 +113,12 @@ def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: C
     if eio_socket is None or isinstance(eio_socket.queue, SendQueue):
         return
 
+    socket_ref = weakref.ref(eio_socket)   # not the socket itself: the queue it holds would hold it (a cycle)
+
     def overflow() -> None:
+        eio_socket = socket_ref()
+        if eio_socket is None:
+            return
         queue = eio_socket.queue
         log.info("dropping a slow reader: %d messages (%d bytes) wait for socket %s", queue.qsize(),
                  queue.queued_bytes, sid)
@@ -189,6 +197,7 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
             # the cancelled task's error holds the ping's frame, which holds the socket: a cycle that
             # only a full collection (rare, by design: gc thresholds in server/__main__.py) would free
             eio_socket.tongiaki_ping = None
+        eio_socket.__dict__.pop("schedule_ping", None)   # the partial holding the socket that holds it
         if getattr(eio_socket, "tongiaki_ws", None) is None:
             return   # long-polling: Engine.IO's close hands its last packets to the client's next poll
         if sio.eio.sockets.get(eio_sid) is eio_socket:
@@ -211,6 +220,15 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
 
     sio.eio.on("connect", tracked)
     sio.eio.on("disconnect", released)
+
+
+def _unlink(error: BaseException | None) -> None:
+    """Drops what a closed websocket's error holds: aiohttp keeps the error of its closing write on the
+    websocket, and the error's traceback (and the end-of-stream error it was raised in) holds the frames
+    that hold the websocket: a reference cycle, with the request and its buffers, that only a full
+    collection would free."""
+    while error is not None:
+        error.__traceback__, error.__cause__, error = None, None, error.__context__
 
 
 def _schedule_ping(eio_socket: Any) -> None:
@@ -265,6 +283,7 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
                 await self.handler(self)
             finally:
                 tracked.open.discard(self._sock)
+                _unlink(self._sock.exception())
             return self._sock
 
         def abort(self) -> None:
@@ -287,10 +306,22 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
                     self.abort()
                 raise
 
-        async def wait(self) -> bytes | str:
-            data: bytes | str = await super().wait()
+        async def wait(self) -> bytes | str | None:
+            # The end of the connection (closed, or an empty frame): Engine.IO's read loop stops on None
+            # as on an OSError; but an error raised there is kept by its read task, and its traceback
+            # holds the loop's frame, which holds that task: a reference cycle holding the whole
+            # session, freed only by a full collection (docs/deploy.md). So None, once the websocket
+            # carries the session; before that (an upgrade from long-polling) Engine.IO wants an error.
+            try:
+                data: bytes | str = await super().wait()
+            except OSError:
+                if self.eio_socket is None or not self.eio_socket.upgraded:
+                    raise
+                return None
             if not data:
-                raise OSError("an empty frame")  # Engine.IO's loop ends the connection quietly on OSError
+                if self.eio_socket is None or not self.eio_socket.upgraded:
+                    raise OSError("an empty frame")
+                return None
             return data
 
     sio.eio._async = {**sio.eio._async, "websocket": TongiakiWebSocket}

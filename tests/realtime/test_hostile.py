@@ -307,10 +307,10 @@ async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(serve
 
 
 async def test_what_closed_connections_leave_in_reference_cycles_is_collected(server, monkeypatch, caplog):
-    """A closed connection leaves reference cycles inside Engine.IO and aiohttp (a task's exception whose
-    traceback holds the frame that holds the task) that only a full collection frees, and the server's
-    collector thresholds make those rare: connections closing set off one in the timer loop, so a flood
-    of connections does not grow memory for good (bench.soak)."""
+    """What a closed connection leaves in reference cycles (on Python 3.11 its asyncio transport, which
+    holds itself through its read callback) only a full collection frees, and the server's collector
+    thresholds make those rare: connections closing set off one in the timer loop, so a flood of
+    connections does not grow memory for good (bench.soak)."""
     monkeypatch.setattr(timers, "CYCLES_AFTER", (1, 0.0))   # the real bound: 256 closed, 30 s apart
     sio = server.app[SIO]
     raws = [await RawSocket.open(server.url, connect=i % 2 == 0) for i in range(6)]
@@ -330,6 +330,54 @@ async def test_what_closed_connections_leave_in_reference_cycles_is_collected(se
             assert time.monotonic() < deadline, "closed sessions are still in memory"
             await asyncio.sleep(0.05)
     assert "full garbage collection after" in caplog.text
+
+
+async def test_a_closed_connection_leaves_no_reference_cycle_holding_its_session(server):
+    """However a connection ends (the client drops it, closes it cleanly, sends an empty frame, or never
+    connects to Socket.IO), nothing of its session is left in a reference cycle: reference counting
+    frees it at once, and a flood of connections needs no full collection of the garbage collector to
+    give its memory back (bench.soak; docs/deploy.md)."""
+    import gc
+
+    from aiohttp import web
+    from engineio.async_socket import AsyncSocket
+
+    from server.realtime.transport import SendQueue
+
+    sio = server.app[SIO]
+
+    async def connections_come_and_go() -> None:
+        raws = [await RawSocket.open(server.url, connect=i % 2 == 0) for i in range(4)]
+        polite, = await people(server.url, [], "Polite")
+        empties = [await RawSocket.open(server.url, connect=False) for _ in range(2)]
+        assert len(sio.eio.sockets) == 7
+        for raw in raws:
+            raw.close()
+        await polite.close()
+        for opcode, empty in zip((1, 2), empties, strict=True):
+            empty.send_frame(b"", opcode)
+            assert await empty.closed(5.0)
+            empty.close()
+        deadline = time.monotonic() + 5
+        while sio.eio.sockets:
+            assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
+
+    await connections_come_and_go()   # the server's first Redis connections (redis-py's own cycles) are made
+    gc.collect()
+    gc.disable()   # so that only the cycles made from here on can be in the garbage found below
+    try:
+        await connections_come_and_go()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        kinds = (AsyncSocket, SendQueue, web.WebSocketResponse, web.Request, web.RequestHandler)   # the server's
+        left = [repr(o)[:200] for o in gc.garbage if isinstance(o, kinds)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == [], left
 
 
 async def test_metrics_stay_cheap_with_many_rooms(server, store, redis_url):
