@@ -231,6 +231,7 @@ class App {
     if (this.room && this.room.id !== id) await this.leaveRoom();
     if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
     this.screen = 'room';
+    this.entering = id;
     clear(this.main).append(el('p', { class: 'muted', text: this.t('misc.loading') }));
     await this.joinRoom(id, false);
   }
@@ -241,6 +242,9 @@ class App {
     const held = this.room && this.room.id === id ? this.room.stream : null;
     if (rejoin && held && held.v !== null) payload.since = held.v;
     const res = await this.net.request('room_join', payload);
+    // the person went elsewhere while it was answered (the lobby, another room): an answer that came
+    // late must not take them back
+    if (rejoin ? this.room?.id !== id : this.screen !== 'room' || this.entering !== id) return;
     if (!res.ok) {
       this.toast(this.t('err.server', { message: res.error?.message || res.error?.code }));
       if (!rejoin) { this.room = null; this.go(''); }

@@ -332,6 +332,35 @@ def test_a_resync_from_the_server_asks_again_for_the_room_and_the_lobby(browser:
     assert page.errors == []
 
 
+def test_an_answer_to_a_join_that_comes_after_the_person_left_does_not_take_them_back(
+        browser: Any, contexts: list[Any], base_url: str) -> None:
+    """A rejoin (after a resync or a reconnection) whose answer comes after the person went to the lobby
+    leaves them in the lobby; so does a first join answered after they left (the answers are held back
+    here, as a slow server would)."""
+    page = open_page(browser, contexts)
+    room = create_table(page, base_url, name="Maya", seats=3)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    page.wait_for_function("window.__tongiaki.room.stream.v !== null")
+    page.evaluate(RESYNC_JS.replace(
+        "return request(event, data);",
+        "const answer = request(event, data); return event === 'room_join' "
+        "? answer.then((r) => new Promise((ok) => setTimeout(() => ok(r), 1500))) : answer;"))
+    page.wait_for_function("window.__asked.some(([e]) => e === 'room_join')")
+    page.click("[data-testid=nav-lobby]")
+    page.wait_for_selector("[data-testid=live-rooms]")
+    page.wait_for_timeout(2500)   # the held-back answer has come
+    assert page.evaluate("[window.__tongiaki.screen, window.__tongiaki.room]") == ["lobby", None]
+    assert page.locator("[data-testid=live-rooms]").is_visible()
+    page.evaluate(f"location.hash = '#/room/{room}'")   # a first join, held back too, and they leave at once
+    page.wait_for_function("window.__asked.filter(([e]) => e === 'room_join').length >= 2")
+    page.click("[data-testid=nav-lobby]")
+    page.wait_for_selector("[data-testid=live-rooms]")
+    page.wait_for_timeout(2500)
+    assert page.evaluate("[window.__tongiaki.screen, window.__tongiaki.room]") == ["lobby", None]
+    assert page.errors == []
+
+
 def test_a_late_spectator_reads_the_game_log_from_its_start(browser: Any, contexts: list[Any], base_url: str) -> None:
     """The server holds the action log: a spectator who opens a game well under way gets the log from the
     first move (before what it sees live), the same lines the game's first watcher logged."""
