@@ -135,7 +135,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
     answers = asyncio.create_task(_bot_answers(bots, authority, stop))
     workers = await _start_bot_workers(config, url)
-    log.info("serving as process %s", proc)
+    log.info("serving as process %s (event loop: %s)", proc,
+             type(asyncio.get_running_loop()).__module__.split(".")[0])
     try:
         yield
     finally:

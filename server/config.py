@@ -47,6 +47,7 @@ class Config:
     connections_per_address: int = 50     # sockets open at once from one client address (this process); 0: no cap
     forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
     log_format: str = "text"              # "text" or "json" (one JSON object per line)
+    event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
 
     def with_(self, **changes: object) -> Config:
         """A copy with some fields changed."""
@@ -64,7 +65,7 @@ def from_env(**overrides: object) -> Config:
                        ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
                        ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str),
                        ("bot_workers", int), ("bot_reclaim", float),
-                       ("loop_slice", float)):
+                       ("loop_slice", float), ("event_loop", str)):
         raw = env.get(f"TONGIAKI_{name.upper()}")
         if raw:
             values[name] = cast(raw)
