@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import logging
 import time
@@ -18,11 +19,14 @@ import msgpack
 import pytest
 import redis.asyncio as redis
 import socketio
+from aiohttp import web
+from engineio.async_socket import AsyncSocket
 from tablekit import Client, InProcessServer, people
 
 from bench.rawsocket import RawSocket
 from server.app import METRICS, NAMESPACE, SIO, WEBSOCKETS
 from server.lobby import timers
+from server.realtime.transport import SendQueue
 
 
 def nested(levels: int) -> object:
@@ -30,6 +34,14 @@ def nested(levels: int) -> object:
     for _ in range(levels):
         value = [value]
     return value
+
+
+async def sessions_forgotten(sio: socketio.AsyncServer, within: float) -> None:
+    """Waits until Engine.IO holds no session (each closed one forgotten), at most `within` seconds."""
+    deadline = time.monotonic() + within
+    while sio.eio.sockets:
+        assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
+        await asyncio.sleep(0.05)
 
 
 async def session_keys(store) -> list[bytes]:
@@ -295,10 +307,7 @@ async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(serve
     assert len(held) == 6 and all(s.tongiaki_ws is not None for s in held)
     for raw in raws:
         raw.close()
-    deadline = time.monotonic() + 2
-    while sio.eio.sockets:
-        assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
-        await asyncio.sleep(0.05)
+    await sessions_forgotten(sio, 2)
     await asyncio.sleep(0)
     for eio_socket in held:
         assert eio_socket.closed and eio_socket.tongiaki_ws is None
@@ -319,10 +328,8 @@ async def test_what_closed_connections_leave_in_reference_cycles_is_collected(se
     with caplog.at_level(logging.INFO, logger="server.lobby.timers"):
         for raw in raws:
             raw.close()
+        await sessions_forgotten(sio, 5)
         deadline = time.monotonic() + 5
-        while sio.eio.sockets:   # closed and forgotten by Engine.IO
-            assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
-            await asyncio.sleep(0.05)
         (await RawSocket.open(server.url)).close()   # the next closed connection sets off a collection
         # Engine.IO's sweep task may keep the last session it looked at in a local until its next pass
         # (a plain reference, not a cycle): at most that one is left
@@ -337,13 +344,6 @@ async def test_a_closed_connection_leaves_no_reference_cycle_holding_its_session
     connects to Socket.IO), nothing of its session is left in a reference cycle: reference counting
     frees it at once, and a flood of connections needs no full collection of the garbage collector to
     give its memory back (bench.soak; docs/deploy.md)."""
-    import gc
-
-    from aiohttp import web
-    from engineio.async_socket import AsyncSocket
-
-    from server.realtime.transport import SendQueue
-
     sio = server.app[SIO]
 
     async def connections_come_and_go() -> None:
@@ -358,10 +358,7 @@ async def test_a_closed_connection_leaves_no_reference_cycle_holding_its_session
             empty.send_frame(b"", opcode)
             assert await empty.closed(5.0)
             empty.close()
-        deadline = time.monotonic() + 5
-        while sio.eio.sockets:
-            assert time.monotonic() < deadline, f"{len(sio.eio.sockets)} closed sessions still held"
-            await asyncio.sleep(0.05)
+        await sessions_forgotten(sio, 5)
         await asyncio.sleep(0.1)
 
     await connections_come_and_go()   # the server's first Redis connections (redis-py's own cycles) are made
