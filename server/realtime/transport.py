@@ -313,16 +313,14 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             # session, freed only by a full collection (docs/deploy.md). So None, once the websocket
             # carries the session; before that (an upgrade from long-polling) Engine.IO wants an error.
             try:
-                data: bytes | str = await super().wait()
+                data: bytes | str | None = await super().wait()
             except OSError:
-                if self.eio_socket is None or not self.eio_socket.upgraded:
-                    raise
-                return None
-            if not data:
-                if self.eio_socket is None or not self.eio_socket.upgraded:
-                    raise OSError("an empty frame")
-                return None
-            return data
+                data = None
+            if data:
+                return data
+            if self.eio_socket is None or not self.eio_socket.upgraded:
+                raise OSError("the connection ended (closed, or an empty frame)")
+            return None
 
     sio.eio._async = {**sio.eio._async, "websocket": TongiakiWebSocket}
     return tracked
