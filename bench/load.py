@@ -82,6 +82,40 @@ async def server_latency(url: str) -> dict[str, object]:
     return out
 
 
+async def collector_pauses(url: str) -> dict[str, list[float]]:
+    """The server's garbage-collection pauses so far (tongiaki_gc_pause_seconds), per generation: the
+    cumulative count of each bucket, then the sum of the pauses."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
+        text = await r.text()
+    out: dict[str, list[float]] = {}
+    for line in text.splitlines():
+        if line.startswith(("tongiaki_gc_pause_seconds_bucket", "tongiaki_gc_pause_seconds_sum")):
+            generation = line.split('generation="')[1].split('"')[0]
+            out.setdefault(generation, []).append(float(line.split()[-1]))
+    return out
+
+
+def pauses_between(before: dict[str, list[float]], after: dict[str, list[float]]) -> dict[str, object]:
+    """Per generation, the collections of the measured window: how many, how many took over 25 ms, the
+    bucket of the longest (ms) and their total (ms)."""
+    from server.metrics import CollectorPauses
+
+    bounds = (*CollectorPauses.BUCKETS, float("inf"))
+    out: dict[str, object] = {}
+    for generation, now in sorted(after.items()):
+        then = before.get(generation, [0.0] * len(now))
+        counts = [b - a for a, b in zip(then, now, strict=True)]   # cumulative per bucket; the sum last
+        *cumulative, total = counts
+        longest = next((1000 * bound for bound, n in zip(bounds, cumulative, strict=True) if n >= cumulative[-1]),
+                       None)
+        over_25 = cumulative[-1] - cumulative[bounds.index(0.025)]
+        out[generation] = {"collections": int(cumulative[-1]), "over_25ms": int(over_25),
+                           "longest_ms": longest if cumulative[-1] else 0, "total_ms": 1000 * total}
+    return out
+
+
 def machine_busy() -> float:
     """CPU seconds the whole machine spent busy (all cores, every process) since boot."""
     t = psutil.cpu_times()
@@ -260,10 +294,14 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             if line == "MEASURE_START":
                 procs = [*watched, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0], machine_busy())
+                pauses_then = [await collector_pauses(u) for u in urls]
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
                 result.update({k: max(x[k] or 0 for x in latencies) for k in latencies[0]})
+                if start is not None:   # (with --workers N, one of the workers answers)
+                    result["gc_pauses"] = [pauses_between(a, await collector_pauses(u))
+                                           for a, u in zip(pauses_then, urls, strict=True)]
                 procs = [*watched, *main.children(recursive=True)]
                 cpu, peak = usage(procs)
                 if start is not None:
@@ -337,6 +375,10 @@ def report(r: dict[str, object]) -> None:
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis), "
           f"{per_move} ms per {'move' if bots else 'action'}")
     print(f"server memory        {f('server_rss_mb')} MB resident")
+    for pauses in r.get("gc_pauses") or []:   # type: ignore[attr-defined]
+        print("gc pauses            " + "; ".join(
+            f"gen {g} {p['collections']} ({p['over_25ms']} > 25 ms, longest ≤ {p['longest_ms']:g} ms, "
+            f"{p['total_ms']:.0f} ms in all)" for g, p in pauses.items()) + " in the measured window")
     print(f"load generator       event-loop delay p50/p99 {f('generator_lag_ms_p50')} / {f('generator_lag_ms_p99')} ms "
           "(a receipt it runs late adds to the latency it measures)")
     print(f"load generator CPU   {f('generator_cpu_percent')} % of one core; other processes "
@@ -444,11 +486,19 @@ def main() -> None:
         sweep_table(points)
 
 
+def long_pauses(r: dict[str, object]) -> str:
+    """Garbage collections over 25 ms in the measured window, all generations (one worker's), or n/a."""
+    pauses = r.get("gc_pauses")
+    if not isinstance(pauses, list) or not pauses:
+        return "n/a"
+    return str(sum(int(p["over_25ms"]) for g in pauses[:1] for p in g.values()))
+
+
 def sweep_table(points: list[dict[str, object]]) -> None:
     """The sweep's figures side by side, and the knee: the most rooms with a p99 under 50 ms."""
     print("\n| workers | live games | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | "
-          "load generator CPU % |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "load generator CPU % | GC pauses > 25 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in points:
         cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
         per = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
@@ -456,7 +506,7 @@ def sweep_table(points: list[dict[str, object]]) -> None:
               f"{float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
               f"{float(str(r.get('latency_ms_p99') or 'nan')):.1f} | {float(str(cpu or 'nan')):.0f} | {per} | "
               f"{float(str(r.get('server_rss_mb') or 'nan')):.0f} | "
-              f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} |")
+              f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} | {long_pauses(r)} |")
     for w, live in sorted({(int(str(r["workers"])), int(str(r["live"]))) for r in points}):
         fine = [int(str(r["rooms"])) for r in points if r["workers"] == w and r["live"] == live
                 and float(str(r.get("latency_ms_p99") or "inf")) < 50]

@@ -137,9 +137,11 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     workers = await _start_bot_workers(config, url)
     log.info("serving as process %s (event loop: %s)", proc,
              type(asyncio.get_running_loop()).__module__.split(".")[0])
+    app[METRICS].pauses.install()
     try:
         yield
     finally:
+        app[METRICS].pauses.remove()
         stop.set()
         await _within("the timer loop", timers)
         await _stop_bot_workers(workers)   # bounded by itself: a worker that does not stop is killed

@@ -4,12 +4,15 @@ counts are exported by one replica only (the one holding the metrics lease, `Clu
 
 from __future__ import annotations
 
+import gc
 import platform
+import time
 from collections.abc import Iterator
 from importlib import metadata
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -50,6 +53,54 @@ class ClusterFigures(Collector):
         yield procs
 
 
+class CollectorPauses(Collector):
+    """How long each garbage collection stopped the process, by generation: `tongiaki_gc_pause_seconds`.
+    The tail of a busy server is made of these (docs/deploy.md), and prometheus_client's own GC collector
+    counts collections but does not time them. Called by the interpreter (`gc.callbacks`) in the middle of
+    whatever allocated, so it only adds to plain numbers: a prometheus metric's lock taken there could be
+    the one the interrupted code holds."""
+
+    BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+    def __init__(self) -> None:
+        self._counts = [[0] * (len(self.BUCKETS) + 1) for _ in range(3)]   # per generation, per bucket
+        self._sums = [0.0, 0.0, 0.0]
+        self._began = 0.0
+
+    def __repr__(self) -> str:
+        return f"CollectorPauses(collections={[sum(c) for c in self._counts]})"
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took, generation = time.perf_counter() - self._began, info["generation"]
+        bucket = next((i for i, bound in enumerate(self.BUCKETS) if took <= bound), len(self.BUCKETS))
+        self._counts[generation][bucket] += 1
+        self._sums[generation] += took
+
+    def install(self) -> None:
+        """Starts timing this process's collections (once; `remove` stops it)."""
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+    def collect(self) -> Iterator[Metric]:
+        family = HistogramMetricFamily("tongiaki_gc_pause", "How long each garbage collection stopped the "
+                                       "process, by generation (0 youngest, 2 full).", labels=["generation"],
+                                       unit="seconds")
+        for generation, counts in enumerate(self._counts):
+            cumulative, buckets = 0, []
+            for bound, n in zip((*map(str, self.BUCKETS), "+Inf"), counts, strict=True):
+                cumulative += n
+                buckets.append((bound, cumulative))
+            family.add_metric([str(generation)], buckets, self._sums[generation])
+        yield family
+
+
 class Metrics:
     """The process's counters, gauges and histograms; `render()` is the /metrics body."""
 
@@ -88,6 +139,8 @@ class Metrics:
         self.closed_sessions = 0   # Engine.IO sessions closed since start (not exported: the timers read it)
         self.cluster = ClusterFigures()
         self.registry.register(self.cluster)
+        self.pauses = CollectorPauses()   # installed by the app while it serves (server/app.py)
+        self.registry.register(self.pauses)
 
     # -- the counters' interface (kept small: the lobby and namespace call these) -------------------
     @property

@@ -3,6 +3,8 @@ private codes, HTTP endpoints."""
 
 from __future__ import annotations
 
+import gc
+
 import aiohttp
 from tablekit import Client, people
 
@@ -170,6 +172,13 @@ async def test_healthz_metrics_and_client_page(server, config):
             for name in ("process_resident_memory_bytes", "python_gc_collections_total", "tongiaki_build_info{",
                          "tongiaki_loop_lag_seconds_sum", "tongiaki_loop_lag_seconds_bucket"):
                 assert name in text, name
+        # every collection is timed while the app serves, by generation (the tail of a busy server)
+        full = 'tongiaki_gc_pause_seconds_count{generation="2"}'
+        counted = float(next(line for line in text.splitlines() if line.startswith(full)).split()[-1])
+        gc.collect()
+        async with http.get(server.url + "/metrics") as r:
+            text = await r.text()
+        assert float(next(line for line in text.splitlines() if line.startswith(full)).split()[-1]) == counted + 1
         async with http.get(server.url + "/") as r:
             assert r.status == 200 and "not built" in await r.text()
         config.client_dir.mkdir()
