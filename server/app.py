@@ -26,7 +26,7 @@ from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
 from server.lobby.offload import Offload
 from server.metrics import CONTENT_TYPE, Metrics
-from server.realtime.fanout import Fanout, install_resync
+from server.realtime.fanout import Fanout, LocalManager, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
 from server.realtime.transport import Websockets, cap_sessions, install_websocket, polling_limit, release_closed
 from server.realtime.wire import WirePacket
@@ -73,7 +73,7 @@ def init_app(config: Config) -> web.Application:
         manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio",
                          redis_options={"socket_connect_timeout": REDIS_CONNECT})
     sio = socketio.AsyncServer(
-        async_mode="aiohttp", serializer=WirePacket, client_manager=manager,
+        async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
         max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,

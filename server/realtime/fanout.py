@@ -7,7 +7,12 @@ while Redis was away were lost, and the client asks again for what it shows (lob
 What a process broadcasts goes out from one publisher task, in pipelines: an emit does not wait for
 Redis's answer, and the messages of one turn of the event loop cost one round trip, not one each (in
 order: one task sends them all). And the listener drops this process's own messages (it delivered them
-when it sent them) before decoding them."""
+when it sent them) before decoding them.
+
+Delivery to this process's sockets (`deliver`) encodes an event once and puts it straight into each
+recipient's send queue; python-socketio's own emit makes a task per recipient and waits for them all,
+which for the six sockets of a table at every move was a good part of what a broadcast cost. Both
+managers deliver that way: `Fanout` (several processes) and `LocalManager` (one)."""
 
 from __future__ import annotations
 
@@ -15,11 +20,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import socketio
+from engineio import packet as eio_packet
+from socketio import packet
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +41,54 @@ PUBLISH_BATCH = 256
 PUBLISH_BACKLOG = 10_000
 """Messages waiting for Redis at most (an outage): beyond, the oldest are dropped. Broadcasts lost in an
 outage are made up for by `resync`, which the other processes' listeners send when they subscribe again."""
+
+
+def arguments(data: Any) -> list[Any]:
+    """An emit's data as the event's arguments (python-socketio's rule: a tuple is several, None none)."""
+    return list(data) if isinstance(data, tuple) else [] if data is None else [data]
+
+
+def deliver(manager: socketio.AsyncManager, event: str, args: list[Any], namespace: str | None,
+            room: Any, skip_sid: Any) -> None:
+    """Sends `event` to this process's sockets in `room` (a room, a sid, several, or None: everyone in
+    the namespace) but `skip_sid`: encoded once, put in each socket's send queue at once, in order. What
+    python-socketio's emit without a callback does, without its task per recipient. A socket closed
+    meanwhile is skipped; one whose client stopped answering pings is sent to the slow way, which closes
+    it."""
+    if (namespace := namespace or "/") not in manager.rooms:
+        return
+    skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
+    engine = manager.server.eio
+    frames: list[Any] | None = None
+    for sid, eio_sid in manager.get_participants(namespace, room):
+        if sid in skip:
+            continue
+        if frames is None:   # encoded only if someone is here to get it
+            encoded = manager.server.packet_class(packet.EVENT, namespace=namespace, data=[event, *args]).encode()
+            frames = [eio_packet.Packet(eio_packet.MESSAGE, e)
+                      for e in (encoded if isinstance(encoded, list) else [encoded])]
+        socket = engine.sockets.get(eio_sid)
+        if socket is None or socket.closed:
+            continue
+        if socket.last_ping and time.time() - socket.last_ping > engine.ping_timeout:
+            for frame in frames:   # (Engine.IO's send notices the silence and closes the socket)
+                task = asyncio.ensure_future(socket.send(frame))
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            continue
+        for frame in frames:
+            socket.queue.put_nowait(frame)   # (the queue is unbounded or a SendQueue: it never waits)
+
+
+class LocalManager(socketio.AsyncManager):  # type: ignore[misc]
+    """The client manager of a process alone (no Redis between processes): delivers at once (`deliver`)."""
+
+    async def emit(self, event: str, data: Any, namespace: str | None, room: Any = None, skip_sid: Any = None,
+                   callback: Any = None, to: Any = None, **kwargs: Any) -> None:
+        if callback is not None:   # (not used here) a packet per recipient, each with its ack id
+            await super().emit(event, data, namespace, room=room, skip_sid=skip_sid, callback=callback,
+                               to=to, **kwargs)
+            return
+        deliver(self, event, arguments(data), namespace, to or room, skip_sid)
 
 
 class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
@@ -51,14 +107,52 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
         # room changes; a callback's ends with its arguments), and its listener ignores those of its own
         self._own = (', "host_id": ' + json.dumps(self.host_id) + "}").encode()
 
+    async def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
+                   skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> None:
+        room, namespace = to or room, namespace or "/"
+        if callback is not None:   # (not used here) python-socketio's way, which routes the ack back
+            await super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
+                               callback=callback, **kwargs)
+            return
+        if kwargs.get("ignore_queue"):
+            deliver(self, event, arguments(data), namespace, room, skip_sid)
+            return
+        # python-socketio's message, which its listener (any version) reads; binary data (never sent by
+        # this server) goes its way, which encodes the bytes for JSON
+        message = {"method": "emit", "event": event, "data": list(data) if isinstance(data, tuple) else [data],
+                   "binary": False, "namespace": namespace, "room": room, "skip_sid": skip_sid,
+                   "callback": None, "host_id": self.host_id}
+        try:
+            text = self.json.dumps(message)
+        except TypeError:
+            await super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid, **kwargs)
+            return
+        deliver(self, event, arguments(data), namespace, room, skip_sid)
+        self._enqueue(text)
+
+    async def _handle_emit(self, message: dict[str, Any]) -> None:
+        """Another process's emit: delivered to the sockets here."""
+        if message.get("callback") or message.get("binary"):
+            await super()._handle_emit(message)
+            return
+        data = message["data"]
+        if isinstance(data, list):   # as python-socketio unpacks it
+            data = data[0] if len(data) == 1 else tuple(data)
+        deliver(self, message["event"], arguments(data), message.get("namespace"), message.get("room"),
+                message.get("skip_sid"))
+
     async def _publish(self, data: dict[str, Any]) -> None:
+        self._enqueue(self.json.dumps(data))
+
+    def _enqueue(self, text: str) -> None:
+        """`text` goes out with the publisher's next pipeline."""
         if len(self._outgoing) >= PUBLISH_BACKLOG:
             self._outgoing.popleft()
             self.dropped += 1
             if self.dropped % PUBLISH_BACKLOG == 1:
                 log.warning("pub/sub: %d broadcasts waiting: Redis does not take them; the oldest are "
                             "dropped", PUBLISH_BACKLOG)
-        self._outgoing.append(self.json.dumps(data))   # now: what it says cannot change while it waits
+        self._outgoing.append(text)   # encoded now: what it says cannot change while it waits
         self._queued.set()
         if self._publisher is None or self._publisher.done():
             self._publisher = asyncio.ensure_future(self._send_queued())

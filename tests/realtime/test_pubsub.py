@@ -104,3 +104,68 @@ async def test_a_process_broadcasts_in_order_in_pipelines_and_knows_its_own_mess
         await manager.aclose()
         await pubsub.aclose()
         await reader.aclose()
+
+
+async def test_a_broadcast_reaches_every_socket_here_and_in_another_process_in_order_without_a_task_each(
+        redis_url, prefix, monkeypatch):
+    """`deliver` (server/realtime/fanout.py): an emit to a room puts the event straight into the send
+    queue of each of this process's sockets in the room (but the one skipped), in order, and the other
+    process delivers it to its own; no task per recipient (python-socketio's own emit made one each).
+    The single-process manager (`LocalManager`) delivers the same way."""
+    from aiohttp import web
+
+    from server.realtime.fanout import LocalManager
+
+    managers = [Fanout(redis_url, channel=f"{prefix}:deliver"), Fanout(redis_url, channel=f"{prefix}:deliver"),
+                LocalManager()]
+    servers, runners, urls = [], [], []
+    for manager in managers:
+        sio = socketio.AsyncServer(async_mode="aiohttp", client_manager=manager)
+
+        async def join(sid: str, environ: dict[str, object], auth: object, sio: socketio.AsyncServer = sio) -> None:
+            await sio.enter_room(sid, "table")
+        sio.on("connect", join)
+        app = web.Application()
+        sio.attach(app)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]   # type: ignore[union-attr]
+        servers.append(sio)
+        runners.append(runner)
+        urls.append(f"http://127.0.0.1:{port}")
+    clients: list[tuple[int, socketio.AsyncClient, list[int]]] = []
+    try:
+        for where in (0, 0, 0, 1, 1, 2, 2):
+            client, got = socketio.AsyncClient(reconnection=False), []
+            client.on("n", lambda data, got=got: got.append(data["i"]))
+            await client.connect(urls[where], transports=["websocket"])
+            clients.append((where, client, got))
+        await asyncio.sleep(0.5)   # the listeners have subscribed (nothing to await on that)
+        skipped = clients[1][1].get_sid()
+        tasks = 0
+        real_create_task = asyncio.create_task
+
+        def counting(*args: object, **kwargs: object) -> asyncio.Task[object]:
+            nonlocal tasks
+            tasks += 1
+            return real_create_task(*args, **kwargs)   # type: ignore[arg-type]
+        for manager_index in (0, 2):   # through Redis to process 1 as well; and a process alone
+            monkeypatch.setattr(asyncio, "create_task", counting)
+            for i in range(100):
+                await servers[manager_index].emit("n", {"i": i}, room="table", skip_sid=skipped)
+            monkeypatch.setattr(asyncio, "create_task", real_create_task)
+            assert tasks == 0
+        async with asyncio.timeout(10):
+            while any(len(got) < 100 for where, client, got in clients if client.get_sid() != skipped):
+                await asyncio.sleep(0.05)   # what arrives is the subject: poll it
+        for where, client, got in clients:
+            assert got == ([] if client.get_sid() == skipped else list(range(100))), (where, got[:5])
+    finally:
+        for _where, client, _got in clients:
+            await client.disconnect()
+        for manager in managers[:2]:
+            await manager.aclose()
+        for runner in runners:
+            await runner.cleanup()
