@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import weakref
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from typing import Any
 import socketio
 from aiohttp import WSCloseCode, web
 from engineio.async_drivers import aiohttp as eio_aiohttp
+from engineio.async_socket import AsyncSocket
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
         accepted = await connect(eio_sid, *args)
         eio_socket = sio.eio.sockets.get(eio_sid)
         if eio_socket is not None and (accepted is None or accepted is True):
-            eio_socket.schedule_ping = functools.partial(_schedule_ping, eio_socket)
+            eio_socket.__class__ = Session   # (the same object, with the methods below)
         return accepted
 
     def forget(eio_sid: str, eio_socket: Any) -> None:
@@ -197,7 +197,6 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
             # the cancelled task's error holds the ping's frame, which holds the socket: a cycle that
             # only a full collection (rare, by design: gc thresholds in server/__main__.py) would free
             eio_socket.tongiaki_ping = None
-        eio_socket.__dict__.pop("schedule_ping", None)   # the partial holding the socket that holds it
         if getattr(eio_socket, "tongiaki_ws", None) is None:
             return   # long-polling: Engine.IO's close hands its last packets to the client's next poll
         if sio.eio.sockets.get(eio_sid) is eio_socket:
@@ -231,11 +230,37 @@ def _unlink(error: BaseException | None) -> None:
         error.__traceback__, error.__cause__, error = None, None, error.__context__
 
 
-def _schedule_ping(eio_socket: Any) -> None:
-    """Engine.IO's AsyncSocket.schedule_ping, keeping the task so that closing can cancel it."""
-    if eio_socket.last_ping:
-        eio_socket.last_ping = None
-        eio_socket.tongiaki_ping = eio_socket.server.start_background_task(eio_socket._send_ping)
+class Session(AsyncSocket):  # type: ignore[misc]
+    """An accepted Engine.IO session (`release_closed` gives it this class) with two changes."""
+
+    tongiaki_ping: Any = None
+    last_ping: float | None   # (Engine.IO's)
+
+    def schedule_ping(self) -> None:
+        """Engine.IO's, keeping the ping task so that closing can cancel it."""
+        if self.last_ping:
+            self.last_ping = None
+            self.tongiaki_ping = self.server.start_background_task(self._send_ping)
+
+    async def poll(self) -> list[Any]:
+        """The packets waiting to be sent. A long-polling GET waits at most a ping period (Engine.IO's
+        own); the websocket's writer waits without a timer, until a packet or the None its read loop
+        puts in when it ends: Engine.IO's `wait_for` made a task and a timer at every wake-up, several
+        for each move of a table."""
+        if not self.upgraded:
+            return await super().poll()  # type: ignore[no-any-return]
+        packets = [await self.queue.get()]
+        self.queue.task_done()
+        if packets == [None]:
+            return []
+        while not self.queue.empty():
+            pkt = self.queue.get_nowait()
+            self.queue.task_done()
+            if pkt is None:   # for the next call: the writer stops after sending these
+                self.queue.put_nowait(None)
+                break
+            packets.append(pkt)
+        return packets
 
 
 def polling_limit(limit: int) -> Any:
