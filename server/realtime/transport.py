@@ -318,7 +318,16 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
         async def send(self, message: bytes | str) -> None:
             # a client that does not read makes the write wait for buffer space: not longer than this
             # (`timeout`, not `wait_for`: a write nearly always completes without waiting, and
-            # `wait_for` made a task and two more loop turns for each one: ~7% of a loaded server's time)
+            # `wait_for` made a task and two more loop turns for each one: ~7% of a loaded server's time).
+            # Into an empty buffer, a frame under the high-water mark cannot wait (aiohttp waits only
+            # while the transport is paused: from above the high mark until back at the low one, and
+            # an empty buffer is below both): no timer for it, the common case by far
+            transport = self.transport
+            if (not deflate and transport is not None and not transport.is_closing()
+                    and transport.get_write_buffer_size() == 0
+                    and len(message) <= transport.get_write_buffer_limits()[1]):
+                await super().send(message)
+                return
             try:
                 async with asyncio.timeout(write_timeout):
                     await super().send(message)
