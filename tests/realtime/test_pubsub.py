@@ -162,6 +162,7 @@ async def test_a_broadcast_reaches_every_socket_here_and_in_another_process_in_o
                 await asyncio.sleep(0.05)   # what arrives is the subject: poll it
         for where, client, got in clients:
             assert got == ([] if client.get_sid() == skipped else list(range(100))), (where, got[:5])
+        assert managers[1].json is json   # what other processes send is parsed by the standard module
     finally:
         for _where, client, _got in clients:
             await client.disconnect()
