@@ -22,6 +22,8 @@ from typing import Any
 
 import socketio
 from aiohttp import WSCloseCode, web
+from engineio import exceptions
+from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as eio_aiohttp
 from engineio.async_socket import AsyncSocket
 
@@ -169,6 +171,10 @@ def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> di
     return counts
 
 
+LINGER = 5.0
+"""Seconds a closed session's websocket stays open for its client to close it (a goodbye in flight)."""
+
+
 def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None = None) -> None:
     """Makes a closed Engine.IO session give back what it holds as soon as it closes. Engine.IO itself
     forgets a closed session only when its service task next walks past it (a cycle of ping_timeout
@@ -207,7 +213,10 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
             queue.task_done()
         if stop:   # the writer's stop signal stays for the writer (its reader put it in)
             queue.put_nowait(None)
-        eio_socket.tongiaki_ws = None   # the websocket, its request and buffers
+        ws, eio_socket.tongiaki_ws = eio_socket.tongiaki_ws, None   # the websocket, its request and buffers
+        # Its read ends when the client closes the connection; a client that went silent (closed for a
+        # ping timeout) is cut off a moment later, which ends the read (Session reads without a timeout)
+        asyncio.get_running_loop().call_later(LINGER, ws.abort)
 
     async def released(eio_sid: str, *args: Any) -> Any:
         eio_socket = sio.eio.sockets.get(eio_sid)
@@ -231,10 +240,14 @@ def _unlink(error: BaseException | None) -> None:
 
 
 class Session(AsyncSocket):  # type: ignore[misc]
-    """An accepted Engine.IO session (`release_closed` gives it this class) with two changes."""
+    """An accepted Engine.IO session (`release_closed` gives it this class), lighter on the event loop
+    than Engine.IO's: its pending reads, writes and pings are most of the young objects the garbage
+    collector walks at every collection (docs/deploy.md)."""
 
     tongiaki_ping: Any = None
     last_ping: float | None   # (Engine.IO's)
+    connected: bool
+    upgraded: bool
 
     def schedule_ping(self) -> None:
         """Engine.IO's, keeping the ping task so that closing can cancel it."""
@@ -261,6 +274,50 @@ class Session(AsyncSocket):  # type: ignore[misc]
                 break
             packets.append(pkt)
         return packets
+
+    async def _websocket_handler(self, ws: Any) -> None:
+        """A session opened as a websocket: Engine.IO's loop, reading each frame without the task and
+        `wait_for` (a task, a timer) it wraps every read in. Its 50 s timeout is not needed: a client
+        that stops answering pings is closed by Engine.IO, and closing aborts the connection
+        (`release_closed`), which ends the read. An upgrade from long-polling keeps Engine.IO's loop."""
+        if self.connected:
+            await super()._websocket_handler(ws)
+            return
+        self.connected = self.upgraded = True
+        limit = self.server.max_http_buffer_size
+
+        async def writer() -> None:
+            while packets := await self.poll():
+                try:
+                    for pkt in packets:
+                        await ws.send(pkt.encode())
+                except Exception:  # noqa: BLE001 - the connection went away: the read ends too
+                    break
+            await ws.close()
+
+        writing = asyncio.ensure_future(writer())
+        while True:
+            try:
+                data = await ws.wait()
+            except Exception:  # noqa: BLE001 - the connection failed
+                break
+            if data is None or len(data) > limit:
+                break
+            try:
+                await self.receive(eio_packet.Packet(encoded_packet=data))
+            except exceptions.UnknownPacketError:
+                pass
+            except exceptions.SocketIsClosedError:
+                break
+            except Exception:
+                log.exception("receiving a frame")
+            # a turn of the loop between frames, as Engine.IO's task per read gave: frames a client
+            # sent in a burst are read without waiting, and their answers and broadcasts must reach
+            # the writers in between (or one client's burst fills every other socket's queue)
+            await asyncio.sleep(0)
+        await self.queue.put(None)   # the writer stops after what waits
+        await writing
+        await self.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_CLOSE)
 
 
 def polling_limit(limit: int) -> Any:

@@ -26,6 +26,7 @@ from tablekit import Client, InProcessServer, people
 from bench.rawsocket import RawSocket
 from server.app import METRICS, NAMESPACE, SIO, WEBSOCKETS
 from server.lobby import timers
+from server.realtime import transport
 from server.realtime.transport import SendQueue
 
 
@@ -313,6 +314,26 @@ async def test_a_closed_session_gives_back_its_websocket_and_queue_at_once(serve
         assert eio_socket.closed and eio_socket.tongiaki_ws is None
         assert eio_socket.tongiaki_ping is None   # its ping task, cancelled, no longer keeps it
         assert [eio_socket.queue.get_nowait() for _ in range(eio_socket.queue.qsize())] in ([], [None])
+
+
+async def test_a_client_gone_silent_is_closed_and_its_connection_cut(server, monkeypatch):
+    """A client that stops answering pings (its machine gone, the connection left half open) is closed
+    by Engine.IO a ping period later, and its connection is cut LINGER seconds after that: the server
+    reads a websocket without a timeout (transport.Session), so the cut is what ends the read."""
+    monkeypatch.setattr(transport, "LINGER", 0.2)
+    sio = server.app[SIO]
+    sio.eio.ping_interval, sio.eio.ping_timeout = 0.3, 0.3   # (before the first connection: the sweep too)
+    raw = await RawSocket.open(server.url)   # then it never reads, so never answers a ping
+    try:
+        assert len(server.app[WEBSOCKETS].open) == 1 and raw.sid in server.app[NAMESPACE].connections
+        began = time.monotonic()
+        async with asyncio.timeout(10):
+            while server.app[WEBSOCKETS].open or sio.eio.sockets:
+                await asyncio.sleep(0.05)   # the server's own tasks close it: poll its tables
+        assert raw.sid not in server.app[NAMESPACE].connections
+        assert time.monotonic() - began < 5
+    finally:
+        raw.close()
 
 
 async def test_what_closed_connections_leave_in_reference_cycles_is_collected(server, monkeypatch, caplog):
