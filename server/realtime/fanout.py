@@ -96,7 +96,8 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
     that pipelines."""
 
     def __init__(self, url: str, channel: str, redis_options: dict[str, Any] | None = None) -> None:
-        super().__init__(url, channel=channel, redis_options=redis_options, json=json)
+        super().__init__(url, channel=channel, redis_options=redis_options)
+        self.json = json   # (not every python-socketio takes it as an argument; initialize() below keeps it)
         self.resubscribed: Callable[[], Awaitable[None]] | None = None
         self._outgoing: deque[str] = deque()
         self._queued = asyncio.Event()

@@ -215,8 +215,9 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
             queue.put_nowait(None)
         ws, eio_socket.tongiaki_ws = eio_socket.tongiaki_ws, None   # the websocket, its request and buffers
         # Its read ends when the client closes the connection; a client that went silent (closed for a
-        # ping timeout) is cut off a moment later, which ends the read (Session reads without a timeout)
-        asyncio.get_running_loop().call_later(LINGER, ws.abort)
+        # ping timeout) is cut off a moment later, which ends the read (Session reads without a timeout).
+        # A weak reference: a websocket whose read has ended is not kept for this
+        asyncio.get_running_loop().call_later(LINGER, _cut, weakref.ref(ws))
 
     async def released(eio_sid: str, *args: Any) -> Any:
         eio_socket = sio.eio.sockets.get(eio_sid)
@@ -228,6 +229,13 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
 
     sio.eio.on("connect", tracked)
     sio.eio.on("disconnect", released)
+
+
+def _cut(ws: weakref.ref[Any]) -> None:
+    """Aborts the connection of a closed session's websocket if its read still waits on it."""
+    websocket = ws()
+    if websocket is not None:
+        websocket.abort()
 
 
 def _unlink(error: BaseException | None) -> None:
