@@ -9,7 +9,10 @@ against clients that do not play by the transport's rules:
 - an empty frame closes the connection quietly (Engine.IO has no empty packet);
 - a closed session gives back what it held at once (`release_closed`), not at Engine.IO's next sweep,
   and leaves no reference cycle holding it (a read that ends returns None, `_unlink`, a weak reference
-  in the overflow): reference counting frees it, not a full collection."""
+  in the overflow): reference counting frees it, not a full collection;
+- an accepted session (`Session`) reads and writes its websocket without a task or a timer per frame,
+  whose pending objects, for thousands of sockets, the garbage collector would walk at every young
+  collection; a client gone silent is closed by Engine.IO's ping timeout and its connection cut."""
 
 from __future__ import annotations
 
