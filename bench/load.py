@@ -491,7 +491,7 @@ def long_pauses(r: dict[str, object]) -> str:
     pauses = r.get("gc_pauses")
     if not isinstance(pauses, list) or not pauses:
         return "n/a"
-    return str(sum(int(p["over_25ms"]) for g in pauses[:1] for p in g.values()))
+    return str(sum(int(p["over_25ms"]) for p in pauses[0].values()))
 
 
 def sweep_table(points: list[dict[str, object]]) -> None:

@@ -59,6 +59,7 @@ def deliver(manager: socketio.AsyncManager, event: str, args: list[Any], namespa
         return
     skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
     engine = manager.server.eio
+    silent_since = time.time() - engine.ping_timeout   # a ping unanswered since before this: gone silent
     frames: list[Any] | None = None
     for sid, eio_sid in manager.get_participants(namespace, room):
         if sid in skip:
@@ -70,7 +71,7 @@ def deliver(manager: socketio.AsyncManager, event: str, args: list[Any], namespa
         socket = engine.sockets.get(eio_sid)
         if socket is None or socket.closed:
             continue
-        if socket.last_ping and time.time() - socket.last_ping > engine.ping_timeout:
+        if socket.last_ping and socket.last_ping < silent_since:
             for frame in frames:   # (Engine.IO's send notices the silence and closes the socket)
                 task = asyncio.ensure_future(socket.send(frame))
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
