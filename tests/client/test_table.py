@@ -90,6 +90,40 @@ def test_a_half_made_choice_survives_twenty_seconds_of_quiet(browser: Any, conte
     assert page.errors == []
 
 
+
+def test_a_half_made_choice_survives_a_reload_of_the_page(browser: Any, contexts: list[Any], base_url: str,
+                                                         artifacts: Path) -> None:
+    """The same seat, the same version, the same half-made choice after a reload (issue 11: nothing
+    half-chosen is lost unless the game's version changed); sent, it is forgotten."""
+    page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
+    create_table(page, base_url, name="Maya", seats=2)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    while _wait_kind(page) == "setup":
+        step(page)
+        page.wait_for_timeout(50)
+    _half_choice(page)
+    before = _prompt(page)
+    selected = page.locator("[data-testid=board] .selected").count()
+    assert before[0] != "prompt.turn" and selected >= 1, (before, selected)
+    v = page.get_attribute("[data-testid=board]", "data-v")
+    page.reload()
+    page.wait_for_selector("[data-testid=board]")
+    assert _wait_kind(page) == "turn"
+    page.wait_for_function("(b) => document.querySelector('[data-testid=board]')?.dataset.v === b", arg=v)
+    assert _prompt(page) == before
+    assert page.locator("[data-testid=board] .selected").count() == selected
+    page.screenshot(path=str(artifacts / "21-half-choice-after-reload-1366.png"))
+    # finished and sent, the choice is not kept for the next decision
+    for _ in range(40):
+        if page.evaluate("sessionStorage.getItem('tongiaki.draft')") is None:
+            break
+        step(page)
+        page.wait_for_timeout(100)
+    assert page.evaluate("sessionStorage.getItem('tongiaki.draft')") is None
+    page.wait_for_function("(b) => document.querySelector('[data-testid=board]')?.dataset.v !== b", arg=v)
+    assert page.errors == []
+
 def _ms(page: Any, where: str) -> int:
     return int(page.locator(f"{where} [role=timer]:not([hidden])").first.get_attribute("data-ms"))
 

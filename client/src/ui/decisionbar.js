@@ -5,13 +5,17 @@ import { el, clear, swatch } from './dom.js';
 import { DecisionInput } from '../input.js';
 import { describeAction } from '../describe.js';
 import { countdown } from './clock.js';
+import { loadDraft, saveDraft, dropDraft } from './draft.js';
 
 export class DecisionBar {
   /** state: TableState; t: translator; act(action) → Promise<{ok, v?, error?}>; toast(text);
-   *  onInput(): the selection changed (the board redraws its highlights). */
-  constructor({ state, t, act, toast, onInput }) {
+   *  onInput(): the selection changed (the board redraws its highlights); keepDraft: a half-made choice
+   *  outlives a page reload (ui/draft.js). */
+  constructor({ state, t, act, toast, onInput, keepDraft = false }) {
     this.state = state; this.t = t; this.act = act; this.toast = toast; this.onInput = onInput || (() => {});
+    this.keepDraft = keepDraft;
     this.input = new DecisionInput();
+    this.trail = [];   // the clicks and presses of the half-made choice, in order (what a draft keeps)
     this.node = el('div', { class: 'decision', 'data-testid': 'decision', 'aria-live': 'polite' });
   }
 
@@ -27,7 +31,10 @@ export class DecisionBar {
     this._key = key;
     this._sent = false;
     this.input.reset(s.shown, s.myColours(), s.legalShown);
+    this.trail = [];
     this.notice = null;
+    if (force) this._dropDraft();
+    else this._restoreDraft();
     if (lost && s.shown && before !== s.shown) this.notice = this.t('decision.moved_on', { v: s.v ?? '' });
     return true;
   }
@@ -125,23 +132,59 @@ export class DecisionBar {
       } else if (this.state.shown?.pending) this.toast(this.t('err.not_your_turn'));
       return;
     }
-    this._result(this.input.click(hit));
+    this._result(this.input.click(hit), ['hit', hit]);
   }
 
   press(id) {
     if (!this.live) return;
-    this._result(this.input.press(id));
+    this._result(this.input.press(id), ['press', id]);
   }
 
-  _result(r) {
+  _result(r, step) {
     this.notice = null;
     if (r.send) { this.send(r.send); return; }
     if (r.error) this.toast(this.t(r.error));
+    else this._keepStep(step);
     this.onInput();
   }
 
+  /** Add a click or press to the trail, and keep the trail as the draft while something is chosen. */
+  _keepStep(step) {
+    if (!step || !this.input.canAct) return;
+    this.trail.push(step);
+    if (!this.keepDraft) return;
+    const s = this.state;
+    if (this.input.started) saveDraft(s.room?.id, s.v, s.myColours().join(','), this.trail);
+    else this._dropDraft();
+  }
+
+  /** After a reload (or a reconnect), replay the draft kept for this very decision: the same version and
+   *  colours give the same legal actions, so the same steps rebuild the same selection. Any step the input
+   *  refuses, or one that would send, ends the replay with the selection cleared. */
+  _restoreDraft() {
+    if (!this.keepDraft || !this.input.canAct) return;
+    const s = this.state;
+    const d = loadDraft(s.room?.id);
+    if (!d) return;
+    if (d.v !== s.v || d.colours !== s.myColours().join(',')) { this._dropDraft(); return; }
+    for (const step of d.trail) {
+      const [kind, arg] = Array.isArray(step) ? step : [];
+      const r = kind === 'hit' ? this.input.click(arg || {}) : kind === 'press' ? this.input.press(arg) : { error: 'bad step' };
+      if (r.send || r.error) {
+        this.input.reset(s.shown, s.myColours(), s.legalShown);
+        this.trail = [];
+        this._dropDraft();
+        return;
+      }
+      this.trail.push([kind, arg]);
+    }
+  }
+
+  _dropDraft() { if (this.keepDraft) dropDraft(); }
+
   async send(action) {
     if (this.state.sending) return;
+    this._dropDraft();
     this._sent = true;
     const res = await this.act(action);
     if (!res.ok) {

@@ -18,14 +18,15 @@ const NEW_DECISION = ['shown', 'playing', 'animating', 'legal'];
 
 export class Table {
   /** root: the element to fill; state: the room's TableState; log: its GameLog; t: translator;
-   *  act(action) → Promise of the server's answer; lateLog(): fills an empty log from the server. */
-  constructor(root, { state, log, t, act, lateLog }) {
+   *  act(action) → Promise of the server's answer; lateLog(): fills an empty log from the server;
+   *  keepDraft: a half-made choice outlives a reload of the page (a live room's table, not a lesson's). */
+  constructor(root, { state, log, t, act, lateLog, keepDraft = false }) {
     this.root = root; this.state = state; this.t = t;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
     this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.hit(hit, how), label: (d) => this.targetName(d) });
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
-    this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw() });
+    this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw(), keepDraft });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
     this.player.onLateJoin = () => lateLog?.();
     this.panels = new Panels(state, t);
