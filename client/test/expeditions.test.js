@@ -20,6 +20,20 @@ test('E4: Tonga gives two moves, no more, and nothing comes off a beach without 
   assert.deepEqual(d.toWire(), { type: 'expand', island: 'TONG', moves: { N: 2 } });
 });
 
+test('a kept order is rebuilt through the same checks: what the options no longer allow is left out', () => {
+  const d = new OrderDraft(options({ expand: [{ island: 'MURO', moves: 3, own: { S: 1 } }], supply: 1, royal: ['MURO'] }));
+  d.remove('S'); d.add('N'); d.add('N');
+  const kept = JSON.parse(JSON.stringify(d.snapshot()));
+  const again = new OrderDraft(options({ expand: [{ island: 'MURO', moves: 3, own: { S: 1 } }], supply: 1, royal: ['MURO'] })).restore(kept);
+  assert.deepEqual(again.toWire(), d.toWire());
+  // the same snapshot on a turn with less: one move, no own boat on S, an island that is not offered
+  const less = new OrderDraft(options({ expand: [{ island: 'MURO', moves: 1, own: {} }], supply: 1 })).restore(kept);
+  assert.deepEqual(less.toWire(), { type: 'expand', island: 'MURO', moves: { N: 1 } });
+  const other = new OrderDraft(options()).restore({ ...kept, kind: 'royal' });
+  assert.equal(other.kind, 'expand', 'no royal island is offered: the kind is not taken');
+  assert.deepEqual(new OrderDraft(options()).restore(null).toWire(), new OrderDraft(options()).toWire());
+});
+
 test('E4: placements stay within the supply after take-backs, and take-backs within the own boats', () => {
   const d = new OrderDraft(options({ expand: [{ island: 'MURO', moves: 3, own: { S: 1 } }], supply: 0 }));
   assert.equal(d.canAdd('N'), false, 'an empty supply places nothing');

@@ -64,6 +64,10 @@ def test_a_whole_expeditions_game_with_bots_through_the_order_form(browser: Any,
     first = int(page.get_attribute("[data-testid=countdown]", "data-ms") or 0)
     assert 25_000 < first <= 30_000
     page.click("[data-testid=plus-N]")
+    # a half-made order outlives a reload of the page (the same turn, this tab: client/src/ui/draft.js)
+    page.reload()
+    page.wait_for_selector("[data-testid=order-send]")
+    assert page.inner_text("[data-testid=order-form] .stepper[data-side=N] output") == "1"
     page.click("[data-testid=plus-E]")
     assert page.locator("[data-testid=plus-S][disabled]").count() == 1, "Tonga gives 2 moves: no third"
     page.screenshot(path=str(artifacts / f"40-expeditions-order-form-{tag}.png"), full_page=tag == "phone")

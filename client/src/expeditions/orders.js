@@ -74,6 +74,36 @@ export class OrderDraft {
   add(side) { if (this.canAdd(side)) this.moves[side] = (this.moves[side] || 0) + 1; }
   remove(side) { if (this.canRemove(side)) this.moves[side] = (this.moves[side] || 0) - 1; }
 
+  /** The islands an order of this kind may name. */
+  get islands() {
+    const o = this.options, k = this.kind;
+    return k === 'royal' ? o.royal : k === 'place' ? o.place : (k === 'expand' || k === 'take_back') ? o.expand.map((a) => a.island) : [];
+  }
+
+  /** What the form holds, as plain data (kept across a reload of the page: ui/draft.js). */
+  snapshot() {
+    return { kind: this.kind, island: this.island, beach: this.beach, back: this.back, moves: { ...this.moves } };
+  }
+
+  /** Rebuild a snapshot on these options through the same checks as the form's buttons: whatever they
+   *  no longer allow is left out. Returns this draft. */
+  restore(saved) {
+    if (!saved || !kindsOf(this.options).includes(saved.kind)) return this;
+    this.choose(saved.kind);
+    if (this.islands.includes(saved.island)) this.setIsland(saved.island);
+    if (SIDES.includes(saved.beach)) this.beach = saved.beach;
+    if (this.kind === 'take_back' && Number.isInteger(saved.back) && saved.back >= 0 && saved.back < this.options.take_back.length) this.back = saved.back;
+    // take-backs first: a boat taken back is one more to place (canAdd)
+    for (const sign of [-1, 1]) {
+      for (const side of SIDES) {
+        const n = Number(saved.moves?.[side]) || 0;
+        if (Math.sign(n) !== sign) continue;
+        for (let i = 0; i < Math.min(Math.abs(n), 64); i++) (n > 0 ? this.add(side) : this.remove(side));
+      }
+    }
+    return this;
+  }
+
   /** Whether the order may be sent as it stands. */
   get ready() {
     if (this.kind === 'pass') return true;

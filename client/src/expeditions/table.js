@@ -2,6 +2,7 @@
 // the order form (only legal orders, with the rule each follows) and the turn reports, stepped through on
 // the map. It renders the server's views and sends orders through `act`; it never runs the rules.
 import { el, clear, swatch } from '../ui/dom.js';
+import { loadDraft, saveDraft, dropDraft } from '../ui/draft.js';
 import { toDom, SVG_NS } from '../vdom.js';
 import { formatLeft, WARN_MS } from '../ui/clock.js';
 import { mapTree, viewBoxOf } from './board.js';
@@ -144,11 +145,13 @@ export class ExpeditionsTable {
   }
 
   optionIslands() {
-    const o = this.legal?.options;
-    if (!o || !this.draft) return [];
-    const k = this.draft.kind;
-    return k === 'royal' ? o.royal : k === 'place' ? o.place : (k === 'expand' || k === 'take_back') ? o.expand.map((a) => a.island) : [];
+    return this.legal?.options && this.draft ? this.draft.islands : [];
   }
+
+  /** The order being made belongs to this turn and these colours (a reload keeps it: ui/draft.js). */
+  draftStamp() { return `${this.legal?.turn}:${this.state.myColours().join(',')}`; }
+
+  saveDraft() { if (this.draft && this.legal?.options) saveDraft(this.state.room?.id, this.draftStamp(), this.draft.snapshot()); }
 
   clickMap(e) {
     const g = e.target.closest?.('[data-island]');
@@ -199,11 +202,16 @@ export class ExpeditionsTable {
       return;
     }
     if (legal.order) {
+      dropDraft();
       box.append(el('p', { class: 'ex-sent', 'data-testid': 'order-sent', text: t('ex.sent', { order: orderWords(legal.order, t) }) }));
       return;
     }
     const key = `${this.state.v}:${legal.turn}`;
-    if (!this.draft || this.draftFor !== legal.turn) { this.draft = new OrderDraft(legal.options); this.draftFor = legal.turn; }
+    if (!this.draft || this.draftFor !== legal.turn) {
+      this.draft = new OrderDraft(legal.options).restore(loadDraft(this.state.room?.id, this.draftStamp()));
+      this.draftFor = legal.turn;
+    }
+    this.saveDraft();
     this._key = key;
     const d = this.draft, o = legal.options;
     const kinds = el('div', { class: 'ex-kinds', role: 'radiogroup' }, kindsOf(o).map((k) => el('button', {
@@ -218,13 +226,13 @@ export class ExpeditionsTable {
       box.append(el('label', { class: 'field' }, t('ex.island'), ' ', sel));
     }
     if (d.kind === 'take_back') {
-      const back = el('select', { 'data-testid': 'order-back', onchange: () => { d.back = Number(back.value); } },
+      const back = el('select', { 'data-testid': 'order-back', onchange: () => { d.back = Number(back.value); this.saveDraft(); } },
         o.take_back.map((b, i) => el('option', { value: i, text: `${b.island} ${b.beach}` })));
       back.value = String(d.back);
       box.append(el('label', { class: 'field' }, t('ex.from'), ' ', back));
     }
     if (d.kind === 'place') {
-      const beach = el('select', { 'data-testid': 'order-beach', onchange: () => { d.beach = beach.value; } },
+      const beach = el('select', { 'data-testid': 'order-beach', onchange: () => { d.beach = beach.value; this.saveDraft(); } },
         SIDES.map((s) => el('option', { value: s, text: s })));
       beach.value = d.beach;
       box.append(el('label', { class: 'field' }, t('ex.beach'), ' ', beach));

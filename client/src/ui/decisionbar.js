@@ -154,7 +154,7 @@ export class DecisionBar {
     this.trail.push(step);
     if (!this.keepDraft) return;
     const s = this.state;
-    if (this.input.started) saveDraft(s.room?.id, s.v, s.myColours().join(','), this.trail);
+    if (this.input.started) saveDraft(s.room?.id, this._stamp(), this.trail);
     else this._dropDraft();
   }
 
@@ -164,10 +164,9 @@ export class DecisionBar {
   _restoreDraft() {
     if (!this.keepDraft || !this.input.canAct) return;
     const s = this.state;
-    const d = loadDraft(s.room?.id);
-    if (!d) return;
-    if (d.v !== s.v || d.colours !== s.myColours().join(',')) { this._dropDraft(); return; }
-    for (const step of d.trail) {
+    const trail = loadDraft(s.room?.id, this._stamp());
+    if (!Array.isArray(trail)) return;
+    for (const step of trail) {
       const [kind, arg] = Array.isArray(step) ? step : [];
       const r = kind === 'hit' ? this.input.click(arg || {}) : kind === 'press' ? this.input.press(arg) : { error: 'bad step' };
       if (r.send || r.error) {
@@ -181,6 +180,9 @@ export class DecisionBar {
   }
 
   _dropDraft() { if (this.keepDraft) dropDraft(); }
+
+  /** The decision a draft belongs to: the version on screen and the colours played from this page. */
+  _stamp() { return `${this.state.v}:${this.state.myColours().join(',')}`; }
 
   async send(action) {
     if (this.state.sending) return;

@@ -1,21 +1,22 @@
-// A half-made choice kept across a page reload: the clicks and presses that made it, for one room, one
-// version and one set of colours, in sessionStorage (this tab only; a reload keeps it, closing the tab
-// drops it). Replayed through the same input on the same decision they rebuild the same selection; a
-// new version of the game makes them worthless, so they are dropped then.
+// A half-made choice kept across a page reload, in sessionStorage (this tab only: a reload keeps it,
+// closing the tab drops it). One draft at a time, for one room and one `stamp` naming the decision it
+// belongs to (the version and colours of a turn decision, the turn of an Expeditions order): a draft
+// whose stamp is not the current one is worthless and dropped.
 
 const KEY = 'tongiaki.draft';
 
-/** The draft saved for `room` ({v, colours, trail}), or null. */
-export function loadDraft(room) {
-  try {
-    const d = JSON.parse(sessionStorage.getItem(KEY) || 'null');
-    return d && d.room === room && Array.isArray(d.trail) ? d : null;
-  } catch { return null; }
+/** What was saved for `room` under `stamp`, or null (a draft of another decision is dropped). */
+export function loadDraft(room, stamp) {
+  let d = null;
+  try { d = JSON.parse(sessionStorage.getItem(KEY) || 'null'); } catch { return null; }
+  if (!d || d.room !== room) return null;
+  if (d.stamp !== stamp) { dropDraft(); return null; }
+  return d.data ?? null;
 }
 
-/** Keep `trail` ([['hit', hit] | ['press', id]], in order) as the half-made choice of version v. */
-export function saveDraft(room, v, colours, trail) {
-  try { sessionStorage.setItem(KEY, JSON.stringify({ room, v, colours, trail })); } catch { /* full or private mode */ }
+/** Keep `data` (plain JSON) as the half-made choice of `room`'s decision `stamp`. */
+export function saveDraft(room, stamp, data) {
+  try { sessionStorage.setItem(KEY, JSON.stringify({ room, stamp, data })); } catch { /* full or private mode */ }
 }
 
 export function dropDraft() {
