@@ -3,7 +3,7 @@
 Each iteration imagines the game afresh (`game.imagine(seed)`: the unseen stack reshuffled, never the real
 order: R15), walks down one shared tree of actions, choosing by UCB among the actions legal in that
 imagined game (a child's exploration term counts the iterations in which it was available), adds one
-node, plays on at random only until `horizon` more turns have begun (or the game ends) and credits every
+node, plays on at random until every rival has had a turn (or the game ends) and credits every
 node on the path with the result for the colour that chose it: the table's worth by the greedy evaluation,
 less its worth at the root, squashed into [0, 1]. The action most often chosen at the root is played.
 
@@ -26,6 +26,11 @@ from .greedy import GreedyBot
 
 Action = dict[str, Any]
 Key = str
+
+ROUND = "round"
+"""The default horizon: a playout ends when each rival has played one turn, at random (2 players: one turn,
+4 players: three), so that what the rivals may do next (fill a beach and send one's boats off, R6) is
+sampled rather than only guessed by the evaluation."""
 
 ROOT_RATED = 48
 """At most this many of the root's actions are rated by the greedy evaluation (drawn at random when there are
@@ -97,9 +102,9 @@ def worths(game: Game, temperature: float, baseline: dict[str, float] | None = N
 class SearchBot:
     """ISMCTS within a budget of iterations (deterministic) or seconds (at least one iteration).
 
-    `exploration` is UCB's constant; `horizon` is how many turns a playout begins (at random) before the
-    table is judged by the greedy evaluation through a logistic of `temperature` points (None: play to the
-    end and count the win, R13); `guide` is how many sampled actions a playout's turn decision compares
+    `exploration` is UCB's constant; `horizon` is how many turns a playout plays (at random) before the
+    table is judged by the greedy evaluation through a logistic of `temperature` points (`ROUND`: one turn
+    per rival; None: play to the end and count the win, R13); `guide` is how many sampled actions a playout's turn decision compares
     with the greedy evaluation (0: plain random playouts); `bias` weighs the greedy ratings of the root's
     actions as a progressive bias that fades with visits."""
 
@@ -109,7 +114,7 @@ class SearchBot:
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
-        horizon: int | None = 1,
+        horizon: int | str | None = ROUND,
         temperature: float = 2.0,
         guide: int = 0,
         bias: float = 1.0,
@@ -125,6 +130,7 @@ class SearchBot:
         self.guide = guide
         self.bias = bias
         self.last: Thought | None = None
+        self._turns = -1   # the playouts' turns at this decision (from `horizon`)
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"seconds={self.seconds}"
@@ -139,6 +145,7 @@ class SearchBot:
             self.last = Thought(0, 0.0, 0)
             return legal[0]
         began = time.perf_counter()
+        self._turns = self._horizon_turns(game)
         rng = random.Random(self.seed * 1_000_003 + game.version)
         root = _Node()
         self._priors(game, legal, colour, root, rng)
@@ -165,6 +172,14 @@ class SearchBot:
                     best, best_rank = action, rank
         self.last = Thought(done, time.perf_counter() - began, max(0, best_rank[0]))
         return best
+
+    def _horizon_turns(self, game: Game) -> int:
+        """Turns a playout plays before it is judged (-1: to the end)."""
+        if self.horizon is None:
+            return -1
+        if self.horizon == ROUND:
+            return max(1, len(game.colours) - 1)
+        return int(self.horizon)
 
     def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random) -> None:
         """The greedy ratings of the root's actions (0 best, negative worse, in points), as children."""
@@ -237,10 +252,11 @@ class SearchBot:
 
     def _play_out(self, world: Game, rng: random.Random) -> None:
         """Play on at random (a turn decision compares `guide` sampled actions) to the end, or until the
-        `horizon`-th turn decision from here is reached: random play far ahead says more about chance than
-        about the position, so the evaluation judges the table once the chains under way have run out."""
+        horizon's turns have been played (each rival's, by default): random play far ahead says more about
+        chance than about the position, so the evaluation judges the table once they and their chains have
+        run out."""
         guide = self.guide
-        turns = -1 if self.horizon is None else self.horizon
+        turns = self._turns
         while (mover := world.to_move) is not None:
             if world.phase == "turn":   # the kind of the pending decision (Game.decision), without building it
                 if turns == 0:
