@@ -104,9 +104,9 @@ class SearchBot:
 
     `exploration` is UCB's constant; `horizon` is how many turns a playout plays (at random) before the
     table is judged by the greedy evaluation through a logistic of `temperature` points (`ROUND`: one turn
-    per rival; None: play to the end and count the win, R13); `guide` is how many sampled actions a playout's turn decision compares
-    with the greedy evaluation (0: plain random playouts); `bias` weighs the greedy ratings of the root's
-    actions as a progressive bias that fades with visits."""
+    per rival; None: play to the end and count the win, R13); `guide` is how many sampled actions a
+    playout's turn decision compares with the greedy evaluation (0: plain random playouts); `bias` weighs
+    the greedy ratings of the root's actions as a progressive bias that fades with visits."""
 
     def __init__(
         self,
