@@ -130,7 +130,6 @@ class SearchBot:
         self.guide = guide
         self.bias = bias
         self.last: Thought | None = None
-        self._turns = -1   # the playouts' turns at this decision (from `horizon`)
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"seconds={self.seconds}"
@@ -145,7 +144,7 @@ class SearchBot:
             self.last = Thought(0, 0.0, 0)
             return legal[0]
         began = time.perf_counter()
-        self._turns = self._horizon_turns(game)
+        turns = self._horizon_turns(game)
         rng = random.Random(self.seed * 1_000_003 + game.version)
         root = _Node()
         self._priors(game, legal, colour, root, rng)
@@ -155,7 +154,7 @@ class SearchBot:
         deadline = None if self.seconds is None else began + self.seconds
         done = 0
         while True:
-            self._iterate(game, root, rng, baseline)
+            self._iterate(game, root, rng, baseline, turns)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -195,7 +194,8 @@ class SearchBot:
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
 
-    def _iterate(self, game: Game, root: _Node, rng: random.Random, baseline: dict[str, float]) -> None:
+    def _iterate(self, game: Game, root: _Node, rng: random.Random, baseline: dict[str, float],
+                 turns: int) -> None:
         world = game.imagine(rng.getrandbits(32))
         node = root
         path: list[tuple[_Node, str]] = []
@@ -243,20 +243,19 @@ class SearchBot:
             if child.visits == 0:
                 break
             node = child
-        self._play_out(world, rng)
+        self._play_out(world, rng, turns)
         result = rewards(world) if self.horizon is None else worths(world, self.temperature, baseline)
         root.visits += 1
         for child, mover in path:
             child.visits += 1
             child.reward += result[mover]
 
-    def _play_out(self, world: Game, rng: random.Random) -> None:
-        """Play on at random (a turn decision compares `guide` sampled actions) to the end, or until the
-        horizon's turns have been played (each rival's, by default): random play far ahead says more about
-        chance than about the position, so the evaluation judges the table once they and their chains have
-        run out."""
+    def _play_out(self, world: Game, rng: random.Random, turns: int) -> None:
+        """Play on at random (a turn decision compares `guide` sampled actions) to the end (`turns` -1), or
+        until `turns` turns have been played (each rival's, by default): random play far ahead says more
+        about chance than about the position, so the evaluation judges the table once they and their chains
+        have run out."""
         guide = self.guide
-        turns = self._turns
         while (mover := world.to_move) is not None:
             if world.phase == "turn":   # the kind of the pending decision (Game.decision), without building it
                 if turns == 0:

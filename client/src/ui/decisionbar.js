@@ -150,9 +150,8 @@ export class DecisionBar {
 
   /** Add a click or press to the trail, and keep the trail as the draft while something is chosen. */
   _keepStep(step) {
-    if (!step || !this.input.canAct) return;
+    if (!step || !this.keepDraft || !this.input.canAct) return;
     this.trail.push(step);
-    if (!this.keepDraft) return;
     const s = this.state;
     if (this.input.started) saveDraft(s.room?.id, this._stamp(), this.trail);
     else this._dropDraft();
