@@ -20,7 +20,7 @@ from aiohttp import web
 from redis.exceptions import RedisError
 
 from server.bots.worker import BotQueue
-from server.config import REDIS_CONNECT, Config
+from server.config import REDIS_OPTIONS, Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
@@ -71,7 +71,7 @@ def init_app(config: Config) -> web.Application:
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
         manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio",
-                         redis_options={"socket_connect_timeout": REDIS_CONNECT})
+                         redis_options=REDIS_OPTIONS)
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
@@ -103,14 +103,13 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
         url = config.redis_url
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10,
-                                                     socket_connect_timeout=REDIS_CONNECT)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10, **REDIS_OPTIONS)
     else:
         embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
         url = f"unix://{embedded.socket}"   # for the bot workers
         pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
                                             path=embedded.socket, max_connections=64, timeout=10,
-                                            socket_connect_timeout=REDIS_CONNECT)
+                                            **REDIS_OPTIONS)
     client = redis.Redis(connection_pool=pool)
     store = Store(client, config.prefix)
     sio = app[SIO]

@@ -5,10 +5,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
+
+import redis
 
 REDIS_CONNECT = 5.0
 """Seconds to connect to Redis, and (redis-py uses the same bound) to close a connection: without it a
 close may wait on its socket for ever and hang a shutdown (redis/redis-py#3941)."""
+
+REDIS_OPTIONS: dict[str, Any] = {
+    "socket_connect_timeout": REDIS_CONNECT,
+    **({"driver_info": None} if hasattr(redis, "DriverInfo") else {"lib_name": None, "lib_version": None})}
+"""Options of every Redis connection the service makes: `REDIS_CONNECT`, and no CLIENT SETINFO on
+connecting. A Redis older than 7.2 (the embedded one is 6.2) refuses that command, and redis-py's read
+of the refusal leaves its frame and the error in a reference cycle holding the task that connected: for
+a connection made while answering a websocket, that whole connection, until a full collection. (redis-py
+5.0-7.1 turn it off with `lib_name=None, lib_version=None`, later ones with `driver_info=None`.)"""
 
 
 @dataclass(frozen=True)

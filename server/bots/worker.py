@@ -28,7 +28,7 @@ import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 from redis.exceptions import RedisError, ResponseError
 
-from server.config import REDIS_CONNECT
+from server.config import REDIS_OPTIONS
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +189,7 @@ async def run(url: str, prefix: str, reclaim: float) -> None:
                 Path(heartbeat).touch()
             await asyncio.sleep(1.0)
 
-    client = redis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT)
+    client = redis.Redis.from_url(url, **REDIS_OPTIONS)
     queue = BotQueue(client, prefix, f"w_{secrets.token_hex(4)}", reclaim)
     log.info("bot worker %s on %s", queue.consumer, queue.jobs)
     watcher = asyncio.create_task(orphaned())

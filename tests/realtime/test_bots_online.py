@@ -102,11 +102,13 @@ async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, stor
 async def test_an_answer_for_a_game_that_moved_on_is_dropped(server, clients, store):
     room = await _bot_to_move(server, clients)
     deadline = time.monotonic() + 10
-    while (await store.game_head(room)).v == 0:   # the bot made its first move (the version is 1 now)
+    # the bot made its first move (the version is 1 now) and its broadcast was recorded (`sent`, written
+    # a moment after the move by the realtime layer: read before that, the head would change under the test)
+    while (head := await store.game_head(room)).v == 0 or head.sent < head.v:
         assert time.monotonic() < deadline
         await asyncio.sleep(0.05)
     authority = server.app[AUTHORITY]
-    head = await store.game_head(room)
     stale = BotJob(room, 0, "red", "random", "bot")
     assert await authority.bot_done(stale, {"type": "setup", "beach": 0}) is None
     assert await store.game_head(room) == head
+    assert len(await store.actions(room)) == 1
