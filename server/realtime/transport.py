@@ -10,8 +10,8 @@ against clients that do not play by the transport's rules:
 - a closed session gives back what it held at once (`release_closed`), not at Engine.IO's next sweep,
   and leaves no reference cycle holding it (a read that ends returns None, `_unlink`, a weak reference
   in the overflow): reference counting frees it, not a full collection;
-- an accepted session (`Session`) writes its websocket without a task or a timer per frame, whose
-  pending objects, for thousands of sockets, the garbage collector would walk at every young
+- an accepted session (`Session`) reads and writes its websocket without a task or a timer per frame,
+  whose pending objects, for thousands of sockets, the garbage collector would walk at every young
   collection; a client gone silent is closed by Engine.IO's ping timeout and its connection cut."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from typing import Any
 
 import socketio
 from aiohttp import WSCloseCode, web
+from engineio import exceptions
+from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as eio_aiohttp
 from engineio.async_socket import AsyncSocket
 
@@ -216,7 +218,7 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
             queue.put_nowait(None)
         ws, eio_socket.tongiaki_ws = eio_socket.tongiaki_ws, None   # the websocket, its request and buffers
         # Its read ends when the client closes the connection; a client that went silent (closed for a
-        # ping timeout) is cut off a moment later, which ends the read at once (not at its 50 s timeout).
+        # ping timeout) is cut off a moment later, which ends the read (Session reads without a timeout).
         # A weak reference: a websocket whose read has ended is not kept for this
         asyncio.get_running_loop().call_later(LINGER, _cut, weakref.ref(ws))
 
@@ -283,6 +285,50 @@ class Session(AsyncSocket):  # type: ignore[misc]
                 break
             packets.append(pkt)
         return packets
+
+    async def _websocket_handler(self, ws: Any) -> None:
+        """A session opened as a websocket: Engine.IO's loop, reading each frame without the task and
+        `wait_for` (a task, a timer) it wraps every read in. Its 50 s timeout is not needed: a client
+        that stops answering pings is closed by Engine.IO, and closing aborts the connection
+        (`release_closed`), which ends the read. An upgrade from long-polling keeps Engine.IO's loop."""
+        if self.connected:
+            await super()._websocket_handler(ws)
+            return
+        self.connected = self.upgraded = True
+        limit = self.server.max_http_buffer_size
+
+        async def writer() -> None:
+            while packets := await self.poll():
+                try:
+                    for pkt in packets:
+                        await ws.send(pkt.encode())
+                except Exception:  # noqa: BLE001 - the connection went away: the read ends too
+                    break
+            await ws.close()
+
+        writing = asyncio.ensure_future(writer())
+        while True:
+            try:
+                data = await ws.wait()
+            except Exception:  # noqa: BLE001 - the connection failed
+                break
+            if data is None or len(data) > limit:
+                break
+            try:
+                await self.receive(eio_packet.Packet(encoded_packet=data))
+            except exceptions.UnknownPacketError:
+                pass
+            except exceptions.SocketIsClosedError:
+                break
+            except Exception:
+                log.exception("receiving a frame")
+            # a turn of the loop between frames, as Engine.IO's task per read gave: frames a client
+            # sent in a burst are read without waiting, and their answers and broadcasts must reach
+            # the writers in between (or one client's burst fills every other socket's queue)
+            await asyncio.sleep(0)
+        await self.queue.put(None)   # the writer stops after what waits
+        await writing
+        await self.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_CLOSE)
 
 
 def polling_limit(limit: int) -> Any:
