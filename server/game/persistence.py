@@ -53,8 +53,8 @@ def load(game: Rules, blob: bytes) -> None:
         game.place(name, (q, r), rotation)
         t = game.tiles[(q, r)]
         t.beaches = beaches
-        t.changed()
         t.royal = royal
+        t.changed()
     game.supply = data["supply"]
     game.royal_founded = data["royal_founded"]
     game.removed = data["removed"]

@@ -551,8 +551,8 @@ class Rules:
         boats = sum(len(b) for b in t.beaches)
         for b in t.beaches:
             b.clear()
-        t.changed()
         t.royal = colour
+        t.changed()
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
         self._tile_changed(t.cell, placed=False)  # no longer in chains; fleets reaching it are turned back (R10)

@@ -7,6 +7,7 @@ on a tile whenever its beaches change.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from typing import Any
 
 from . import arrangements
 from .catalogue import TILES, Island
@@ -31,6 +32,7 @@ class Placed:
         "_free",
         "_full",
         "_open",
+        "drawn",
     )
 
     def __init__(self, name: str, cell: Cell, rotation: int) -> None:
@@ -44,6 +46,7 @@ class Placed:
         self._full: tuple[int, ...] | None = None
         self._open: tuple[int, ...] | None = None
         self._counts: dict[str, int] | None = None
+        self.drawn: dict[str, Any] | None = None   # its view (drawing.tile_view), until it changes
         shape = _SHAPES.get((name, rotation))
         if shape is None:
             shape = _SHAPES[(name, rotation)] = _shape(name, rotation)
@@ -77,12 +80,13 @@ class Placed:
         return self._counts
 
     def changed(self) -> None:
-        """Forget the cached values: the boats on the beaches changed."""
+        """Forget the cached values: the boats on the beaches (or the royal boat) changed."""
         self._codes = None
         self._counts = None
         self._free = None
         self._full = None
         self._open = None
+        self.drawn = None
 
     def free(self) -> tuple[int, ...]:
         """Free moorings per beach (cached like `codes`)."""

@@ -107,6 +107,8 @@ def _array(old: list[Any], new: list[Any]) -> Change:
             if not _same(x, y):
                 change += [start + k, _change(x, y)]
         return change
+    if not a or not b:   # only added or only taken away (a boat onto a beach or off it, a tile placed)
+        return ["@", [[start, 0, *b] if b else [start, len(a)]]]
     splices: list[list[Any]] = []
     keys_a = [msgpack.packb(x) for x in a]
     keys_b = [msgpack.packb(y) for y in b]

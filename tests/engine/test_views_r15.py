@@ -103,3 +103,26 @@ def test_r15_in_hand_tile_is_shown_once_drawn():
     play(game, {"type": "colonise"})
     assert game.view()["in_hand"] == "b" and game.view()["pending"]["tile"] == "b"
     rejected(game, {"type": "colonise"}, "wrong_phase")
+
+
+def test_r15_successive_views_share_the_tiles_an_action_left_alone():
+    """A tile's view is kept until its boats or royal boat change, so two views share the tiles that did
+    not change (a server's patch between them compares those by identity) and redraw those that did."""
+    import random
+
+    game = Game.new(["red", "blue", "green", "yellow"], seed=7)
+    rng = random.Random(7)
+    before = {tuple(t["cell"]): t for t in game.view()["tiles"]}
+    shared = redrawn = 0
+    while game.to_move is not None:
+        game.apply(game.sample_action(rng))
+        after = {tuple(t["cell"]): t for t in game.view()["tiles"]}
+        for cell, tile in before.items():
+            if cell not in after:
+                continue
+            assert (after[cell] is tile) == (after[cell] == tile), cell   # shared exactly when unchanged
+            shared += after[cell] is tile
+            redrawn += after[cell] is not tile
+        assert Game.from_bytes(game.to_bytes()).view()["tiles"] == list(after.values())   # none drawn stale
+        before = after
+    assert shared > 10 * redrawn > 0
