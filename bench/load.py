@@ -299,7 +299,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
                 result.update({k: max(x[k] or 0 for x in latencies) for k in latencies[0]})
-                if start is not None:   # (with --workers N, one of the workers answers)
+                # with --workers N, /metrics is answered by whichever worker the port picks, so the two
+                # readings of the window may come from different workers: no figure rather than a wrong one
+                if start is not None and args.workers == 1:
                     result["gc_pauses"] = [pauses_between(a, await collector_pauses(u))
                                            for a, u in zip(pauses_then, urls, strict=True)]
                 procs = [*watched, *main.children(recursive=True)]
@@ -487,7 +489,8 @@ def main() -> None:
 
 
 def long_pauses(r: dict[str, object]) -> str:
-    """Garbage collections over 25 ms in the measured window, all generations (one worker's), or n/a."""
+    """Garbage collections over 25 ms in the measured window, all generations, or n/a (with several
+    workers: see `run`)."""
     pauses = r.get("gc_pauses")
     if not isinstance(pauses, list) or not pauses:
         return "n/a"
