@@ -67,7 +67,7 @@ function applyChange(node, change) {
 
 /**
  * Holds (v, view) of one game and sorts incoming `game` messages:
- *   receive(msg) → {status: 'ignored'} | {status: 'applied', view, events, prev} | {status: 'gap', since}
+ *   receive(msg) → {status: 'ignored'} | {status: 'applied', view, events, prev, v} | {status: 'gap', since}
  * and the legal actions this client was sent (`legal` events, catch-up answers), by version.
  */
 export class GameStream {
@@ -86,14 +86,14 @@ export class GameStream {
       if (!isWhole(msg.patch)) return { status: 'gap', since: -1 };
       this.view = applyPatch(null, msg.patch);
       this.v = m;
-      return { status: 'applied', view: this.view, events: msg.events || [], prev: null };
+      return { status: 'applied', view: this.view, events: msg.events || [], prev: null, v: m };
     }
     if (m <= this.v) return { status: 'ignored' };
     if (m > this.v + 1) return { status: 'gap', since: this.v };
     const prev = this.view;
     this.view = applyPatch(this.view, msg.patch);
     this.v = m;
-    return { status: 'applied', view: this.view, events: msg.events || [], prev, by: msg.by || null };
+    return { status: 'applied', view: this.view, events: msg.events || [], prev, by: msg.by || null, v: m };
   }
 
   /** A `legal` payload {v, actions}: kept unless an older one arrives late. `actions` is a list of legal
@@ -117,7 +117,7 @@ export class GameStream {
       // a snapshot of the version already held changes nothing: the view on screen stays as it is
       if (this.view !== null && answer.snapshot.v === this.v) return [];
       this.loadSnapshot(answer.snapshot);
-      return [{ status: 'snapshot', view: this.view }];
+      return [{ status: 'snapshot', view: this.view, v: this.v }];
     }
     const out = [];
     for (const msg of answer.messages || []) out.push(this.receive(msg));

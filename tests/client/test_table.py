@@ -410,6 +410,42 @@ def test_a_late_spectator_reads_the_game_log_from_its_start(browser: Any, contex
     assert not late.errors and not first.errors
 
 
+LOGGED_JS = r"""
+(upTo) => {
+  const log = window.__tongiaki.room.log;
+  return { v: log.v, events: log.items.filter((it) => it.ev && it.v <= upTo).map((it) => JSON.stringify(it.ev)) };
+}
+"""
+
+
+def test_a_reload_while_moves_are_still_being_shown_loses_none_of_the_log(browser: Any, contexts: list[Any],
+                                                                         base_url: str) -> None:
+    """Each move's lines join the game log as its animation plays, so a page reloaded while moves wait to be
+    shown used to lose their lines (the reloaded page starts from a snapshot of the present). The log knows
+    up to which version it is whole, and the page fills in the versions it missed from the server's action
+    log: its lines are then the same as a late spectator's, read from the server alone."""
+    watcher = open_page(browser, contexts)
+    room = bots_only_room(watcher, base_url, query="?anim=1", seats=3, pace=0.1)   # animations on: they lag
+    watcher.wait_for_function("""() => { const r = window.__tongiaki.room;
+      return (r?.stream.v ?? 0) >= 12 && r.table.player.queue.pending > 1 && r.log.v !== null; }""",
+                              timeout=60_000)
+    left_at = watcher.evaluate("() => [window.__tongiaki.room.log.v, window.__tongiaki.room.stream.v]")
+    assert left_at[0] < left_at[1], left_at   # moves the page had not shown (nor logged) yet
+    watcher.reload()
+    watcher.wait_for_selector("[data-testid=board]")
+    late = open_page(browser, contexts)
+    late.goto(f"{base_url}/?anim=1#/room/{room}")
+    late.wait_for_selector("[data-testid=board]")
+    # both logs whole up to a version past the reload
+    for page in (watcher, late):
+        page.wait_for_function(f"() => (window.__tongiaki.room.log.v ?? 0) >= {left_at[1] + 2}", timeout=30_000)
+    up_to = min(p.evaluate("() => window.__tongiaki.room.log.v") for p in (watcher, late))
+    reloaded, reference = (p.evaluate(LOGGED_JS, up_to) for p in (watcher, late))
+    assert len(reference["events"]) > 10
+    assert reloaded["events"] == reference["events"]
+    assert not watcher.errors and not late.errors
+
+
 def test_on_a_phone_the_camera_brings_each_drawn_tile_into_view(browser: Any, contexts: list[Any],
                                                                 base_url: str) -> None:
     """At 390×844 the board is larger than the screen: every tile a bot's voyage draws and places ends

@@ -28,21 +28,25 @@ export class EventPlayer {
     try { localStorage.setItem('tongiaki.speed', String(s)); } catch { /* ignore */ }
   }
 
-  /** A fresh snapshot: drop queued animations, show it as is. */
-  snapshot(view) {
+  /** A fresh snapshot (of version v): drop queued animations, show it as is. */
+  snapshot(view, v) {
     this.queue.clear();
     this.board.clearOverlay();
     this._set({ target: view, playing: true });
     this.queue.push(async () => { this._set({ shown: view, recent: new Set(), animating: false }); }).then(() => this._settled());
     if (!this.log.length && view.phase === 'play') {
       this.log.add({ msg: ['phase.play', { turn: view.turn }] });
-      this.onLateJoin?.(view);   // the log from the game's start, from the server (gamelog.js backfillLog)
+      this.onLateJoin?.(null, v);   // the log from the game's start, from the server (gamelog.js backfillLog)
+    } else if (this.log.v !== null && Number.isInteger(v) && v > this.log.v) {
+      // events this page never logged: it went away meanwhile (a reload), or the animations that would
+      // have logged them were just dropped
+      this.onLateJoin?.(this.log.v, v);
     }
   }
 
-  /** An applied game message: play its events, then show the new view. */
+  /** An applied game message (of version v): play its events, then show the new view. */
   /** `by`: who decided when the server did ("clock", "autopilot", "bot"), else null. */
-  message(prev, events, view, by = null) {
+  message(prev, events, view, by = null, v = undefined) {
     this._set({ target: view, playing: true });
     // far behind (a hidden tab, a long catch-up): jump to the present instead of replaying it all
     if (this.queue.pending > 60 || globalThis.document?.hidden) this.queue.skip();
@@ -55,13 +59,14 @@ export class EventPlayer {
       const who = by === 'takeover' ? 'autopilot' : by;   // the server says "takeover" (docs/protocol.md)
       if ((who === 'clock' || who === 'autopilot') && colour) {
         const name = this.state.seatOfColour(colour)?.name || this.t(`colour.${colour}`);
-        this.log.add({ msg: [who === 'clock' ? 'log.by_clock' : 'log.by_autopilot', { name }], colour, type: `by-${who}` });
+        this.log.add({ msg: [who === 'clock' ? 'log.by_clock' : 'log.by_autopilot', { name }], colour, type: `by-${who}`, v });
       }
     });
-    for (const ev of events) tasks.push((ctx) => this._event(ctx, ev, () => disp, (d) => { disp = d; }));
+    for (const ev of events) tasks.push((ctx) => this._event(ctx, ev, v, () => disp, (d) => { disp = d; }));
     tasks.push(async () => {
       this.board.clearOverlay();
       this._set({ animating: false, shown: view });
+      this.log.logged(v);
     });
     this.queue.pushAll(tasks).then(() => this._settled());
   }
@@ -75,11 +80,11 @@ export class EventPlayer {
     if (!this.queue.busy) this._set({ playing: false });
   }
 
-  async _event(ctx, ev, getDisp, setDisp) {
+  async _event(ctx, ev, v, getDisp, setDisp) {
     const b = this.board;
     const entry = eventEntry(ev, this.t);
     const text = entry?.text;
-    if (entry) this.log.add(entry);
+    if (entry) this.log.add({ ...entry, v });
     const show = (d) => { setDisp(d); this._set({ shown: d }); };
     switch (ev.type) {
       case 'fleet_departed': {

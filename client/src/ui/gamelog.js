@@ -1,6 +1,8 @@
 // The game log: its entries (kept per room, so a language switch or a rebuilt table keeps them, and in
 // localStorage for the last room, so a reload keeps them) and the panel that shows them in the current
-// language.
+// language. An entry of a game message carries its version `v`, and the log knows the version whose events
+// it holds all of (`v`): what a page did not log (it went away, or a snapshot dropped the animations still
+// queued) is filled in from the server's action log when the page next shows a snapshot (`backfillLog`).
 import { el, clear, swatch } from './dom.js';
 import { describeEvent } from '../describe.js';
 
@@ -8,11 +10,16 @@ const STORE_KEY = 'tongiaki.log';
 const KEEP = 300;      // entries saved across a reload
 const SHOW = 400;      // lines kept in the panel
 
-/** The entries of one room's log. An entry is {ev?, msg?: [key, args], text, colour, type}. */
+let unsaved = null;   // the log whose last entries wait for _saveSoon's timer
+// a page that goes away (a reload, a closed tab) saves what it logged in its last moments
+globalThis.addEventListener?.('pagehide', () => unsaved?._saveNow());
+
+/** The entries of one room's log. An entry is {ev?, msg?: [key, args], text, colour, type, v?}. */
 export class GameLog {
   constructor(roomId) {
     this.roomId = roomId;
     this.items = [];
+    this.v = null;   // every event of the game up to this version is in the log (null: not known)
     this._subs = new Set();
   }
 
@@ -26,6 +33,25 @@ export class GameLog {
 
   get length() { return this.items.length; }
 
+  /** The events of the game message of version v are all in the log now (the event player says so). */
+  logged(v) {
+    if (!Number.isInteger(v) || (this.v !== null && v <= this.v)) return;
+    this.v = v;
+    this._saveSoon();
+  }
+
+  /** The events of the versions after `after` up to `upTo`, from the server: they replace what the log
+   *  holds of those versions (a message's events only partly logged) and go before later entries. */
+  fill(items, after, upTo) {
+    const kept = this.items.filter((it) => !(it.v > after && it.v <= upTo));
+    const at = kept.findIndex((it) => it.v > upTo);
+    kept.splice(at < 0 ? kept.length : at, 0, ...items);
+    this.items = kept;
+    this.logged(upTo);
+    this._saveSoon();
+    for (const fn of [...this._subs]) fn(null);
+  }
+
   /** Entries from before this page joined, put ahead of the ones it has seen (the panels redraw). */
   prepend(items) {
     if (!items.length) return;
@@ -38,19 +64,27 @@ export class GameLog {
   restore() {
     try {
       const saved = JSON.parse(localStorage.getItem(STORE_KEY) || 'null');
-      if (saved && saved.room === this.roomId && Array.isArray(saved.items)) this.items.push(...saved.items);
+      if (saved && saved.room === this.roomId && Array.isArray(saved.items)) {
+        this.items.push(...saved.items);
+        this.v = Number.isInteger(saved.v) ? saved.v : null;
+      }
     } catch { /* ignore */ }
     return this;
   }
 
   _saveSoon() {
+    unsaved = this;
     if (this._saveTimer) return;
-    this._saveTimer = setTimeout(() => {
-      this._saveTimer = null;
-      try {
-        localStorage.setItem(STORE_KEY, JSON.stringify({ room: this.roomId, items: this.items.slice(-KEEP) }));
-      } catch { /* full or private mode */ }
-    }, 300);
+    this._saveTimer = setTimeout(() => this._saveNow(), 300);
+  }
+
+  _saveNow() {
+    clearTimeout(this._saveTimer);
+    this._saveTimer = null;
+    if (unsaved === this) unsaved = null;
+    try {
+      localStorage.setItem(STORE_KEY, JSON.stringify({ room: this.roomId, items: this.items.slice(-KEEP), v: this.v }));
+    } catch { /* full or private mode */ }
   }
 }
 
@@ -62,21 +96,29 @@ export function eventEntry(ev, t) {
   return { text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev };
 }
 
-/** A page that joined a game late (a spectator, another device, a cleared storage) has an empty log: the
- *  game's log from its start, up to version `upTo`, from the action log the server keeps (the live
- *  record's replay, docs/protocol.md §12), goes ahead of what the page has logged since. */
-export async function backfillLog(log, roomId, upTo, t, fetchJson = (url) => fetch(url).then((r) => (r.ok ? r.json() : null))) {
+/** The game's log from the action log the server keeps (the live record's replay, docs/protocol.md §12),
+ *  up to version `upTo`. A page that joined a game late (a spectator, another device, a cleared storage)
+ *  has an empty log (`after` null): the game's log from its start goes ahead of what the page has logged
+ *  since. A page that came back (a reload) or skipped ahead (a snapshot) has the log up to version `after`:
+ *  the versions after it are filled in (`GameLog.fill`). */
+export async function backfillLog(log, roomId, upTo, t, fetchJson = (url) => fetch(url).then((r) => (r.ok ? r.json() : null)),
+  after = null) {
   const body = await fetchJson(`/api/games/${encodeURIComponent(roomId)}/replay`).catch(() => null);
   if (!body || !Array.isArray(body.frames)) return 0;
   const items = [];
   for (const f of body.frames) {
-    if (f.v < 1 || f.v > upTo) continue;
+    if (f.v < 1 || f.v > upTo || (after !== null && f.v <= after)) continue;
     for (const ev of f.events || []) {
       const entry = eventEntry(ev, t);
-      if (entry) items.push(entry);
+      if (entry) items.push({ ...entry, v: f.v });
     }
   }
-  log.prepend(items);
+  if (after === null) {
+    log.prepend(items);
+    log.logged(upTo);
+  } else {
+    log.fill(items, after, upTo);
+  }
   return items.length;
 }
 

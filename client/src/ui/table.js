@@ -18,7 +18,8 @@ const NEW_DECISION = ['shown', 'playing', 'animating', 'legal'];
 
 export class Table {
   /** root: the element to fill; state: the room's TableState; log: its GameLog; t: translator;
-   *  act(action) → Promise of the server's answer; lateLog(): fills an empty log from the server;
+   *  act(action) → Promise of the server's answer; lateLog(after, upTo): fills the log from the server,
+   *  from the game's start (after null) or after version `after`, up to version `upTo`;
    *  keepDraft: a half-made choice outlives a reload of the page (a live room's table, not a lesson's). */
   constructor(root, { state, log, t, act, lateLog, keepDraft = false }) {
     this.root = root; this.state = state; this.t = t;
@@ -28,7 +29,7 @@ export class Table {
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw(), keepDraft });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
-    this.player.onLateJoin = () => lateLog?.();
+    this.player.onLateJoin = (after, upTo) => lateLog?.(after, upTo);
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
@@ -104,8 +105,8 @@ export class Table {
 
   /** A result of the game stream: a snapshot to show as is, or a message whose events are played. */
   show(x) {
-    if (x.status === 'snapshot' || x.prev === null) this.player.snapshot(x.view);
-    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view, x.by);
+    if (x.status === 'snapshot' || x.prev === null) this.player.snapshot(x.view, x.v);
+    else if (x.status === 'applied') this.player.message(x.prev, x.events, x.view, x.by, x.v);
   }
 
   update(changed) {
