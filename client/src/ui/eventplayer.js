@@ -17,7 +17,8 @@ function initialSpeed() {
 }
 
 export class EventPlayer {
-  /** state: TableState; board: BoardView; log: GameLog; t: translator; toast(text): a passing notice. */
+  /** state: TableState; board: BoardView; log: GameLog; t: translator; toast(text): a passing notice.
+   *  The table sets `fillLog(after, upTo)`: fills the log from the server (gamelog.js backfillLog). */
   constructor({ state, board, log, t, toast }) {
     this.state = state; this.board = board; this.log = log; this.t = t; this.toast = toast;
     this.queue = new AnimationQueue({ speed: initialSpeed(), skipWhen: () => !!globalThis.document?.hidden });
@@ -36,11 +37,11 @@ export class EventPlayer {
     this.queue.push(async () => { this._set({ shown: view, recent: new Set(), animating: false }); }).then(() => this._settled());
     if (!this.log.length && view.phase === 'play') {
       this.log.add({ msg: ['phase.play', { turn: view.turn }] });
-      this.onLateJoin?.(null, v);   // the log from the game's start, from the server (gamelog.js backfillLog)
+      this.fillLog?.(null, v);   // the log from the game's start, from the server (gamelog.js backfillLog)
     } else if (this.log.v !== null && Number.isInteger(v) && v > this.log.v) {
       // events this page never logged: it went away meanwhile (a reload), or the animations that would
       // have logged them were just dropped
-      this.onLateJoin?.(this.log.v, v);
+      this.fillLog?.(this.log.v, v);
     }
   }
 

@@ -29,7 +29,7 @@ export class Table {
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw(), keepDraft });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
-    this.player.onLateJoin = (after, upTo) => lateLog?.(after, upTo);
+    this.player.fillLog = lateLog;
     this.panels = new Panels(state, t);
     this.logPanel = new LogPanel(log, t);
     this.build();
