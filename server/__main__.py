@@ -66,12 +66,15 @@ def main(argv: list[str] | None = None) -> None:
         child = ["--host", config.host, "--port", str(config.port), "--log-level", config.log_level,
                  "--log-format", config.log_format] + (["--deflate"] if config.deflate else [])
         sys.exit(supervisor.run(child, workers, config.redis_url, config.data_dir))
-    # Each action allocates thousands of short-lived objects (views, patches); with the default gen-0
-    # threshold the collector runs constantly and its full passes stall the event loop for 100+ ms under
-    # load (bench/load.py: p99 1.5 s → 0.2 s at 200 rooms). Freeze what start-up allocated, collect less.
+    # No automatic collection: while people play, reference counting frees nearly everything (a full
+    # collection every 12 s at 500 rooms found 0-35 objects), yet the young collections walked the
+    # 100,000-200,000 objects of the last seconds' moves and sockets, stalling every room for 60-250 ms
+    # every few seconds: most of the latency tail (bench/load.py, docs/deploy.md). The timer loop runs a
+    # full collection when the heap has doubled or many connections closed (server/lobby/
+    # timers.py). What start-up allocated is frozen: no collection walks it.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
+    gc.disable()
     # uvloop: asyncio's interface, with the loop and its transports in C. bench.load at 200 rooms, in one
     # run: 1.27–1.33 ms of CPU per action against 1.36–1.42 with asyncio's loop, and a shorter tail; and a
     # closed connection's transport is freed at once, where Python 3.11's holds itself in a reference

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 import time
 from collections.abc import Awaitable
 
@@ -28,8 +29,16 @@ MIN_WAIT = 0.01
 
 CYCLES_AFTER = (2048, 120.0)
 """A full collection of the garbage collector once this many connections closed since the last one, and
-at most once in this many seconds (see `Timers.run`). A closed connection leaves nothing in reference
-cycles under uvloop, and a transport of a few hundred bytes under asyncio's loop (2048: under 2 MB)."""
+at most once in this many seconds (see `Timers.collect_if_due`). A closed connection leaves nothing in
+reference cycles under uvloop, and a transport of a few hundred bytes under asyncio's loop (2048: under
+2 MB)."""
+
+GROWTH_AFTER = (2.0, 250_000)
+"""A full collection of the garbage collector once the Python heap (`sys.getallocatedblocks`) has doubled,
+and grown by at least this many blocks, since the last one: a server process collects nothing on its own
+(server/__main__.py), so this is what bounds the memory that garbage in reference cycles can hold (Go's
+rule by default, GOGC=100). A quarter (CPython's rule for its oldest generation) set one off every
+minute or so while the games of a loaded server grew, each a stall of 0.4-0.6 s (docs/deploy.md)."""
 
 
 class Timers:
@@ -46,6 +55,9 @@ class Timers:
         self.proc = proc
         self._wake = asyncio.Event()        # set when a room's next check comes before the loop wakes
         self._sleeping_until = 0.0
+        self._closed_before = 0                          # closed connections counted at the last collection
+        self._last_collection = time.time()
+        self._heap_after = sys.getallocatedblocks()      # the heap's blocks after it
         authority.on_check = self.nudge     # each action this process stores may bring a room's check forward
 
     def __repr__(self) -> str:
@@ -131,12 +143,35 @@ class Timers:
             if await self.store.forget(room_id):
                 await self.lobby.announce({"op": "remove", "room": room_id})
 
+    def collect_if_due(self, now: float, heap: bool = True) -> None:
+        """Runs a full collection of the garbage collector when one is due: after many closed connections
+        (`CYCLES_AFTER`) or once the heap has grown enough (`GROWTH_AFTER`). The process collects nothing
+        on its own (server/__main__.py): while people play, its young collections found next to nothing
+        and stalled every room for 60-250 ms every few seconds (docs/deploy.md). A closed session leaves
+        no cycle behind (transport.py), but under asyncio's loop (TONGIAKI_EVENT_LOOP) on Python 3.11 a
+        closed connection's transport holds itself through its read callback (CPython gh-100348, fixed
+        in 3.12), which only a collection frees; and whatever else builds up in cycles. `heap`: look
+        at the heap's size too (a fraction of a millisecond: the timer loop does once a second)."""
+        closed = self.metrics.closed_sessions - self._closed_before
+        blocks = sys.getallocatedblocks() if heap else 0
+        if closed >= CYCLES_AFTER[0] and now - self._last_collection >= CYCLES_AFTER[1]:
+            why = f"after {closed} closed connections"
+        elif blocks >= max(self._heap_after * GROWTH_AFTER[0], self._heap_after + GROWTH_AFTER[1]):
+            why = f"after the heap grew from {self._heap_after} to {blocks} blocks"
+        else:
+            return
+        began = time.perf_counter()
+        found = gc.collect()
+        self._closed_before += closed
+        self._last_collection, self._heap_after = now, sys.getallocatedblocks()
+        log.info("full garbage collection %s: %d objects freed in %.0f ms", why, found,
+                 1000 * (time.perf_counter() - began))
+
     async def run(self, stop: asyncio.Event) -> None:
         """The process's timer loop: claims due rooms (any process may) and advances them. It sleeps until
         the next timer falls due (another process may bring one forward: at most a tick, and at least
         MIN_WAIT), so bots and clocks act when they are due instead of all together at the next tick."""
-        last_beat = last_sweep = last_flush = 0.0
-        last_cycles, closed_before = time.time(), 0
+        last_beat = last_sweep = last_flush = last_look = 0.0
         redis_down = False
 
         async def relay_stop() -> None:
@@ -157,21 +192,9 @@ class Timers:
                     await self.authority.flush_sent()
                     await self.authority.resend_failed()
                     last_flush = now
-                if (self.metrics.closed_sessions - closed_before >= CYCLES_AFTER[0]
-                        and now - last_cycles >= CYCLES_AFTER[1]):
-                    # The collector's thresholds (server/__main__.py) make its full passes rare, to keep
-                    # them out of the latency tail. A closed session leaves no cycle behind (transport.py),
-                    # but under asyncio's loop (TONGIAKI_EVENT_LOOP) on Python 3.11 a closed connection's
-                    # transport holds itself through its read callback (CPython gh-100348, fixed in 3.12),
-                    # which only a full pass frees; and whatever else builds up in cycles. So one runs after
-                    # many connections closed (a flood, mass reconnects), not at all while people just play.
-                    closed = self.metrics.closed_sessions - closed_before
-                    closed_before += closed
-                    began = time.perf_counter()
-                    found = gc.collect()
-                    last_cycles = now
-                    log.info("full garbage collection after %d closed connections: %d objects freed in %.0f ms",
-                             closed, found, 1000 * (time.perf_counter() - began))
+                if look := now - last_look >= 1.0:
+                    last_look = now
+                self.collect_if_due(now, heap=look)
                 lease = now + 2.0
                 due, next_at = await self.store.claim_due(now, lease)
                 if redis_down:

@@ -360,6 +360,19 @@ async def test_what_closed_connections_leave_in_reference_cycles_is_collected(se
     assert "full garbage collection after" in caplog.text
 
 
+async def test_a_grown_heap_sets_off_a_full_collection(server, monkeypatch, caplog):
+    """A server process collects nothing on its own (server/__main__.py): once its heap has grown enough
+    since the last collection (`GROWTH_AFTER`: doubled), the timer loop runs one, so garbage in reference
+    cycles cannot hold more than that; a heap that has not grown sets off none."""
+    with caplog.at_level(logging.INFO, logger="server.lobby.timers"):
+        await asyncio.sleep(2.5)   # the timer loop looks at the heap once a second
+        assert "full garbage collection" not in caplog.text
+        monkeypatch.setattr(timers, "GROWTH_AFTER", (0.5, -10**9))   # any heap is "grown" now
+        async with asyncio.timeout(5):
+            while "full garbage collection after the heap grew" not in caplog.text:
+                await asyncio.sleep(0.05)
+
+
 async def test_a_closed_connection_leaves_no_reference_cycle_holding_its_session(server):
     """However a connection ends (the client drops it, closes it cleanly, sends an empty frame, or never
     connects to Socket.IO), nothing of its session is left in a reference cycle: reference counting
