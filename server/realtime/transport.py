@@ -204,7 +204,7 @@ def release_closed(sio: socketio.AsyncServer, closed: Callable[[], None] | None 
         if ping is not None:
             ping.cancel()
             # the cancelled task's error holds the ping's frame, which holds the socket: a cycle that
-            # only a full collection (rare, by design: gc thresholds in server/__main__.py) would free
+            # only a full collection (rare by design: server/__main__.py) would free
             eio_socket.tongiaki_ping = None
         if getattr(eio_socket, "tongiaki_ws", None) is None:
             return   # long-polling: Engine.IO's close hands its last packets to the client's next poll
