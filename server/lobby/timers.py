@@ -58,6 +58,7 @@ class Timers:
         self._closed_before = 0                          # closed connections counted at the last collection
         self._last_collection = time.time()
         self._heap_after = sys.getallocatedblocks()      # the heap's blocks after it
+        self._heap_looked = 0.0                          # when `collect_if_due` last read them
         authority.on_check = self.nudge     # each action this process stores may bring a room's check forward
 
     def __repr__(self) -> str:
@@ -143,17 +144,19 @@ class Timers:
             if await self.store.forget(room_id):
                 await self.lobby.announce({"op": "remove", "room": room_id})
 
-    def collect_if_due(self, now: float, heap: bool = True) -> None:
+    def collect_if_due(self, now: float) -> None:
         """Runs a full collection of the garbage collector when one is due: after many closed connections
         (`CYCLES_AFTER`) or once the heap has grown enough (`GROWTH_AFTER`). The process collects nothing
         on its own (server/__main__.py): while people play, its young collections found next to nothing
         and stalled every room for 60-250 ms every few seconds (docs/deploy.md). A closed session leaves
         no cycle behind (transport.py), but under asyncio's loop (TONGIAKI_EVENT_LOOP) on Python 3.11 a
         closed connection's transport holds itself through its read callback (CPython gh-100348, fixed
-        in 3.12), which only a collection frees; and whatever else builds up in cycles. `heap`: look
-        at the heap's size too (a fraction of a millisecond: the timer loop does once a second)."""
+        in 3.12), which only a collection frees; and whatever else builds up in cycles. The heap's size
+        is read once a second at most (a fraction of a millisecond each)."""
         closed = self.metrics.closed_sessions - self._closed_before
-        blocks = sys.getallocatedblocks() if heap else 0
+        blocks = 0
+        if now - self._heap_looked >= 1.0:
+            self._heap_looked, blocks = now, sys.getallocatedblocks()
         if closed >= CYCLES_AFTER[0] and now - self._last_collection >= CYCLES_AFTER[1]:
             why = f"after {closed} closed connections"
         elif blocks >= max(self._heap_after * GROWTH_AFTER[0], self._heap_after + GROWTH_AFTER[1]):
@@ -171,7 +174,7 @@ class Timers:
         """The process's timer loop: claims due rooms (any process may) and advances them. It sleeps until
         the next timer falls due (another process may bring one forward: at most a tick, and at least
         MIN_WAIT), so bots and clocks act when they are due instead of all together at the next tick."""
-        last_beat = last_sweep = last_flush = last_look = 0.0
+        last_beat = last_sweep = last_flush = 0.0
         redis_down = False
 
         async def relay_stop() -> None:
@@ -192,9 +195,7 @@ class Timers:
                     await self.authority.flush_sent()
                     await self.authority.resend_failed()
                     last_flush = now
-                if look := now - last_look >= 1.0:
-                    last_look = now
-                self.collect_if_due(now, heap=look)
+                self.collect_if_due(now)
                 lease = now + 2.0
                 due, next_at = await self.store.claim_due(now, lease)
                 if redis_down:
