@@ -143,6 +143,10 @@ def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any],
     assert wait_same_board([alice, bob, carol]) == signature
     assert settled_version(bob) == v_before
     assert bob.locator("[data-testid=log] li").count() > 5  # the game log survives the reload
+    # and shows its newest entries, as before the reload (it was drawn before its panel was on the page)
+    assert bob.evaluate("(() => { const l = document.querySelector('[data-testid=log]');"
+                        " return [l.scrollHeight > l.clientHeight, l.scrollTop + l.clientHeight >= l.scrollHeight - 2];"
+                        " })()") == [True, True]
 
     # Bob closes the tab and comes back to the site's address: he is taken back to his seat
     ctx = bob.context

@@ -147,8 +147,12 @@ export class LogPanel {
     const { colour, type } = item;
     this.node.append(el('li', { class: type ? `ev-${type}` : '' }, colour ? swatch(colour) : null, colour ? ' ' : null, logLine(item, this.t)));
     while (this.node.children.length > SHOW) this.node.removeChild(this.node.firstChild);
-    this.node.scrollTop = this.node.scrollHeight;
+    this.toEnd();
   }
+
+  /** Scrolls to the newest entry. Entries appended before the panel is on the page (a reload's log,
+   *  drawn as the table is built) scroll nothing: the table calls this again once it is mounted. */
+  toEnd() { this.node.scrollTop = this.node.scrollHeight; }
 
   destroy() { this._unsub(); clear(this.node); }
 }

@@ -95,12 +95,13 @@ export class Table {
       panels.map(([k]) => el('button', { type: 'button', 'data-tab': k, 'aria-pressed': 'false', onclick: () => {
         side.dataset.open = side.dataset.open === k ? '' : k;
         for (const b of tabs.children) b.setAttribute('aria-pressed', String(b.dataset.tab === side.dataset.open));
-        if (k === 'log') this.logPanel.node.scrollTop = this.logPanel.node.scrollHeight;
+        if (k === 'log') this.logPanel.toEnd();
       } }, t(`panel.${k}`))));
     side.append(p.resultEl,
       ...panels.map(([k, node]) => el('section', { class: `panel ${k}-panel`, 'data-panel': k }, el('h3', { text: t(`panel.${k}`) }), node)),
       tabs);
     clear(this.root).appendChild(el('div', { class: 'table' }, main, side));
+    this.logPanel.toEnd();   // a reload's log was drawn before the panel was on the page
   }
 
   /** A result of the game stream: a snapshot to show as is, or a message whose events are played. */
