@@ -46,6 +46,7 @@ export class DecisionInput {
     if (d && this.canAct && d.kind === 'land') this.sel.assign = [];
     if (d && this.canAct && d.kind === 'restart') this.sel.tonga = [];
     this._autoLand();
+    this._initialColour = this.sel.colour;   // a landing's only colour is picked by itself: no choice yet
     return this;
   }
 
@@ -60,7 +61,7 @@ export class DecisionInput {
   get started() {
     const s = this.sel;
     return !!(s.confirm || s.island || s.takeBack || s.beach || s.cell || (s.beaches || []).length || (s.assign || []).length ||
-      (s.tonga || []).length || (s.mode && s.mode !== this._initialMode));
+      (s.tonga || []).length || (s.mode && s.mode !== this._initialMode) || (s.colour && s.colour !== this._initialColour));
   }
 
   // ---------------------------------------------------------------- expand helpers

@@ -129,11 +129,17 @@ test('land: assign boats to beaches by colour; the complete landing is sent', ()
   assert.equal(inp.sel.colour, null);
   assert.deepEqual([...inp.highlights().beaches].sort(), ['Samoa|0', 'Samoa|1']);
   assert.equal(inp.click({ hit: 'beach', island: 'Samoa', beach: '0' }).error, 'err.choose_colour');
+  assert.equal(inp.started, false);
   inp.press('colour:red');
+  assert.equal(inp.started, true, 'a colour picked among several is a choice begun (kept across a reload)');
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '0' }), {});
   assert.equal(inp.sel.colour, 'blue', 'the last colour is picked by itself');
   assert.deepEqual([...inp.highlights().beaches], ['Samoa|1']);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '1' }), { send: legal[1] });
+  // one colour in the fleet: picked by itself, nothing begun yet
+  const one = input(V('land', [{ type: 'land', boats: [['red', 0]] }], { island: 'Samoa', fleet: ['red'], free: [1, 0, 0] }), ['red']);
+  assert.equal(one.sel.colour, 'red');
+  assert.equal(one.started, false);
 });
 
 test('place_tile: choose a cell, turn through the legal rotations, place', () => {
