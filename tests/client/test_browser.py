@@ -117,6 +117,13 @@ def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any],
     carol.wait_for_selector("[data-testid=board]")
     assert carol.locator("[data-testid=spectator]").count() == 1
     assert carol.locator("[data-testid=decision] button").count() == 0
+    # a player's decision bar keeps one height (the board never moves between clicks); a spectator's,
+    # with never a button in it, is a line: on a phone that is the board's room
+    bar_in_ems = ("(() => { const d = document.querySelector('[data-testid=decision]');"
+                  " return d.offsetHeight / parseFloat(getComputedStyle(d).fontSize); })()")
+    carol.wait_for_selector("[data-testid=decision] [data-testid=prompt]")
+    assert carol.evaluate(bar_in_ems) < 4
+    assert alice.evaluate(bar_in_ems) >= 6
 
     for p in (alice, bob):
         p.wait_for_selector("[data-testid=board]")

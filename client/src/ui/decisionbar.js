@@ -50,6 +50,9 @@ export class DecisionBar {
   render() {
     const t = this.t;
     const box = clear(this.node);
+    // a page that plays no colour (a spectator) never gets buttons here: its bar is one line, not the
+    // fixed height that keeps a player's board from moving between clicks
+    box.toggleAttribute('data-watching', this.state.myColours().length === 0);
     const v = this.state.shown;
     if (!v) return;
     if (v.phase === 'over') { box.dataset.kind = 'over'; box.append(el('div', { class: 'prompt', text: t('phase.over') })); return; }
