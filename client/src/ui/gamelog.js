@@ -137,9 +137,12 @@ export class LogPanel {
     for (const it of log.items) this._append(it);
     // null: entries were put ahead of the others (a late join's backfill): draw the whole log again
     this._unsub = log.subscribe((it) => {
-      if (it) { this._append(it); return; }
-      clear(this.node);
-      for (const x of log.items.slice(-SHOW)) this._append(x);
+      if (it) this._append(it);
+      else {
+        clear(this.node);
+        for (const x of log.items.slice(-SHOW)) this._append(x);
+      }
+      this.toEnd();   // once per change: reading the height lays the page out
     });
   }
 
@@ -147,7 +150,6 @@ export class LogPanel {
     const { colour, type } = item;
     this.node.append(el('li', { class: type ? `ev-${type}` : '' }, colour ? swatch(colour) : null, colour ? ' ' : null, logLine(item, this.t)));
     while (this.node.children.length > SHOW) this.node.removeChild(this.node.firstChild);
-    this.toEnd();
   }
 
   /** Scrolls to the newest entry. Entries appended before the panel is on the page (a reload's log,
