@@ -1,7 +1,7 @@
 // Tongiaki Online — the browser client. Entry point: header, routing (#/, #/room/<id>, #/code/<CODE>),
 // session, lobby and room state. The server is the authority; this page renders views and sends intents.
 import { Net, storeName } from './net.js';
-import { translator, pickLanguage, LANGS, LANG_NAMES, RTL } from './i18n.js';
+import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL } from './i18n.js';
 import { GameStream } from './patch.js';
 import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
@@ -25,7 +25,8 @@ class App {
     this.root = root;
     let lang = null;
     try { lang = new URLSearchParams(location.search).get('lang') || localStorage.getItem(LANG_KEY); } catch { /* ignore */ }
-    this.setLang(LANGS.includes(lang) ? lang : pickLanguage(navigator.languages || [navigator.language]), false);
+    this.lang = LANGS.includes(lang) ? lang : pickLanguage(navigator.languages || [navigator.language]);
+    this._langAsked = 0;
     this.net = new Net();
     this.session = null;
     this.lobbyRooms = new Map();
@@ -33,7 +34,21 @@ class App {
     this.screen = null;
   }
 
-  setLang(lang, rerender = true) {
+  /** Show the page in `lang`, once its strings are loaded (the last language asked for wins). */
+  async setLang(lang, rerender = true) {
+    const asked = ++this._langAsked;
+    try {
+      await loadLanguage(lang);
+    } catch {
+      if (lang === 'en') throw new Error('the English strings could not be loaded');
+      return this.setLang('en', rerender); // the page stays usable, in the fallback language
+    }
+    if (asked !== this._langAsked) return undefined;
+    this.applyLang(lang, rerender);
+    return undefined;
+  }
+
+  applyLang(lang, rerender) {
     this.lang = lang;
     this.t = translator(lang);
     document.documentElement.lang = lang;
@@ -43,7 +58,8 @@ class App {
     if (rerender) { this.buildShell(); this.rebuildScreen(); }
   }
 
-  start() {
+  async start() {
+    await this.setLang(this.lang, false); // the page's language is needed before anything is drawn
     this.buildShell();
     this.net.on('status', () => this.drawConn());
     this.net.on('session', (s) => this.onSession(s));

@@ -22,7 +22,8 @@ test('the clock counts only for the decision on screen, at its version', () => {
 });
 
 test('plurals follow Intl.PluralRules of each language', async () => {
-  const { translator } = await import('../src/i18n.js');
+  const { translator, loadLanguage, LANGS } = await import('../src/i18n.js');
+  await Promise.all(LANGS.map(loadLanguage));
   const en = translator('en'), fr = translator('fr'), de = translator('de');
   assert.equal(en('ev.landed', { n: 1, island: 'Samoa' }), '1 boat lands on Samoa.');
   assert.equal(en('ev.landed', { n: 3, island: 'Samoa' }), '3 boats land on Samoa.');

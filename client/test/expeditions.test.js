@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { OrderDraft, kindsOf, orderWords } from '../src/expeditions/orders.js';
 import { eventWords, reportOf } from '../src/expeditions/words.js';
 import { stepScene } from '../src/expeditions/table.js';
-import { translator } from '../src/i18n.js';
+import { translator, loadLanguage } from '../src/i18n.js';
+
+await loadLanguage('en');
 
 const t = translator('en');
 const options = (over = {}) => ({ royal: [], expand: [{ island: 'TONG', moves: 2, own: {} }], place: [], take_back: [], supply: 15, ...over });

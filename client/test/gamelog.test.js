@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GameLog, backfillLog, eventEntry, logLine } from '../src/ui/gamelog.js';
-import { translator } from '../src/i18n.js';
+import { translator, loadLanguage } from '../src/i18n.js';
+
+await loadLanguage('en');
 
 const t = translator('en');
 

@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { routeAhead, fleetColours, routeWords } from '../src/route.js';
-import { translator } from '../src/i18n.js';
+import { translator, loadLanguage } from '../src/i18n.js';
+
+await loadLanguage('en');
 
 // Tonga on [0,0]; to its N ([0,-1]) an ocean tile whose path S(0)→N(3) has danger 2; beyond it, N of
 // [0,-1] is [0,-2]: Samoa. Its path SW(1)-NE(4) has danger 4 (not on the route).

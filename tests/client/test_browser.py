@@ -228,6 +228,37 @@ def test_hebrew_is_right_to_left_and_languages_switch(browser: Any, contexts: li
     assert page.errors == []
 
 
+def test_each_language_is_fetched_when_needed(browser: Any, contexts: list[Any], base_url: str) -> None:
+    """The strings of a language are a chunk of their own: the page's language and English (the fallback)
+    are fetched, the others only when chosen; a language that cannot be fetched leaves the page in English."""
+    page = open_page(browser, contexts, locale="de-DE")
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url.rsplit("/", 1)[-1]))
+
+    def langs() -> set[str]:
+        return {m.group(1) for u in fetched if (m := re.fullmatch(r"(en|fr|nl|de|he)-\w+\.js", u))}
+
+    page.goto(base_url + "/" + FAST)
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert "Offene Tische" in page.inner_text("body")
+    deadline = time.monotonic() + 10  # English is asked for beside German, not waited for
+    while "en" not in langs() and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert langs() == {"de", "en"}, fetched
+    page.select_option("[data-testid=lang]", "nl")
+    page.wait_for_function("document.documentElement.lang === 'nl'")
+    assert "Open tafels" in page.inner_text("body")
+    assert langs() == {"de", "en", "nl"}, fetched
+    # Hebrew's chunk cannot be fetched (the network): the page goes on in English
+    page.route(re.compile(r".*/he-\w+\.js$"), lambda route: route.abort())
+    page.select_option("[data-testid=lang]", "he")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert "Open tables" in page.inner_text("body")
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    assert page.errors == []
+
+
 def test_animations_play_the_events_and_can_be_skipped(browser: Any, contexts: list[Any], base_url: str,
                                                        artifacts: Path) -> None:
     """With animations on, a voyage is shown step by step (a fleet marker sails); skip ends it at once."""
