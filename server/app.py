@@ -25,10 +25,19 @@ from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.modes import MODES
 from server.lobby.offload import Offload
+from server.logs import LogBudget
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.fanout import Fanout, LocalManager, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
-from server.realtime.transport import Websockets, cap_sessions, install_websocket, polling_limit, release_closed
+from server.realtime.transport import (
+    Malformed,
+    Websockets,
+    cap_sessions,
+    count_malformed,
+    install_websocket,
+    polling_guard,
+    release_closed,
+)
 from server.realtime.wire import WirePacket
 from server.records import Records, api
 from server.records.keeper import live_record
@@ -44,6 +53,7 @@ LOBBY = web.AppKey("lobby", Lobby)
 AUTHORITY = web.AppKey("authority", Authority)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
+LOG_BUDGET = web.AppKey("log_budget", LogBudget)
 
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
@@ -64,9 +74,6 @@ run <code>make setup</code>. The service itself is up: Socket.IO at <code>/socke
 
 def init_app(config: Config) -> web.Application:
     """The aiohttp application serving Socket.IO, /healthz, /metrics and the web client."""
-    app = web.Application(middlewares=[polling_limit(FRAME_LIMIT)])
-    app[CONFIG] = config
-    app[METRICS] = Metrics()
     manager = None
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
@@ -76,6 +83,9 @@ def init_app(config: Config) -> web.Application:
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
         max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
+    app = web.Application(middlewares=[polling_guard(sio, FRAME_LIMIT)])
+    app[CONFIG] = config
+    app[METRICS] = Metrics()
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
                                         app[METRICS].dropped_slow_socket)
     # Engine.IO sessions per address: a little above the Socket.IO cap (which answers with a reason),
@@ -83,6 +93,8 @@ def init_app(config: Config) -> web.Application:
     cap_sessions(sio, config.connections_per_address and config.connections_per_address + 8,
                  config.forwarded_for)
     release_closed(sio, app[METRICS].closed_session)
+    app[LOG_BUDGET] = LogBudget()   # log lines about one client address, transport and namespace alike
+    count_malformed(sio, Malformed(app[LOG_BUDGET], closed=lambda: app[METRICS].refused_connection("malformed")))
     sio.attach(app)
     app[SIO] = sio
     app.cleanup_ctx.append(_services)
@@ -124,7 +136,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
-    namespace = TableNamespace(lobby, authority, store, config, app[METRICS])
+    namespace = TableNamespace(lobby, authority, store, config, app[METRICS], app[LOG_BUDGET])
     sio.register_namespace(namespace)
     if isinstance(sio.manager, Fanout):
         install_resync(sio.manager, lambda: list(namespace.connections))

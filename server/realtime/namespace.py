@@ -23,7 +23,7 @@ from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.requests import Act, BotLevel, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
-from server.realtime.transport import bound_send_queue, client_address
+from server.realtime.transport import bound_send_queue, client_address, malformed_frame
 from server.realtime.wire import MALFORMED, RESERVED
 from server.tutorial import Tutorials
 
@@ -94,7 +94,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     """Every client event of protocol version 2."""
 
     def __init__(self, lobby: Lobby, authority: Authority, store: Store, config: Config,
-                 metrics: Metrics) -> None:
+                 metrics: Metrics, log_budget: LogBudget | None = None) -> None:
         super().__init__("/")
         self.lobby = lobby
         self.authority = authority
@@ -103,7 +103,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         self.metrics = metrics
         self.connections: dict[str, Connection] = {}
         self.per_address: dict[str, int] = {}   # open sockets by client address (this process)
-        self.log_budget = LogBudget()           # log lines about one client address, bounded
+        # log lines about one client address, bounded (shared with the transport's: app.py)
+        self.log_budget = log_budget or LogBudget()
         self.inflight: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.handlers: dict[str, Handler] = {
@@ -223,9 +224,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             conn = self.connections.get(sid)
             if conn is None:
                 raise Rejected("internal", "this connection is closing")
-            self._rate(conn, arrived)
-            if event == MALFORMED:
+            if event == MALFORMED:   # counted against the socket, which is closed after a few
+                malformed_frame(self.server, sid, "not a msgpack Socket.IO packet of a client")
                 raise Rejected("malformed", "the frame is not a msgpack Socket.IO packet")
+            self._rate(conn, arrived)
             if event == RESERVED:
                 raise Rejected("reserved_event", f"{str(rest[0] if rest else '')[:40]!r} is Socket.IO's own "
                                                  "event name; clients may not send it")

@@ -27,10 +27,20 @@ import socketio
 from aiohttp import WSCloseCode, web
 from engineio import exceptions
 from engineio import packet as eio_packet
+from engineio import payload as eio_payload
 from engineio.async_drivers import aiohttp as eio_aiohttp
 from engineio.async_socket import AsyncSocket
 
+from server.logs import LogBudget
+
 log = logging.getLogger(__name__)
+
+MALFORMED_FRAMES = 5
+"""Malformed frames a socket may send before it is closed (at this one): our client sends none."""
+
+CLIENT_PACKETS = frozenset({eio_packet.CLOSE, eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE})
+"""The Engine.IO packet types a client sends on an open session (PING and UPGRADE's probe belong to the
+upgrade handshake, read apart)."""
 
 
 class Websockets:
@@ -109,6 +119,68 @@ def _abort(eio_socket: Any) -> None:
     task.add_done_callback(lambda t: t.cancelled() or t.exception())  # errors of a dying socket: none to report
 
 
+class Malformed:
+    """The cost of malformed frames: each is counted against its Engine.IO socket and logged in one line
+    (no traceback: it is the client's fault, not the server's) within `budget`, the per-address log
+    budget the namespace shares; the socket is closed at the `limit`-th. Engine.IO itself logged a
+    491-byte traceback for a frame of an unknown packet type, outside any budget: 3 s of such frames
+    wrote 46.6 MB of log."""
+
+    def __init__(self, budget: LogBudget, limit: int = MALFORMED_FRAMES,
+                 closed: Callable[[], None] = lambda: None) -> None:
+        self.budget, self.limit, self.closed = budget, limit, closed
+
+    def frame(self, eio_socket: Any, what: str) -> None:
+        """One malformed frame from `eio_socket`; `what` says why (never the frame itself, only its start)."""
+        count = getattr(eio_socket, "tongiaki_malformed", 0) + 1
+        eio_socket.tongiaki_malformed = count
+        address = getattr(eio_socket, "tongiaki_address", "")
+        closing = count >= self.limit and not (eio_socket.closed or eio_socket.closing)
+        if self.budget.allow(address):
+            log.info("a malformed frame from %s (session %s, %d so far)%s: %s", address, eio_socket.sid,
+                     count, "; closing it" if closing else "", what[:120])
+        if closing:
+            self.closed()
+            if getattr(eio_socket, "tongiaki_ws", None) is not None:
+                _abort(eio_socket)
+            else:   # long-polling: its next (or waiting) GET is told the session closed
+                task = asyncio.ensure_future(eio_socket.close(wait=False, abort=False))
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+def _start(data: Any) -> str:
+    """The first bytes of a frame, for a log line."""
+    return repr(data[:24]) + ("..." if len(data) > 24 else "")
+
+
+def count_malformed(sio: socketio.AsyncServer, malformed: Malformed) -> None:
+    """Makes every frame of this server that does not decode a malformed frame of its socket
+    (`Malformed`): Engine.IO's packets (in `Session`), and whatever fails in Socket.IO's handling of a
+    message (the namespace counts the `__malformed__` requests that wire.py decodes bad packets to)."""
+    sio.eio.tongiaki_malformed = malformed
+    handle = sio.eio.handlers["message"]
+
+    async def message(eio_sid: str, data: Any) -> Any:
+        try:
+            return await handle(eio_sid, data)
+        except Exception as e:  # noqa: BLE001 - whatever the client sent, one counted line and no traceback
+            eio_socket = sio.eio.sockets.get(eio_sid)
+            if eio_socket is not None:
+                malformed.frame(eio_socket, f"{type(e).__name__} {str(e)[:60]} in {_start(data)}")
+            return None
+
+    sio.eio.on("message", message)
+
+
+def malformed_frame(sio: socketio.AsyncServer, sid: str, what: str) -> None:
+    """A malformed frame from the socket of Socket.IO session `sid` (`Malformed`)."""
+    eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
+    eio_socket = sio.eio.sockets.get(eio_sid) if eio_sid else None
+    malformed = getattr(sio.eio, "tongiaki_malformed", None)
+    if eio_socket is not None and malformed is not None:
+        malformed.frame(eio_socket, what)
+
+
 def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None],
                      byte_limit: int) -> None:
     """Bounds the send queue of the Engine.IO socket under Socket.IO session `sid` (packets and bytes).
@@ -157,6 +229,9 @@ def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> di
             return f"too_many_connections: at most {cap} at once from one address"
         counts[address] = counts.get(address, 0) + 1
         by_session[eio_sid] = address
+        eio_socket = sio.eio.sockets.get(eio_sid)
+        if eio_socket is not None:
+            eio_socket.tongiaki_address = address   # for the log lines about it (`Malformed`)
         return await connect(eio_sid, environ)
 
     async def counted_disconnect(eio_sid: str, *args: Any) -> Any:
@@ -286,15 +361,70 @@ class Session(AsyncSocket):  # type: ignore[misc]
             packets.append(pkt)
         return packets
 
-    async def _websocket_handler(self, ws: Any) -> None:
-        """A session opened as a websocket: Engine.IO's loop, reading each frame without the task and
-        `wait_for` (a task, a timer) it wraps every read in. Its 50 s timeout is not needed: a client
-        that stops answering pings is closed by Engine.IO, and closing aborts the connection
-        (`release_closed`), which ends the read. An upgrade from long-polling keeps Engine.IO's loop."""
-        if self.connected:
-            await super()._websocket_handler(ws)
+    def _malformed(self, what: str) -> None:
+        self.server.tongiaki_malformed.frame(self, what)
+
+    async def receive(self, pkt: Any) -> None:
+        """Engine.IO's, for the packet types a client sends; any other is a malformed frame (Engine.IO
+        failed on a type it has no name for, "9" or "-1", with a traceback)."""
+        if pkt.packet_type not in CLIENT_PACKETS:
+            self._malformed(f"Engine.IO packet type {pkt.packet_type!r}")
             return
-        self.connected = self.upgraded = True
+        await super().receive(pkt)
+
+    def _decode(self, data: Any) -> Any:
+        """The Engine.IO packet of one frame, or None for a malformed frame."""
+        try:
+            return eio_packet.Packet(encoded_packet=data)
+        except Exception as e:  # noqa: BLE001 - a frame that does not decode (ValueError, IndexError, ...)
+            self._malformed(f"{type(e).__name__} decoding {_start(data)}")
+            return None
+
+    async def handle_post_request(self, environ: dict[str, Any]) -> None:
+        """A long-polling POST: Engine.IO's, with a body that does not decode (not UTF-8, a packet that
+        does not decode, too many packets) a malformed frame instead of a traceback."""
+        length = int(environ.get("CONTENT_LENGTH") or 0)   # (aiohttp checked the header)
+        if length > self.server.max_http_buffer_size:
+            raise exceptions.ContentTooLongError()
+        body = await environ["wsgi.input"].read(length)
+        try:
+            packets = eio_payload.Payload(encoded_payload=body.decode("utf-8")).packets
+        except Exception as e:  # noqa: BLE001 - whatever the client posted
+            self._malformed(f"{type(e).__name__} decoding a POST of {_start(body)}")
+            return
+        for pkt in packets:
+            await self.receive(pkt)
+
+    async def _upgrade(self, ws: Any) -> bool:
+        """Engine.IO's upgrade of a long-polling session to `ws` (a probe PING, our PONG, then UPGRADE),
+        whose frames are decoded as any other: one that does not decode fails the upgrade, counted."""
+        self.upgrading = True
+        try:
+            probe = self._decode(await ws.wait())
+            if probe is None or probe.packet_type != eio_packet.PING or probe.data != "probe":
+                return False
+            await ws.send(eio_packet.Packet(eio_packet.PONG, data="probe").encode())
+            await self.queue.put(eio_packet.Packet(eio_packet.NOOP))   # ends the waiting poll
+            upgrade = self._decode(await ws.wait())
+            if upgrade is None or upgrade.packet_type != eio_packet.UPGRADE:
+                return False
+        except OSError:   # the connection ended
+            return False
+        finally:
+            self.upgrading = False
+        self.upgraded = True
+        return True
+
+    async def _websocket_handler(self, ws: Any) -> None:
+        """A session's websocket: Engine.IO's loop, reading each frame without the task and `wait_for`
+        (a task, a timer) it wraps every read in. Its 50 s timeout is not needed: a client that stops
+        answering pings is closed by Engine.IO, and closing aborts the connection (`release_closed`),
+        which ends the read. A frame that does not decode is a malformed frame (`Malformed`)."""
+        if self.connected:
+            if not await self._upgrade(ws):
+                return
+        else:
+            self.connected = self.upgraded = True
         limit = self.server.max_http_buffer_size
 
         async def writer() -> None:
@@ -314,14 +444,17 @@ class Session(AsyncSocket):  # type: ignore[misc]
                 break
             if data is None or len(data) > limit:
                 break
+            pkt = self._decode(data)
             try:
-                await self.receive(eio_packet.Packet(encoded_packet=data))
-            except exceptions.UnknownPacketError:
-                pass
+                if pkt is not None:
+                    await self.receive(pkt)
             except exceptions.SocketIsClosedError:
                 break
             except Exception:
-                log.exception("receiving a frame")
+                if self.server.tongiaki_malformed.budget.allow(getattr(self, "tongiaki_address", "")):
+                    log.exception("receiving a frame")
+            if self.closed:   # closed for malformed frames (or by the client's CLOSE)
+                break
             # a turn of the loop between frames, as Engine.IO's task per read gave: frames a client
             # sent in a burst are read without waiting, and their answers and broadcasts must reach
             # the writers in between (or one client's burst fills every other socket's queue)
@@ -331,10 +464,12 @@ class Session(AsyncSocket):  # type: ignore[misc]
         await self.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_CLOSE)
 
 
-def polling_limit(limit: int) -> Any:
-    """An aiohttp middleware answering a long-polling POST larger than `limit` bytes with 413 at once.
+def polling_guard(sio: socketio.AsyncServer, limit: int) -> Any:
+    """An aiohttp middleware for long-polling POSTs: one larger than `limit` bytes is answered 413 at once
     (Engine.IO itself would close the session and wait for its queue to drain, which a client that is
-    not polling never lets happen: the POST was never answered.)"""
+    not polling never lets happen: the POST was never answered), and one for a closed session that
+    Engine.IO still holds (closed for malformed frames, or for a ping timeout, until the next GET) 400
+    (Engine.IO raised a KeyError there, logged with a traceback by aiohttp)."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
@@ -342,6 +477,9 @@ def polling_limit(limit: int) -> Any:
             length = request.content_length
             if length is not None and length > limit:
                 raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
+            eio_socket = sio.eio.sockets.get(request.query.get("sid", ""))
+            if eio_socket is not None and eio_socket.closed:
+                raise web.HTTPBadRequest(text="the session is closed")
         response: web.StreamResponse = await handler(request)
         return response
 

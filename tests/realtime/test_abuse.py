@@ -8,6 +8,8 @@ import random
 import socketio
 from tablekit import Client, InProcessServer, packed, people, table
 
+from server.realtime.transport import MALFORMED_FRAMES
+
 
 async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, store):
     room, (a, b) = await table(server.url, humans=2, first=0)
@@ -70,14 +72,20 @@ async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, 
     ]
     for client, event, args, expected in battery:
         assert await code(client, event, *args) == expected, (event, args)
-    # malformed msgpack and an oversized frame on two throwaway sockets: they may be dropped, nobody else is
+    # malformed msgpack and an oversized frame on two throwaway sockets: they are dropped, nobody else is
     vandal = await Client("vandal").connect(server.url)
     clients.append(vandal)
-    for raw in (b"\xc1\xc1\xc1 not msgpack", b"\x92\x02\xc1", packed({"type": 2, "nsp": "/", "data": 5}),
-                packed({"type": 2, "nsp": "/", "data": [{"x": 1}], "id": 7}), packed([1, 2])):
+    bad = [b"\xc1\xc1\xc1 not msgpack", b"\x92\x02\xc1", packed({"type": 2, "nsp": "/", "data": 5}),
+           packed({"type": 2, "nsp": "/", "data": [{"x": 1}], "id": 7}), packed([1, 2])]
+    assert len(bad) == MALFORMED_FRAMES
+    for raw in bad[:-1]:
         await vandal.sio.eio.send(raw)
         assert (await vandal.call("set_name", {"name": "still here"}))["ok"]  # the socket is still served
+    await vandal.sio.eio.send(bad[-1])   # one too many: that socket is closed
+    await vandal.sio.wait()
     # a frame over the 64 KiB limit closes that socket only
+    vandal = await Client("vandal").connect(server.url)
+    clients.append(vandal)
     await vandal.sio.eio.send(b"\x00" * (70 * 1024))
     await vandal.sio.wait()
     # nothing changed: same version, same log, and the game plays on to the end for everyone
