@@ -5,6 +5,7 @@ loopback: hand-made websocket frames (bench/rawsocket.py) and long-polling POSTs
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
@@ -13,6 +14,7 @@ import random
 import aiohttp
 import msgpack
 import pytest
+import socketio
 from tablekit import people
 
 from bench.rawsocket import RawSocket
@@ -137,3 +139,17 @@ async def test_garbage_long_polling_posts_close_the_session_and_log_within_the_b
             assert r.status == 200
     assert posts >= 30 * SENT
     assert_quiet(caplog, posts)
+
+
+async def test_a_long_polling_session_still_upgrades_to_a_websocket(server):
+    # (the upgrade's frames are decoded by the same guarded code as any other)
+    client = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+    try:
+        await client.connect(server.url, auth={"protocol": 2}, transports=["polling", "websocket"],
+                             wait_timeout=10)
+        async with asyncio.timeout(10):
+            while client.transport() != "websocket":
+                await asyncio.sleep(0.05)   # the client library upgrades in its own task: no event to wait on
+        assert (await client.call("set_name", {"name": "Upgraded"}, timeout=5)) == {"ok": True, "name": "Upgraded"}
+    finally:
+        await client.disconnect()
