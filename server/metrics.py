@@ -4,11 +4,15 @@ counts are exported by one replica only (the one holding the metrics lease, `Clu
 
 from __future__ import annotations
 
+import functools
 import gc
+import os
 import platform
+import subprocess
 import time
 from collections.abc import Iterator
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -27,6 +31,20 @@ def _version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+@functools.cache
+def revision() -> str:
+    """The source revision running: `TONGIAKI_REVISION` (set when the image is built), else the checkout's
+    `git rev-parse HEAD` (asked once), else "unknown"."""
+    if os.environ.get("TONGIAKI_REVISION", "").strip():
+        return os.environ["TONGIAKI_REVISION"].strip()
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).parent,
+                              capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
 
 
 class ClusterFigures(Collector):
@@ -51,6 +69,10 @@ class ClusterFigures(Collector):
                                   "(exported by one replica only).")
         procs.add_metric([], self.figures.get("processes", 0))
         yield procs
+        jobs = GaugeMetricFamily("tongiaki_bot_jobs_waiting", "Bot decisions posted and not yet answered: "
+                                 "the bot queue's depth (exported by one replica only).")
+        jobs.add_metric([], self.figures.get("bot_jobs", 0))
+        yield jobs
 
 
 class CollectorPauses(Collector):
@@ -109,9 +131,10 @@ class Metrics:
         ProcessCollector(registry=self.registry)      # RSS, CPU seconds, open fds, start time
         GCCollector(registry=self.registry)           # collections per generation
         PlatformCollector(registry=self.registry)     # python_info
-        build = Gauge("tongiaki_build_info", "The running build: versions of the service and its stack.",
-                      ["version", "python", "socketio", "aiohttp", "redis"], registry=self.registry)
-        build.labels(_version("tongiaki"), platform.python_version(), _version("python-socketio"),
+        build = Gauge("tongiaki_build_info", "The running build: the service's version and source revision, "
+                      "and its stack's versions.", ["version", "revision", "python", "socketio", "aiohttp",
+                                                    "redis"], registry=self.registry)
+        build.labels(_version("tongiaki"), revision(), platform.python_version(), _version("python-socketio"),
                      _version("aiohttp"), _version("redis")).set(1)
         self._sockets = Gauge("tongiaki_sockets", "Connected Socket.IO sockets on this process.",
                               registry=self.registry)
@@ -130,6 +153,9 @@ class Metrics:
                                 registry=self.registry)
         self._offloaded = Counter("tongiaki_engine_steps_offloaded", "Engine steps that outgrew their slice of the "
                                   "event loop and ran in the engine worker.", registry=self.registry)
+        self._lost = Counter("tongiaki_broadcasts_lost", "Broadcasts to the other processes dropped: Redis "
+                             "away or the publisher's backlog full (clients are told to resync).",
+                             registry=self.registry)
         self._messages = Counter("tongiaki_game_messages", "Game messages broadcast by this process.",
                                  registry=self.registry)
         self._latency = Histogram("tongiaki_action_latency_seconds", "From an action's arrival to its broadcast.",
@@ -158,6 +184,15 @@ class Metrics:
     @messages.setter
     def messages(self, value: int) -> None:
         self._messages.inc(max(0, value - self.messages))
+
+    @property
+    def lost_broadcasts(self) -> int:
+        return int(self._lost._value.get())
+
+    @lost_broadcasts.setter
+    def lost_broadcasts(self, value: int) -> None:
+        """The publisher's own count (server/realtime/fanout.py), copied at each scrape."""
+        self._lost.inc(max(0, value - self.lost_broadcasts))
 
     def accepted(self, seconds: float) -> None:
         """An action applied and broadcast, `seconds` after it arrived."""

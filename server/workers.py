@@ -8,18 +8,26 @@ its session, so with more than one worker polling-only clients must go through a
 sessions (docs/deploy.md). This supervising process starts the embedded Redis when none is configured,
 forwards SIGTERM/SIGINT to the workers, gives them a bounded time to stop, and stops Redis last; the
 workers (and the embedded Redis) carry the kernel's parent-death signal, so none outlives it even when it
-is killed. A worker that dies is started again."""
+is killed.
+
+It binds the port once itself before starting anything, so a port it cannot have is one line and exit 1,
+not workers failing over and over. A worker that dies is started again after a back-off that doubles
+(`BACKOFF_FIRST` to `BACKOFF_MAX`); after `GIVE_UP_AFTER` deaths within `DEATHS_WINDOW` seconds (a crash
+loop: a bad Redis URL, a broken release) the supervisor stops everything and exits 1, so the container's
+or the unit's own restart policy, and the crash-loop alert, see it."""
 
 from __future__ import annotations
 
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
+from collections import deque
 
+from server.config import Config
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 
 log = logging.getLogger(__name__)
@@ -27,14 +35,58 @@ log = logging.getLogger(__name__)
 STOP_WITHIN = 15.0
 """Seconds the workers get to stop (their own graceful shutdown is bounded by 10 s) before they are killed."""
 
+BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0
+"""Seconds before a dead worker is started again: the first time, doubling for each death in a row."""
 
-def run(args: list[str], workers: int, redis_url: str | None, data_dir: Path) -> int:
-    """Runs `workers` copies of `tongiaki serve <args>` until SIGTERM/SIGINT; returns the exit status."""
-    embedded = None
+GIVE_UP_AFTER, DEATHS_WINDOW = 5, 60.0
+"""Worker deaths within that many seconds after which the supervisor gives up (exit 1)."""
+
+CANNOT_LISTEN = 3
+"""A worker's exit status when it cannot bind its port (server/__main__.py): given up at once."""
+
+
+def listen(host: str, port: int, reuse_port: bool) -> socket.socket:
+    """A listening socket on host:port (SO_REUSEPORT for a worker of several); OSError when it cannot be."""
+    family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def can_bind(host: str, port: int) -> OSError | None:
+    """None when host:port is free, else why not. Tried without SO_REUSEPORT: a port another process
+    holds (even another `tongiaki serve`, with SO_REUSEPORT) is refused, where the workers' own binds
+    would join it."""
+    try:
+        listen(host, port, reuse_port=False).close()
+    except OSError as e:
+        return e
+    return None
+
+
+def run(config: Config, workers: int, argv: list[str]) -> int:
+    """Runs `workers` copies of `tongiaki serve <argv>` (the command line this process was given: the
+    workers parse it, and the environment, as it did) until SIGTERM/SIGINT; returns the exit status."""
+    ports = [config.port] + [config.metrics_port + i for i in range(workers) if config.metrics_port]
+    for port in ports:
+        if (why := can_bind(config.host, port)) is not None:
+            log.error("cannot listen on %s:%d: %s", config.host, port, why.strerror or why)
+            return 1
+    redis_url, embedded = config.redis_url, None
     if not redis_url:
-        embedded = EmbeddedRedis(data_dir)
+        embedded = EmbeddedRedis(config.data_dir)
         redis_url = embedded.url
-    stopping = False
+    stopping, status = False, 0
 
     def stop(signum: int, _frame: object) -> None:
         nonlocal stopping
@@ -47,24 +99,48 @@ def run(args: list[str], workers: int, redis_url: str | None, data_dir: Path) ->
         env = {**os.environ, "REDIS_URL": redis_url or ""}
         if i > 0:   # one set of local bot workers for the machine (the first worker's)
             env["TONGIAKI_BOT_WORKERS"] = "0"
-        cmd = [sys.executable, "-m", "server", "serve", *args, "--workers", "1", "--reuse-port"]
+        cmd = [sys.executable, "-m", "server", *argv, "--workers", "1", "--reuse-port", "--worker-index", str(i)]
         return subprocess.Popen(cmd, env=env, preexec_fn=die_with_parent)
 
-    procs = [start(i) for i in range(workers)]
-    log.info("serving with %d worker processes (pids %s) on %s", workers, [p.pid for p in procs], redis_url)
+    procs: list[subprocess.Popen[bytes] | None] = [start(i) for i in range(workers)]
+    log.info("serving with %d worker processes (pids %s) on %s:%d", workers, [p.pid for p in procs if p],
+             config.host, config.port)
+    deaths: deque[float] = deque()
+    in_a_row = [0] * workers
+    restart_at = [0.0] * workers
     try:
         while not stopping:
+            now = time.monotonic()
             for i, p in enumerate(procs):
-                if p.poll() is not None and not stopping:
-                    log.warning("worker %d (pid %d) exited with %s; starting it again", i, p.pid, p.returncode)
+                if p is not None and p.poll() is not None:
+                    if p.returncode == CANNOT_LISTEN:
+                        log.error("worker %d cannot listen on port %d: stopping", i, config.port)
+                        return (status := 1)
+                    deaths.append(now)
+                    while deaths and deaths[0] < now - DEATHS_WINDOW:
+                        deaths.popleft()
+                    if len(deaths) >= GIVE_UP_AFTER:
+                        log.error("%d worker deaths within %.0f s (the last: worker %d, exit status %s): "
+                                  "giving up", len(deaths), DEATHS_WINDOW, i, p.returncode)
+                        return (status := 1)
+                    delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** in_a_row[i])
+                    in_a_row[i] += 1
+                    log.warning("worker %d (pid %d) exited with status %s; starting it again in %.1f s",
+                                i, p.pid, p.returncode, delay)
+                    procs[i], restart_at[i] = None, now + delay
+                elif p is None and now >= restart_at[i]:
                     procs[i] = start(i)
+                elif p is not None and in_a_row[i] and now - restart_at[i] > DEATHS_WINDOW:
+                    in_a_row[i] = 0   # up for a while: the next death starts the back-off afresh
             time.sleep(0.2)   # a supervisor's poll: signals interrupt it at once
     finally:
         for p in procs:
-            if p.poll() is None:
+            if p is not None and p.poll() is None:
                 p.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_WITHIN
         for p in procs:
+            if p is None:
+                continue
             try:
                 p.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -73,4 +149,5 @@ def run(args: list[str], workers: int, redis_url: str | None, data_dir: Path) ->
                 p.wait()
         if embedded is not None:
             embedded.close()
-    return 0
+        log.info("supervisor stopped (exit status %d)", status)
+    return status

