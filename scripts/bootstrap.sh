@@ -44,10 +44,14 @@ if [ -f client/package.json ]; then
   (cd client && npm run --silent build)
 fi
 
-# Tests only: Chromium for the browser tests, nginx for the deployment topology test.
+# Tests only: Chromium for the browser tests, nginx for the deployment topology test, promtool (Debian's
+# prometheus package) for the alert rules' tests.
 if [ "$want_browser" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   apt_install chromium
 fi
 if [ "$want_browser" = "--browser" ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   apt_install nginx-light || apt_install nginx
+fi
+if [ "$want_browser" = "--browser" ] && ! command -v promtool >/dev/null 2>&1; then
+  apt_install --no-install-recommends prometheus
 fi

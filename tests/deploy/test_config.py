@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import server.__main__ as cli
-from server.config import SETTINGS, ConfigError, from_env, markdown
+import server.config as settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "deploy.md"
@@ -24,7 +24,7 @@ DOCS = ROOT / "docs" / "deploy.md"
 @pytest.mark.parametrize("name", ["TONGIAKI_FORWARDED_FOR", "TONGIAKI_DEFLATE", "TONGIAKI_LIVE_GAMES"])
 def test_yes_no_settings_read_every_spelling_of_off_as_off(name, word, value):
     field = name.removeprefix("TONGIAKI_").lower()
-    assert getattr(from_env({name: word}), field) is value
+    assert getattr(settings.from_env({name: word}), field) is value
 
 
 @pytest.mark.parametrize("env, said", [
@@ -75,11 +75,11 @@ def test_the_command_itself_exits_without_a_traceback(tmp_path):
 
 
 def test_a_flag_wins_over_its_variable():
-    config = cli.from_flags({"port": "9000", "deflate": "off"}, {"TONGIAKI_PORT": "8000", "TONGIAKI_DEFLATE": "on",
+    config = settings.from_flags({"port": "9000", "deflate": "off"}, {"TONGIAKI_PORT": "8000", "TONGIAKI_DEFLATE": "on",
                                                                  "TONGIAKI_TICK": "0.2"})
     assert (config.port, config.deflate, config.tick) == (9000, False, 0.2)
-    with pytest.raises(ConfigError, match="^--tick='x': not a number$"):
-        cli.from_flags({"tick": "x"}, {})
+    with pytest.raises(settings.ConfigError, match="^--tick='x': not a number$"):
+        settings.from_flags({"tick": "x"}, {})
 
 
 def test_serve_help_lists_every_setting_with_its_variable(capsys):
@@ -87,17 +87,17 @@ def test_serve_help_lists_every_setting_with_its_variable(capsys):
         cli.main(["serve", "--help"])
     out = capsys.readouterr().out
     shown = re.sub(r"\s+", " ", out)
-    for setting in SETTINGS:
+    for setting in settings.SETTINGS:
         assert setting.option in shown and f"${setting.variable}" in shown, setting.name
     flags = set(re.findall(r"^  (--[a-z][a-z-]+)", out, re.M))
-    assert flags == {s.option for s in SETTINGS}
+    assert flags == {s.option for s in settings.SETTINGS}
 
 
 def test_docs_deploy_lists_the_table_of_the_code():
     docs = DOCS.read_text()
     begin, end = "<!-- settings: generated from server/config.py SETTINGS -->\n", "<!-- settings: end -->"
     listed = docs[docs.index(begin) + len(begin):docs.index(end)]
-    assert listed == markdown(), "docs/deploy.md's settings table differs from server/config.py SETTINGS: " \
+    assert listed == settings.markdown(), "docs/deploy.md's settings table differs from server/config.py SETTINGS: " \
                                  "paste `python -m server.config` between its markers"
     names = set(re.findall(r"`(TONGIAKI_[A-Z_]+|REDIS_URL)`", listed))
-    assert names == {s.variable for s in SETTINGS}
+    assert names == {s.variable for s in settings.SETTINGS}

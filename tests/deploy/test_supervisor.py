@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 from deploykit import free_port, tongiaki_command
 
-from server.config import cpu_quota
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -72,6 +70,8 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_the_cpu_quota_counts_the_cgroup_limit_and_the_affinity(tmp_path):
+    from server.config import cpu_quota
+
     cpus = len(os.sched_getaffinity(0))
     assert cpu_quota(write(tmp_path / "v2max", {"cpu.max": "max 100000\n"})) == cpus
     assert cpu_quota(write(tmp_path / "v2", {"cpu.max": "50000 100000\n"})) == 1            # half a CPU: 1
