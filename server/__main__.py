@@ -24,6 +24,8 @@ from server import workers as supervisor
 from server.app import CLOSED, init_app, metrics_app
 from server.bots import worker
 from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
+from server.lobby.modes import MODES, bot_thinking
+from server.lobby.store import decision_pending
 from server.workers import CANNOT_LISTEN, listen
 
 log = logging.getLogger("server")
@@ -52,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
     bots = commands.add_parser("bots", help="run a bot worker: takes bot decisions from Redis, thinks, answers")
     bots.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
     bots.add_argument("--log-level", default=None, help="debug, info, warning or error (default: info)")
+    bots.add_argument("--classes", default=",".join(worker.CLASSES),
+                      help=f"the job classes it takes, the first first (default: {','.join(worker.CLASSES)}; "
+                           f"{','.join(worker.QUICK)}: a worker that never searches)")
     admin.add_parser(commands)
     return parser
 
@@ -71,7 +76,12 @@ def main(argv: list[str] | None = None) -> None:
         if not config.redis_url:
             print("tongiaki: a bot worker needs the service's Redis: --redis-url or $REDIS_URL", file=sys.stderr)
             sys.exit(2)
-        asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim))
+        classes = tuple(c for c in args.classes.split(",") if c)
+        if not classes or set(classes) - set(worker.CLASSES):
+            print(f"tongiaki: --classes: some of {','.join(worker.CLASSES)}", file=sys.stderr)
+            sys.exit(2)
+        asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim, bot_thinking(MODES),
+                               decision_pending(config.prefix), classes))
         return
     if args.command == "rooms":
         sys.exit(admin.run(args, config))

@@ -19,7 +19,7 @@ import socketio
 from aiohttp import web
 from redis.exceptions import RedisError
 
-from server.bots.worker import BotQueue
+from server.bots.worker import CLASSES, QUICK, BotQueue
 from server.config import REDIS_OPTIONS, Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
@@ -132,7 +132,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
                       waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log,
-                      rooms_per_person=config.rooms_per_person)
+                      rooms_per_person=config.rooms_per_person, search_bots=config.search_bots)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
@@ -208,12 +208,15 @@ async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event
 
 
 async def _start_bot_workers(config: Config, url: str) -> list[asyncio.subprocess.Process]:
-    """This process's own bot workers (`tongiaki bots`), which never outlive it."""
+    """This process's own bot workers (`tongiaki bots`), which never outlive it: `bot_workers` taking every
+    class of job, and (when there are any) one more that never searches, so random and greedy bots, clocks
+    and takeovers are answered within milliseconds however many searches wait (server/bots/worker.py)."""
     env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOTS_OF": str(os.getpid()),
            "TONGIAKI_BOT_RECLAIM": str(config.bot_reclaim)}
-    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", env=env,
-                                                 preexec_fn=die_with_parent)
-            for _ in range(config.bot_workers)]
+    kinds = [CLASSES] * config.bot_workers + [QUICK] * (config.bot_workers > 0)
+    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", "--classes", ",".join(k),
+                                                 env=env, preexec_fn=die_with_parent)
+            for k in kinds]
 
 
 async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:

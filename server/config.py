@@ -81,6 +81,7 @@ class Config:
     chat_lines: int = 5                   # chat lines per `chat_window` seconds per connection
     chat_window: float = 10.0
     rooms_per_person: int = 3             # open rooms one person may have created
+    search_bots: int = 24                 # search bots playing in all rooms together; a start beyond is refused
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     live_games: bool = True               # hold games as live engine objects between actions (authority.py)
     loop_slice: float = 0.004             # seconds an engine step may hold the event loop (offload.py); 0: no limit
@@ -268,8 +269,12 @@ SETTINGS: tuple[Setting, ...] = (
             "Engine.IO transports are capped at this + 8"),
     Setting("rooms_per_person", _number(int, 1, 1000), "open rooms (waiting or playing) one person may have "
             "created; one more is refused `too_many_rooms`"),
+    Setting("search_bots", _number(int, 0, 10_000), "search bots playing in all rooms together; a "
+            "`room_start` beyond is refused `search_bots_busy` (a table seats at most 3, a person's open tables "
+            "4: `too_many_search_bots`)"),
     Setting("bot_workers", _number(int, 0, 256), "bot workers (`tongiaki bots`) this server process starts "
-            "and stops with itself; 0: none (run them apart)", default="the CPU quota − 1 (at least 1)"),
+            "and stops with itself, each taking every class of job, and one more that never searches; 0: none "
+            "(run them apart)", default="the CPU quota − 1 (at least 1)"),
     Setting("bot_reclaim", _number(float, 0.1, 3600), "seconds a bot job taken by a worker that died waits "
             "before another worker claims it"),
 )

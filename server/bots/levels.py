@@ -64,6 +64,25 @@ class Budget:
         return f"{self.iterations} iterations" if self.iterations is not None else f"{self.seconds:g} s"
 
 
+TURN_BUDGET = 1.5
+"""Seconds a search bot at the table thinks over a whole turn, all its decisions together (a turn runs from
+one decision to a dozen or more chained ones: R6-R9), so its turn ends within the room's bot pace plus
+two seconds."""
+
+DECISION_SHARE = 0.6
+"""The share of what is left of the turn's budget one decision may spend: the first decision (the turn's
+choice, where most is at stake) gets most, each chained one a share of the rest."""
+
+DECISION_FLOOR = 0.04
+"""Seconds a decision gets however much of the turn was spent (a chain's later decisions stay informed)."""
+
+
+def turn_budget(spent: float, turn: float = TURN_BUDGET) -> Budget:
+    """The search budget of one decision of a turn whose decisions so far took `spent` seconds, out of
+    `turn` seconds for the whole turn: a share of what is left, at most a second, at least DECISION_FLOOR."""
+    return Budget(seconds=max(DECISION_FLOOR, min(1.0, (turn - max(0.0, spent)) * DECISION_SHARE)))
+
+
 def make_bot(level: str, seed: int | None = None, budget: Budget | int | float | str | None = None) -> Bot:
     """A bot of `level` (one of LEVELS) drawing its randomness from `seed`; `budget` bounds the search level's
     thinking (see Budget). Raises ValueError for an unknown level or a bad budget."""

@@ -51,6 +51,7 @@ class Held:
     room_raw: bytes
     game: LiveGame | None = None
     public: dict[str, Any] | None = None
+    turn_at: float = 0.0   # when the deciding colour's turn began (its bot's pace counts from there)
 
     def __repr__(self) -> str:
         return f"Held(room={self.room.id!r}, v={self.v}, deciding={self.deciding!r})"
@@ -59,7 +60,7 @@ class Held:
     def stored(cls, room: Room, raw: bytes, record: GameRecord) -> Held:
         """The stored game, to play on."""
         return cls(record.v, record.deciding, record.began, record.began_v, record.state, record.view, room,
-                   raw)
+                   raw, turn_at=record.turn_at)
 
     def in_round(self, v: int) -> bool:
         """Whether version v belongs to the pending round (an action sent at v still stands)."""
@@ -111,6 +112,13 @@ class Authority:
         room.must_wait()
         if not fill_with_bots and any(s.kind == "empty" for s in room.seats):
             raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
+        searches = room.search_bots()
+        if searches:   # held against the cap on all search bots at play (the bot workers' share)
+            others = await self.store.hold_searches(room.id, searches, self.timings.search_bots,
+                                                    time.time() + self.timings.waiting_ttl)
+            if others is not None:
+                raise Rejected("search_bots_busy", f"{others} search bots are playing, at most "
+                                                   f"{self.timings.search_bots} at once: seat fewer, or try later")
         seed = secrets.randbits(63)  # R15: never leaves the server (only inside the stored state)
         game = self.mode_of(room).new(room.settings, seed)
         view = game.public_view()
@@ -118,7 +126,8 @@ class Authority:
         state_raw, view_raw = game.to_bytes(), pack(view)
         now = time.time()
         record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": ",".join(game.deciding),
-                  "at": now, "began": now, "began_v": 0, "proc": self.lobby.proc, "message": pack(message)}
+                  "at": now, "began": now, "began_v": 0, "turn_at": now, "proc": self.lobby.proc,
+                  "message": pack(message)}
 
         def begin(r: Room) -> bool:
             r.must_host(person.id)
@@ -127,10 +136,18 @@ class Authority:
                 r.fill_with_bots()
             elif any(s.kind == "empty" for s in r.seats):
                 raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
+            if r.search_bots() > searches:
+                raise Rejected("too_many_search_bots", "the table's bots changed meanwhile: start again")
             r.status = PLAYING
             return True
-        room = await self.lobby.update(room.id, begin, game=record)
-        self._hold(room.id, Held(0, game.deciding, now, 0, state_raw, view_raw, room, pack(room.to_store())))
+        try:
+            room = await self.lobby.update(room.id, begin, game=record)
+        except Exception:
+            if searches:
+                await self.store.release_searches(room.id)
+            raise
+        self._hold(room.id, Held(0, game.deciding, now, 0, state_raw, view_raw, room, pack(room.to_store()),
+                                 turn_at=now))
         await self.outbox.game_message(room.id, message)
         await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
         state = await self.lobby.publish(room)
@@ -228,15 +245,18 @@ class Authority:
         now = time.time()
         line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
-        check = room.next_check(deciding, now, began, now, self.timings.presence_ttl) if deciding else None
+        # the colour that decided decides again (a chain of its turn): its turn goes on, and a bot's pace,
+        # waited once at the turn's start, is not waited again
+        turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
+        check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
         state, view = step.state, pack(after)
         if not await self.store.commit(room.id, held.v, state, view, deciding, message, line,
                                        self.timings.patch_log, check, held.room_raw, (began, began_v),
-                                       self.lobby.proc):
+                                       self.lobby.proc, turn_at):
             return None
         keep = self.live_games and live is not None
         self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,
-                                 live if keep else None, after if self.live_games else None))
+                                 live if keep else None, after if self.live_games else None, turn_at))
         self.on_check(check)
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
@@ -262,6 +282,7 @@ class Authority:
         self._held.pop(room_id, None)
         room = await self.lobby.update(room_id, lambda r: r.finish(now))
         await self.store.unschedule(room_id)
+        await self.store.release_searches(room_id)
         # the record first: whoever sees the room finished can open its record (end screen, replay)
         if self.records is not None:
             await keep_finished(self.records, self.store, room)
@@ -278,14 +299,14 @@ class Authority:
         stored = Held.stored(room, raw, record)
         return stored if stored.in_round(v) else None
 
-    async def bot_due(self, room_id: str, v: int, colour: str, how: str, level: str) -> None:
-        """A bot's decision is due for `colour`'s seat at version v: a job for the bot workers
-        (server/bots/worker.py), posted once per round and colour. Their answer comes back through
-        `bot_done`."""
+    async def bot_due(self, room_id: str, v: int, colour: str, how: str, level: str, turn: float = 0.0) -> None:
+        """A bot's decision is due for `colour`'s seat at version v, in a turn whose thinking began at
+        `turn` (epoch seconds): a job for the bot workers (server/bots/worker.py), posted once per round
+        and colour. Their answer comes back through `bot_done`."""
         held = await self._current(room_id, v)
         if held is None or colour not in held.deciding:
             return
-        job = BotJob(room_id, held.v, colour, level, how, held.room.settings.game)
+        job = BotJob(room_id, held.v, colour, level, how, held.room.settings.game, turn)
         await self.bots.post(job, held.state, held.began_v)
 
     async def bot_done(self, job: BotJob, action: Action) -> float | None:

@@ -94,7 +94,7 @@ class ExpeditionsMode:
     def load(self, state: bytes) -> LiveGame:
         return ExpeditionsGame(Expeditions.from_bytes(state))
 
-    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         """Random at level `random`; every other level plays the greedy bot (no search level yet)."""
         bot = RandomBot(seed) if level == "random" else GreedyBot(seed)
         return bot.choose(Expeditions.from_bytes(state), colour).to_wire()

@@ -15,7 +15,7 @@ from typing import Any
 from server.lobby.errors import Rejected
 from server.lobby.modes import MODES
 from server.lobby.person import Outbox, Person, Timings
-from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, Room
 from server.lobby.settings import Settings
 from server.lobby.store import Head, Store
 
@@ -153,10 +153,35 @@ class Lobby:
         return await self._seat_change(room_id, lambda r: r.stand(seat, person.id))
 
     async def add_bot(self, person: Person, room_id: str, seat: object, level: str | None = None) -> dict[str, Any]:
-        return await self._seat_change(room_id, lambda r: r.add_bot(seat, person.id, level))
+        capped = await self._search_cap(person, room_id, level)
+
+        def add(room: Room) -> None:
+            room.add_bot(seat, person.id, level)
+            capped(room)
+        return await self._seat_change(room_id, add)
 
     async def set_bot_level(self, person: Person, room_id: str, seat: object, level: str) -> dict[str, Any]:
-        return await self._seat_change(room_id, lambda r: r.set_bot_level(seat, person.id, level))
+        capped = await self._search_cap(person, room_id, level)
+
+        def change(room: Room) -> None:
+            room.set_bot_level(seat, person.id, level)
+            capped(room)
+        return await self._seat_change(room_id, change)
+
+    async def _search_cap(self, person: Person, room_id: str, level: object) -> Callable[[Room], None]:
+        """The check, after a bot seat's change, that the person's open rooms seat at most
+        SEARCH_PER_PERSON search bots (else `too_many_search_bots`, nothing changed)."""
+        others = 0
+        if level == SEARCH:
+            hosted = [i for i in await self.store.hosted(person.id) if i != room_id]
+            others = sum(r.search_bots() for r in await self.store.rooms(hosted)
+                         if r is not None and r.status != FINISHED)
+
+        def check(room: Room) -> None:
+            if level == SEARCH and others + room.search_bots() > SEARCH_PER_PERSON:
+                raise Rejected("too_many_search_bots", f"your open tables seat {others} search bots; "
+                                                       f"at most {SEARCH_PER_PERSON} in all")
+        return check
 
     async def remove_bot(self, person: Person, room_id: str, seat: object) -> dict[str, Any]:
         return await self._seat_change(room_id, lambda r: r.remove_bot(seat, person.id))

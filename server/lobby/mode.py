@@ -90,7 +90,9 @@ class GameMode(Protocol):
         """The game stored as `state` (LiveGame.to_bytes)."""
         ...
 
-    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         """A legal action for `colour`'s pending decision in the game stored as `state`, chosen by the
-        mode's bot of `level` from `seed`. Pure, and run in a bot worker's process (server/bots/worker.py)."""
+        mode's bot of `level` from `seed`; `spent`: seconds its turn has been thought about already (a
+        level that thinks to a budget spends one per turn: server.bots.turn_budget). Pure, and run in a
+        bot worker's process (server/bots/worker.py)."""
         ...

@@ -35,6 +35,7 @@ class Timings:
     patch_log: int = 200
     chat_log: int = 50
     rooms_per_person: int = 3          # open rooms (waiting or playing) one person may have created
+    search_bots: int = 24              # search bots in all playing rooms together (server/bots/worker.py)
 
     @property
     def ttls(self) -> dict[str, float]:

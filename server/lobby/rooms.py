@@ -12,6 +12,16 @@ from server.lobby.settings import Settings
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
+SEARCH = "search"
+"""The level whose every decision thinks for up to a second (server/bots): the one the caps count."""
+
+SEARCH_PER_PERSON = 4
+"""Search bots in the open rooms (waiting or playing) one person hosts, all together."""
+
+SEARCH_PER_ROOM = 3
+"""Search bots one room may seat (more is refused `too_many_search_bots`): each thinks a budget per turn in
+the bot workers, so a table of them costs the service whole seconds per round."""
+
 
 @dataclass
 class Seat:
@@ -100,7 +110,9 @@ class Room:
         seat = self.seat(index)
         if seat.kind != "empty":
             raise Rejected("seat_taken", f"seat {index} is taken")
-        self.seats[index] = self._bot(_level(level or DEFAULT_LEVEL))
+        level = _level(level or DEFAULT_LEVEL)
+        self._room_for(level, seat)
+        self.seats[index] = self._bot(level)
 
     def set_bot_level(self, index: Any, person: str, level: str) -> None:
         """The host changes a bot seat's level before the game starts."""
@@ -109,7 +121,19 @@ class Room:
         seat = self.seat(index)
         if seat.kind != "bot":
             raise Rejected("malformed", f"seat {index} holds no bot")
-        seat.level = _level(level)
+        level = _level(level)
+        self._room_for(level, seat)
+        seat.level = level
+
+    def search_bots(self) -> int:
+        """The search bots seated here (what the caps on search bots count)."""
+        return sum(1 for s in self.seats if s.kind == "bot" and s.bot_level == SEARCH)
+
+    def _room_for(self, level: str, seat: Seat) -> None:
+        """Refuses a search bot for `seat` beyond SEARCH_PER_ROOM (nothing changed)."""
+        already = seat.kind == "bot" and seat.bot_level == SEARCH
+        if level == SEARCH and not already and self.search_bots() >= SEARCH_PER_ROOM:
+            raise Rejected("too_many_search_bots", f"a table seats at most {SEARCH_PER_ROOM} search bots")
 
     def kick(self, index: Any, host: str) -> str:
         """The host frees a seat another person holds in the waiting room (a squatter, someone gone);
@@ -194,16 +218,16 @@ class Room:
     def humans(self) -> set[str]:
         return {s.person for s in self.seats if s.kind == "human" and s.person}
 
-    def next_check(self, deciding: tuple[str, ...], at: float, began: float, now: float,
+    def next_check(self, deciding: tuple[str, ...], turn_at: float, began: float, now: float,
                    presence_ttl: float) -> float:
-        """When the room's timers must next be looked at (at `now`; the last action was stored at `at`,
-        the pending round of `deciding` began at `began`): a bot's or the clock's deadline, a grace
-        period's end, and presence every `presence_ttl`."""
+        """When the room's timers must next be looked at (at `now`; the deciding colour's turn began at
+        `turn_at`, the pending round of `deciding` at `began`): a bot's pace (once per turn) or the clock's
+        deadline, a grace period's end, and presence every `presence_ttl`."""
         # presence within presence_ttl, at a random point of its second half: rooms started together (or
         # all of them after a restart) do not all come due in the same tick
         times = [now + presence_ttl * random.uniform(0.5, 1.0)]
         if any(s.kind == "bot" or s.autopilot for s in (self.seats[self.seat_of_colour(c)] for c in deciding)):
-            times.append(at + self.settings.bot_pace)
+            times.append(turn_at + self.settings.bot_pace)
         if self.settings.clock is not None:
             times.append(began + self.settings.clock)
         for s in self.seats:

@@ -9,7 +9,7 @@ Keys (all under the configured prefix `P`):
 | `P:lobby` | zset | listed (not private) rooms that are waiting or playing, by creation time |
 | `P:rooms` | zset | every room id, by creation time (expiry sweep) |
 | `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
-| `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding, comma-separated), `at`, `began`, `began_v` |
+| `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding), `at`, `began`, `began_v`, `turn_at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
@@ -21,13 +21,15 @@ Keys (all under the configured prefix `P`):
 | `P:chatrate:{person}` | string | chat lines of the person in the current window (expires with it) |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
+| `P:searching` | zset | playing rooms with search bots, by when their hold lapses (the cap on all search bots) |
+| `P:searching:n` | hash | room id → its search bots, for the rooms of `P:searching` |
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
@@ -36,6 +38,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError, WatchError
 from redis.typing import EncodableT, FieldT
 
+from server.bots.worker import BotJob
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -47,12 +50,28 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
-           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14], 'proc', ARGV[15])
+           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14], 'proc', ARGV[15],
+           'turn_at', ARGV[16])
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
 if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
+"""
+
+# Holds a playing room's search bots against the cap on them all: KEYS = P:searching, P:searching:n;
+# ARGV = room, its search bots, the cap, now, when the hold lapses. Lapsed holds go first. Returns -1 when
+# held, else the search bots the other rooms hold (refused: nothing changed).
+HOLD_SEARCHES = """
+for _, r in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])) do redis.call('HDEL', KEYS[2], r) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
+local others = 0
+local all = redis.call('HGETALL', KEYS[2])
+for i = 1, #all, 2 do if all[i] ~= ARGV[1] then others = others + tonumber(all[i + 1]) end end
+if others + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return others end
+redis.call('ZADD', KEYS[1], ARGV[5], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return -1
 """
 
 # The ids among ARGV[2] rooms of the index from ARGV[1] whose room key (ARGV[3] .. id) is gone; the first
@@ -100,8 +119,8 @@ return 1
 """
 
 
-GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v")
-HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc")
+GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v", "turn_at")
+HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
 
 
 def deciding_of(raw: str) -> tuple[str, ...]:
@@ -114,7 +133,8 @@ class Head:
     """A stored game without its state: version `v`, the colours deciding (empty: over), when the last
     action was stored (`at`), when and at which version the pending round began (`began`, `began_v`: the
     turn clock runs from there), the version last recorded as broadcast (`sent`) and the process that stored
-    the last version (`proc`)."""
+    the last version (`proc`), and when the deciding colour's turn began (`turn_at`: its first decision
+    was pending from then; a bot's pace counts from there, once per turn)."""
 
     v: int
     deciding: tuple[str, ...]
@@ -123,6 +143,7 @@ class Head:
     began_v: int
     sent: int = 0
     proc: str = ""
+    turn_at: float = 0.0
 
     def __repr__(self) -> str:
         return f"Head(v={self.v}, deciding={self.deciding!r}, began_v={self.began_v})"
@@ -134,7 +155,12 @@ class Head:
             return None
         v, at = int(raw[0]), float(text(raw[2]))
         return cls(v, deciding_of(text(raw[1])), at, float(text(raw[3])) if raw[3] else at,
-                   int(raw[4]) if raw[4] else v, int(raw[5] or 0), text(raw[6]) if raw[6] else "")
+                   int(raw[4]) if raw[4] else v, int(raw[5] or 0), text(raw[6]) if raw[6] else "",
+                   float(text(raw[7])) if raw[7] else at)
+
+    def in_round(self, v: int) -> bool:
+        """Whether version v belongs to the pending round (a decision asked at v still stands)."""
+        return self.began_v <= v <= self.v
 
 
 @dataclass(frozen=True)
@@ -150,6 +176,7 @@ class GameRecord:
     at: float
     began: float
     began_v: int
+    turn_at: float
 
     def __repr__(self) -> str:
         return f"GameRecord(v={self.v}, deciding={self.deciding!r}, at={self.at})"
@@ -203,6 +230,7 @@ class Store:
         self._mark_sent = client.register_script(MARK_SENT)
         self._expired = client.register_script(EXPIRED)
         self._lease = client.register_script(LEASE)
+        self._hold_searches = client.register_script(HOLD_SEARCHES)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -283,6 +311,20 @@ class Store:
                 return gone
             start += batch
 
+    async def hold_searches(self, room_id: str, bots: int, cap: int, until: float) -> int | None:
+        """Holds the room's `bots` search bots against `cap` search bots in all playing rooms, until `until`
+        (or `release_searches`). None when held, else how many the other rooms hold (nothing changed)."""
+        others = await self._hold_searches(keys=[self.key("searching"), self.key("searching", "n")],
+                                           args=[room_id, bots, cap, time.time(), until])
+        return None if int(others) < 0 else int(others)
+
+    async def release_searches(self, room_id: str) -> None:
+        """The room's game is over (or the room gone): its search bots no longer count against the cap."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zrem(self.key("searching"), room_id)
+            pipe.hdel(self.key("searching", "n"), room_id)
+            await pipe.execute()
+
     async def forget(self, room_id: str) -> bool:
         """Drops an expired room from the indexes; True when this call removed it."""
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -290,6 +332,8 @@ class Store:
             pipe.zrem(self.key("lobby"), room_id)
             pipe.zrem(self.key("timers"), room_id)
             pipe.delete(self.key("watch", room_id))
+            pipe.zrem(self.key("searching"), room_id)
+            pipe.hdel(self.key("searching", "n"), room_id)
             removed, *_ = await pipe.execute()
         return bool(removed)
 
@@ -388,11 +432,18 @@ class Store:
             return None
         v, at = int(raw[0]), float(raw[4])
         return GameRecord(v, raw[1], raw[2], deciding_of(raw[3].decode()), at,
-                          float(raw[5]) if raw[5] else at, int(raw[6]) if raw[6] else v)
+                          float(raw[5]) if raw[5] else at, int(raw[6]) if raw[6] else v,
+                          float(raw[7]) if raw[7] else at)
 
     async def game_head(self, room_id: str) -> Head | None:
         """The stored game without its state."""
         return Head.parse(await self.redis.hmget(self.key("game", room_id), *HEAD_FIELDS))
+
+    async def decision_pending(self, room_id: str, v: int, colour: str) -> bool:
+        """Whether `colour` is still deciding in the room's pending round and version v is of that round
+        (a bot job asked at v is still worth thinking about)."""
+        head = await self.game_head(room_id)
+        return head is not None and head.in_round(v) and colour in head.deciding
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hmget(self.key("game", room_id), "v", "view")
@@ -402,18 +453,21 @@ class Store:
 
     async def commit(self, room_id: str, v: int, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
-                     room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "") -> bool:
+                     room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
+                     turn_at: float | None = None) -> bool:
         """Stores version v+1 (`state`: engine bytes, `view`: msgpack) if the stored version is still v
         and, when `room` (the stored bytes) is given, the room is unchanged; and brings the room's timer
         forward to `check`. `began`: when and at which version the pending round began (None: with this
-        version); `proc`: the process storing it (see `alive`). True when it did."""
+        version); `proc`: the process storing it (see `alive`); `turn_at`: when the deciding colour's turn
+        began (None: now). True when it did."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
         ok, _ = await self._commit(
             keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
                   self.key("timers"), self.key("room", room_id)],
             args=[v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action), cap,
-                  "" if check is None else check, room_id, room, began_at, began_v, proc])
+                  "" if check is None else check, room_id, room, began_at, began_v, proc,
+                  now if turn_at is None else turn_at])
         return bool(ok == 1)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
@@ -605,3 +659,12 @@ class Store:
         """Removes every key under the prefix (tests)."""
         async for key in self.redis.scan_iter(match=f"{self.prefix}:*", count=500):
             await self.redis.delete(key)
+
+
+def decision_pending(prefix: str) -> Callable[[redis.Redis], Callable[[BotJob], Awaitable[bool]]]:
+    """For a bot worker (its composition root): on the worker's Redis client, whether a job's decision is
+    still pending (Store.decision_pending)."""
+    def on(client: redis.Redis) -> Callable[[BotJob], Awaitable[bool]]:
+        store = Store(client, prefix)
+        return lambda job: store.decision_pending(job.room, job.v, job.colour)
+    return on

@@ -94,7 +94,7 @@ class Timers:
             return
         simultaneous = self.authority.mode_of(room).simultaneous
         clock = room.settings.clock
-        check = room.next_check(head.deciding, head.at, head.began, now, self.timings.presence_ttl)
+        check = room.next_check(head.deciding, head.turn_at, head.began, now, self.timings.presence_ttl)
         if simultaneous and clock is not None and now >= head.began + clock:
             # the turn's deadline: it resolves with the orders in (docs/protocol.md §14)
             resolved = await self.authority.deadline(room_id, head.v)
@@ -107,12 +107,15 @@ class Timers:
                 seat = room.seats[room.seat_of_colour(colour)]
                 due = None
                 if seat.kind == "bot" or seat.autopilot:
-                    due = head.at + room.settings.bot_pace
+                    # once per turn: a bot's chained decisions follow at once (Authority._apply)
+                    due = head.turn_at + room.settings.bot_pace
                 elif clock is not None and not simultaneous:
                     due = head.began + clock
                 if due is not None and now >= due:
                     how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
-                    await self.authority.bot_due(room_id, head.v, colour, how, seat.bot_level)
+                    # a bot's turn is thought about from when its pace ran out: its budget is per turn
+                    turn = due if seat.kind == "bot" or seat.autopilot else now
+                    await self.authority.bot_due(room_id, head.v, colour, how, seat.bot_level, turn)
                     posted = True
             if posted:
                 # the worker's answer brings the room's next check forward when it is applied; look

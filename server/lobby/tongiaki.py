@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.bots import make_bot
+from server.bots import make_bot, turn_budget
 from server.game import Game, IllegalAction
 from server.lobby.mode import Action, Event, Illegal, LiveGame, View
 from server.lobby.settings import Settings
@@ -52,10 +52,6 @@ class TongiakiGame:
         self.game.watch(check)   # R9's searches call it
 
 
-BOT_BUDGET = 1.0
-"""Seconds the search level thinks per decision in a live game (docs/bots.md measures it at this budget)."""
-
-
 class Tongiaki:
     """The game mode of RULES.md R1–R15."""
 
@@ -72,5 +68,5 @@ class Tongiaki:
     def load(self, state: bytes) -> LiveGame:
         return TongiakiGame(Game.from_bytes(state))
 
-    def bot_action(self, state: bytes, colour: str, level: str, seed: int) -> Action:
-        return make_bot(level, seed=seed, budget=BOT_BUDGET).choose(Game.from_bytes(state))
+    def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
+        return make_bot(level, seed=seed, budget=turn_budget(spent)).choose(Game.from_bytes(state))
