@@ -5,8 +5,17 @@ greedy with 2 players. Each prints the first level's win rate (a shared win coun
 Wilson interval against the fair share, its mean and p99 time per decision (every decision it was asked,
 forced ones included), and for search the playouts per second. Games run in a pool of processes.
 
-    .venv/bin/python -m bench.bots [--games 200] [--budget 1s] [--workers 2] [--every 20] [--first K]
-        [--pairing search-random ...]
+`--budget turn` gives the search level the table's budget per turn (server.bots.turn_budget: a share of
+what is left of TURN_BUDGET seconds for each decision of a turn) instead of a fixed budget per decision;
+`--compare` plays each pairing's games with the fixed budget and with the turn's, interleaved in one run,
+and prints both. `--turns N` plays N whole games at a table of one bot of each level (seats rotated),
+every decision through the game mode's `bot_action` exactly as a bot worker calls it (from the stored
+bytes, told how long its turn has been thought about), and prints each level's whole-turn times (all the
+decisions of one turn, p50/p99/max): at the table a turn takes the room's bot pace more, and a few
+milliseconds a decision for the queue and the store.
+
+    .venv/bin/python -m bench.bots [--games 200] [--budget 1s|turn] [--compare] [--workers 2] [--every 20]
+        [--first K] [--pairing search-random ...] [--turns N]
 """
 
 from __future__ import annotations
@@ -17,9 +26,13 @@ import multiprocessing
 import time
 from dataclasses import dataclass
 
-from server.bots import Budget, make_bot
+from server.bots import LEVELS, TURN_BUDGET, Budget, make_bot, turn_budget
 from server.bots.search import SearchBot
 from server.game import COLOURS, COMPILED, Game
+from server.lobby.tongiaki import Tongiaki
+
+TURN = "turn"
+"""The `--budget` that spends the table's budget per turn (server.bots.turn_budget)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +75,24 @@ def play(job: tuple[Pairing, int, str]) -> Outcome:
     colours = list(COLOURS[: pairing.players])
     hero = colours[index % pairing.players]
     game = Game.new(colours, seed=1_000_000 + index)
+    per_turn = budget == TURN
     bots = {
-        c: make_bot(pairing.hero if c == hero else pairing.foe, seed=index * 10 + i, budget=budget)
+        c: make_bot(pairing.hero if c == hero else pairing.foe, seed=index * 10 + i,
+                    budget=None if per_turn else budget)
         for i, c in enumerate(colours)
     }
     times: list[float] = []
     iterations = 0
     thinking = 0.0
+    mover, turn_began = None, 0.0
     while game.to_move is not None:
         colour = game.to_move
         bot = bots[colour]
         began = time.perf_counter()
+        if colour != mover:
+            mover, turn_began = colour, began
+        if per_turn and isinstance(bot, SearchBot):
+            bot.seconds = turn_budget(began - turn_began).seconds
         action = bot.choose(game)
         if colour == hero:
             times.append(time.perf_counter() - began)
@@ -101,6 +121,48 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
 
 
+def turn_times(index: int) -> dict[str, list[tuple[float, float]]]:
+    """Game `index` at a table of one bot of each level (seats rotated by the index), every decision
+    through the game mode as a bot worker makes it: each level's whole-turn times (seconds of wall clock
+    and of this process's CPU: on a shared machine the wall clock counts the others' work too)."""
+    colours = list(COLOURS[: len(LEVELS)])
+    levels = {c: LEVELS[(i + index) % len(LEVELS)] for i, c in enumerate(colours)}
+    mode = Tongiaki()
+    game = Game.new(colours, seed=2_000_000 + index)
+    turns: dict[str, list[tuple[float, float]]] = {level: [] for level in LEVELS}
+    mover, turn_began, turn_cpu, seed = None, 0.0, 0.0, index * 1000
+    while (colour := game.to_move) is not None:
+        began, cpu = time.perf_counter(), time.process_time()
+        if colour != mover:
+            if mover is not None:
+                turns[levels[mover]].append((began - turn_began, cpu - turn_cpu))
+            mover, turn_began, turn_cpu = colour, began, cpu
+        seed += 1
+        action = mode.bot_action(game.to_bytes(), colour, levels[colour], seed, began - turn_began)
+        game.apply(action, colour)
+    if mover is not None:
+        turns[levels[mover]].append((time.perf_counter() - turn_began, time.process_time() - turn_cpu))
+    return turns
+
+
+def report_turns(games: int, workers: int) -> None:
+    """Plays `games` games of `turn_times` and prints each level's whole-turn times."""
+    print(f"whole turns over {games} games of {len(LEVELS)} bots, one of each level (search: {TURN_BUDGET:g} s "
+          f"a turn, split over its decisions); {workers} worker processes")
+    turns: dict[str, list[tuple[float, float]]] = {level: [] for level in LEVELS}
+    began = time.perf_counter()
+    with multiprocessing.Pool(workers) as pool:
+        for one in pool.imap_unordered(turn_times, range(games)):
+            for level, times in one.items():
+                turns[level].extend(times)
+    for level in LEVELS:
+        wall, cpu = [t[0] for t in turns[level]], [t[1] for t in turns[level]]
+        print(f"  {level:>7}: {len(wall)} turns; wall p50 {percentile(wall, 50):.3f} s, p99 "
+              f"{percentile(wall, 99):.3f} s, max {max(wall, default=0):.3f} s; CPU p50 {percentile(cpu, 50):.3f} s, "
+              f"p99 {percentile(cpu, 99):.3f} s, max {max(cpu, default=0):.3f} s")
+    print(f"  ({time.perf_counter() - began:.0f} s wall)")
+
+
 def report(pairing: Pairing, outcomes: list[Outcome], seconds: float) -> str:
     n = len(outcomes)
     wins = sum(o.win for o in outcomes)
@@ -121,7 +183,12 @@ def report(pairing: Pairing, outcomes: list[Outcome], seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
-    parser.add_argument("--budget", default="1s", help="search budget per decision: '1s' or '500' (iterations)")
+    parser.add_argument("--budget", default="1s",
+                        help="search budget per decision: '1s' or '500' (iterations); 'turn': the table's per turn")
+    parser.add_argument("--compare", action="store_true",
+                        help="each pairing with --budget and with 'turn', games interleaved")
+    parser.add_argument("--turns", type=int, default=0, metavar="N",
+                        help="instead: each level's whole-turn times over N games, as the table's workers think")
     parser.add_argument("--first", type=int, default=0, metavar="K",
                         help="play games K.. (with an iteration budget a game is fixed by its number: "
                              "extends an earlier run)")
@@ -132,20 +199,29 @@ def main() -> None:
         "--pairing", action="append", choices=[p.name for p in PAIRINGS], help="only these pairings (repeatable)"
     )
     args = parser.parse_args()
-    budget = str(Budget.of(args.budget).iterations or f"{Budget.of(args.budget).seconds}s")
+    print(f"engine compiled: {COMPILED}")
+    if args.turns:
+        report_turns(args.turns, args.workers)
+        return
+    budget = TURN if args.budget == TURN else str(Budget.of(args.budget).iterations or
+                                                    f"{Budget.of(args.budget).seconds}s")
+    budgets = [budget, TURN] if args.compare and budget != TURN else [budget]
     chosen = [p for p in PAIRINGS if not args.pairing or p.name in args.pairing]
-    print(f"engine compiled: {COMPILED}; search budget {Budget.of(args.budget)} per decision; {args.games} games per "
-          f"pairing; {args.workers} worker processes")
+    shown = [f"{TURN_BUDGET:g} s per turn" if b == TURN else f"{Budget.of(b)} per decision" for b in budgets]
+    print(f"search budget {' against '.join(shown)}; {args.games} games per pairing; {args.workers} worker processes")
     with multiprocessing.Pool(args.workers) as pool:
         for pairing in chosen:
             began = time.perf_counter()
-            outcomes: list[Outcome] = []
-            games = range(args.first, args.first + args.games)
-            for outcome in pool.imap(play, [(pairing, i, budget) for i in games], chunksize=1):
-                outcomes.append(outcome)
-                if args.every and len(outcomes) % args.every == 0 and len(outcomes) < args.games:
-                    print("  so far: " + report(pairing, outcomes, time.perf_counter() - began), flush=True)
-            print(report(pairing, outcomes, time.perf_counter() - began), flush=True)
+            outcomes: dict[str, list[Outcome]] = {b: [] for b in budgets}
+            games = [(pairing, i, b) for i in range(args.first, args.first + args.games) for b in budgets]
+            for (_, _, b), outcome in zip(games, pool.imap(play, games, chunksize=1), strict=True):
+                outcomes[b].append(outcome)
+                done = len(outcomes[b])
+                if args.every and done % args.every == 0 and done < args.games:
+                    print(f"  so far ({b}): " + report(pairing, outcomes[b], time.perf_counter() - began), flush=True)
+            for b in budgets:
+                print((f"[{b}] " if len(budgets) > 1 else "") + report(pairing, outcomes[b],
+                                                                       time.perf_counter() - began), flush=True)
 
 
 if __name__ == "__main__":

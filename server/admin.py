@@ -21,6 +21,7 @@ from typing import Any
 import redis.asyncio as redis
 import socketio
 
+from server.bots.worker import job_streams
 from server.config import REDIS_OPTIONS, Config
 from server.lobby.embedded import running_url
 from server.lobby.store import Store
@@ -126,20 +127,28 @@ async def close(store: Store, url: str, prefix: str, room_id: str) -> dict[str, 
 
 
 async def bot_queue(client: redis.Redis, prefix: str) -> dict[str, Any]:
-    """The bot queue's streams (server/bots/worker.py): jobs in the stream, taken by a worker and not yet
-    answered (per consumer), the oldest job's age, and answers waiting to be applied."""
-    jobs, done = f"{prefix}:bots:jobs", f"{prefix}:bots:done"
-    out: dict[str, Any] = {"jobs": await client.xlen(jobs), "answers": await client.xlen(done), "taken": {},
-                           "oldest_age": None}
-    try:
-        for consumer in await client.xinfo_consumers(jobs, "workers"):
-            out["taken"][consumer["name"].decode()] = consumer["pending"]
-    except redis.ResponseError:   # no group yet: no worker ever read
-        pass
-    first = await client.xrange(jobs, count=1)
-    if first:   # an entry's id starts with its time in milliseconds
-        entry_id = first[0][0].decode() if isinstance(first[0][0], bytes) else str(first[0][0])
-        out["oldest_age"] = round(time.time() - int(entry_id.split("-")[0]) / 1000, 1)
+    """The bot queue's streams (server/bots/worker.py): jobs in the streams (all classes, and per class),
+    taken by a worker and not yet answered (per consumer), the oldest job's age, and answers waiting to be
+    applied."""
+    streams = job_streams(prefix)
+    by_class = {kind: await client.xlen(stream) for kind, stream in streams.items()}
+    out: dict[str, Any] = {"jobs": sum(by_class.values()), "by_class": by_class,
+                           "answers": await client.xlen(f"{prefix}:bots:done"), "taken": {}, "oldest_age": None}
+    oldest = None
+    for stream in streams.values():
+        try:
+            for consumer in await client.xinfo_consumers(stream, "workers"):
+                name = consumer["name"].decode()
+                out["taken"][name] = out["taken"].get(name, 0) + consumer["pending"]
+        except redis.ResponseError:   # no group yet: no worker ever read
+            pass
+        first = await client.xrange(stream, count=1)
+        if first:   # an entry's id starts with its time in milliseconds
+            entry_id = first[0][0].decode() if isinstance(first[0][0], bytes) else str(first[0][0])
+            at = int(entry_id.split("-")[0]) / 1000
+            oldest = at if oldest is None else min(oldest, at)
+    if oldest is not None:
+        out["oldest_age"] = round(time.time() - oldest, 1)
     return out
 
 
@@ -167,4 +176,6 @@ def _room_text(r: dict[str, Any]) -> str:
 def _bots_text(q: dict[str, Any]) -> str:
     taken = ", ".join(f"{k}: {v}" for k, v in q["taken"].items()) or "none"
     oldest = "-" if q["oldest_age"] is None else f"{q['oldest_age']} s"
-    return f"jobs: {q['jobs']} (oldest {oldest}); taken and not answered: {taken}; answers waiting: {q['answers']}"
+    classes = ", ".join(f"{k} {v}" for k, v in q["by_class"].items())
+    return (f"jobs: {q['jobs']} (oldest {oldest}); taken and not answered: {taken}; answers waiting: "
+            f"{q['answers']}; by class: {classes}")

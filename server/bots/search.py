@@ -147,11 +147,11 @@ class SearchBot:
         turns = self._horizon_turns(game)
         rng = random.Random(self.seed * 1_000_003 + game.version)
         root = _Node()
-        self._priors(game, legal, colour, root, rng)
+        deadline = None if self.seconds is None else began + self.seconds
+        self._priors(game, legal, colour, root, rng, deadline)
         # Judged against the table it decides from: a colour far ahead (or behind) would otherwise rate
         # every table near 1 (or 0), and the logistic would leave its search nothing to tell apart.
         baseline = ratings(game.view())
-        deadline = None if self.seconds is None else began + self.seconds
         done = 0
         while True:
             self._iterate(game, root, rng, baseline, turns)
@@ -180,8 +180,10 @@ class SearchBot:
             return max(1, len(game.colours) - 1)
         return int(self.horizon)
 
-    def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random) -> None:
-        """The greedy ratings of the root's actions (0 best, negative worse, in points), as children."""
+    def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random,
+                deadline: float | None = None) -> None:
+        """The greedy ratings of the root's actions (0 best, negative worse, in points), as children; those
+        rated by `deadline` only (a short budget is not overrun by the ratings: each may take tens of ms)."""
         if self.bias <= 0:
             return
         rater = GreedyBot(seed=rng.getrandbits(32), samples=1, depth=1, follow=3)
@@ -189,7 +191,11 @@ class SearchBot:
         # a wide decision (a free tile placement has over a hundred actions) is rated on a sample, not on
         # the first of its listing, which are all in one corner of the table
         rated = legal if len(legal) <= ROOT_RATED else rng.sample(legal, ROOT_RATED)
-        ratings = {key_of(a): rater.rate(copy, a, colour) for a in rated}
+        ratings: dict[Key, float] = {}
+        for a in rated:
+            if ratings and deadline is not None and time.perf_counter() >= deadline:
+                break
+            ratings[key_of(a)] = rater.rate(copy, a, colour)
         top = max(ratings.values())
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))

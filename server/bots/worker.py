@@ -69,6 +69,11 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return id
 """
 
+def job_streams(prefix: str) -> dict[str, str]:
+    """The job stream of each class (CLASSES), in the order workers take them."""
+    return {kind: f"{prefix}:bots:jobs:{kind}" for kind in CLASSES}
+
+
 Think = Callable[["BotJob", bytes, int], dict[str, Any]]
 """A worker's thinking: the action for a job, from the game's stored state and a seed."""
 
@@ -120,7 +125,7 @@ class BotQueue:
 
     def __init__(self, client: redis.Redis, prefix: str, consumer: str, reclaim: float = 10.0) -> None:
         self.redis = client
-        self.streams = {kind: f"{prefix}:bots:jobs:{kind}" for kind in CLASSES}
+        self.streams = job_streams(prefix)
         self.done = f"{prefix}:bots:done"
         self.slot = f"{prefix}:bots:job"
         self.consumer = consumer
@@ -231,7 +236,10 @@ class BotQueue:
     async def _next(self, streams: list[str], group: str) -> list[tuple[str, bytes, Any]]:
         for stream in streams:   # a dead consumer's entries, in the streams' order
             claimed = await self.redis.xautoclaim(stream, group, self.consumer, self.reclaim_ms, "0-0", count=1)
-            entries = [(stream, i, f) for i, f in claimed[1] if f]   # (a deleted entry comes back empty)
+            entries = [(stream, i, f) for i, f in claimed[1] if f]
+            gone = [i for i, f in claimed[1] if not f]   # deleted (a replaced job): only its pending mark is left
+            if gone:
+                await self.redis.xack(stream, group, *gone)
             if entries:
                 return entries
         if len(streams) > 1:

@@ -38,7 +38,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError, WatchError
 from redis.typing import EncodableT, FieldT
 
-from server.bots.worker import BotJob
+from server.bots.worker import BotJob, job_streams
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -651,9 +651,10 @@ class Store:
             pipe.zcard(self.key("rooms"))
             pipe.zcard(self.key("lobby"))
             pipe.zcount(self.key("procs"), alive_after, "+inf")
-            pipe.xlen(self.key("bots", "jobs"))   # (server/bots/worker.py: a job leaves the stream when answered)
-            rooms, listed, procs, jobs = await pipe.execute()
-        return {"rooms": rooms, "listed": listed, "processes": procs, "bot_jobs": jobs}
+            for stream in job_streams(self.prefix).values():   # (a job leaves its stream when answered)
+                pipe.xlen(stream)
+            rooms, listed, procs, *jobs = await pipe.execute()
+        return {"rooms": rooms, "listed": listed, "processes": procs, "bot_jobs": sum(jobs)}
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""
