@@ -126,11 +126,14 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def test_a_greedy_bot_answers_at_once_beside_rooms_of_search_bots(server, clients, store):
+async def test_a_quick_bot_answers_at_once_beside_rooms_of_search_bots(server, clients, store):
     """The starvation attack, bounded: three rooms of search bots (each from its own throwaway person,
-    thinking without pause) beside one room where a person plays a greedy bot. The greedy bot's jobs go
-    before every search (its own class, and a worker that never searches), so it answers within a second,
-    p99; in one FIFO queue it waited for the searches before it (a second each)."""
+    thinking without pause) beside one room where a person plays a random bot. Its jobs (the class of
+    random and greedy bots) go before every search (their own stream, and a worker that never searches),
+    so it answers within a second, p99; in one FIFO queue it waited for the searches before it (a second
+    each). The random level thinks for a millisecond, so what is measured is the queue (a greedy bot's own
+    thinking, up to half a second of CPU at its p99, would measure the machine's load too; bench.bots
+    --turns measures that)."""
     attackers = await people(server.url, clients, "A1", "A2", "A3")
     deep = []
     for attacker in attackers:
@@ -142,7 +145,7 @@ async def test_a_greedy_bot_answers_at_once_beside_rooms_of_search_bots(server, 
     player, = await people(server.url, clients, "Player")
     plain = (await player.ok("room_create", {"name": "plain", "seats": 2, "bot_pace": 0, "first": 0}))["room"]["id"]
     await player.join(plain)
-    await player.ok("bot_add", {"room": plain, "seat": 1, "level": "greedy"})
+    await player.ok("bot_add", {"room": plain, "seat": 1, "level": "random"})
     for attacker, room in zip(attackers, deep, strict=True):
         await attacker.ok("room_start", {"room": room, "fill_with_bots": True})
     await player.ok("room_start", {"room": plain})
@@ -160,13 +163,13 @@ async def test_a_greedy_bot_answers_at_once_beside_rooms_of_search_bots(server, 
             deadline = min(deadline, time.monotonic() + 20)
         answer = await player.call("act", {"room": plain, "v": v, "action": rng.choice(actions)})
         assert answer["ok"] or answer["error"]["code"] == "stale_version", answer
-    assert started is not None, "the greedy bot never answered"
+    assert started is not None, "the bot never answered"
     log = await store.actions(plain)
     waits = [b["at"] - a["at"] for a, b in pairwise(log) if b["by"] == "bot" and a["at"] >= started]
     searched = 0
     for room in deep:
         searched += sum(1 for x in await store.actions(room) if x["by"] == "bot")
-    print(f"\n  greedy bot: {len(waits)} decisions beside {searched} search decisions, wait p50 "
+    print(f"\n  random bot: {len(waits)} decisions beside {searched} search decisions, wait p50 "
           f"{percentile(waits, 50) * 1000:.0f} ms, p99 {percentile(waits, 99) * 1000:.0f} ms")
     assert len(waits) >= 10
     assert searched >= 3   # the searches did run meanwhile
