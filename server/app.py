@@ -132,7 +132,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
                       waiting_ttl=config.waiting_ttl, patch_log=config.patch_log, chat_log=config.chat_log,
-                      rooms_per_person=config.rooms_per_person, search_bots=config.search_bots)
+                      rooms_per_person=config.rooms_per_person, search_bots=config.search_bots,
+                      rooms_per_address=config.rooms_per_address, listing=config.lobby_listing)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
     bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
@@ -260,8 +261,8 @@ async def readyz(request: web.Request) -> web.Response:
                                  status=503, headers={"Cache-Control": "no-store"})
     try:
         await asyncio.wait_for(request.app[STORE].ping(), 2.0)
-    except Exception as e:  # noqa: BLE001 - any failure means not ready
-        return web.json_response({"ok": False, "reason": "redis unreachable", "redis": str(e)[:200]},
+    except Exception:  # noqa: BLE001 - any failure means not ready; its text (Redis's address) stays inside
+        return web.json_response({"ok": False, "reason": "redis unreachable"},
                                  status=503, headers={"Cache-Control": "no-store"})
     return web.json_response({"ok": True}, headers={"Cache-Control": "no-store"})
 

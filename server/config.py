@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 REDIS_CONNECT = 5.0
 """Seconds to connect to Redis, and (redis-py uses the same bound) to close a connection: without it a
@@ -20,8 +22,11 @@ close may wait on its socket for ever and hang a shutdown (redis/redis-py#3941).
 
 REDIS_OPTIONS: dict[str, Any] = {
     "socket_connect_timeout": REDIS_CONNECT,
+    "retry": Retry(NoBackoff(), 1),
     **({"driver_info": None} if hasattr(redis, "DriverInfo") else {"lib_name": None, "lib_version": None})}
-"""Options of every Redis connection the service makes: `REDIS_CONNECT`, and no CLIENT SETINFO on
+"""Options of every Redis connection the service makes: `REDIS_CONNECT`; one retry on a new connection
+when a command finds its pooled connection dead (after a Redis restart every connection in the pool is,
+and without it each failed one request, some seconds after Redis was back); and no CLIENT SETINFO on
 connecting. A Redis older than 7.2 (the embedded one is 6.2) refuses that command, and redis-py's read
 of the refusal leaves its frame and the error in a reference cycle holding the task that connected: for
 a connection made while answering a websocket, that whole connection, until a full collection. (redis-py
@@ -82,10 +87,14 @@ class Config:
     chat_window: float = 10.0
     rooms_per_person: int = 3             # open rooms one person may have created
     search_bots: int = 24                 # search bots playing in all rooms together; a start beyond is refused
+    rooms_per_address: int = 10           # open rooms the people of one client address may have created
+    new_people_per_minute: int = 30       # new people (sessions without a token) made for one address a minute
+    lobby_listing: int = 500              # rooms in the lobby listing at most (real tables first)
     deflate: bool = False                 # per-message deflate on the websocket (see docs/protocol.md)
     live_games: bool = True               # hold games as live engine objects between actions (authority.py)
     loop_slice: float = 0.004             # seconds an engine step may hold the event loop (offload.py); 0: no limit
-    session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use
+    session_ttl: float = 30 * 86400.0     # a session token lives this long after its last use, once used
+    fresh_session_ttl: float = 900.0      # and this long while unused (no seat taken, no name set)
     bot_workers: int = field(default_factory=lambda: max(1, cpu_quota() - 1))   # local bot workers (0: none)
     bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
@@ -256,8 +265,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("record_ttl", _number(float, 1, None), "seconds the record of a finished game is kept (90 days; "
             "docs/protocol.md §12)"),
     Setting("session_ttl", _number(float, 1, None), "seconds a session token lives after its last use (each "
-            "connection with it renews it); keys are stored under the token's SHA-256", default="`2592000` "
-            "(30 days)"),
+            "connection with it renews it), once used for a seat or a name; keys are stored under the "
+            "token's SHA-256", default="`2592000` (30 days)"),
+    Setting("fresh_session_ttl", _number(float, 1, None), "seconds a session nobody used yet (no seat taken, "
+            "no name set) lives after its last use: connections without a token cost minutes of Redis, not "
+            "a month"),
     Setting("send_queue", _number(int, 1, None), "messages that may wait for one socket; one more and the "
             "socket is dropped as a slow reader"),
     Setting("send_bytes", _number(int, 1024, None), "bytes that may wait for one socket (whichever of the "
@@ -272,6 +284,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("search_bots", _number(int, 0, 10_000), "search bots playing in all rooms together; a "
             "`room_start` beyond is refused `search_bots_busy` (a table seats at most 3, a person's open tables "
             "4: `too_many_search_bots`)"),
+    Setting("rooms_per_address", _number(int, 1, 100000), "open rooms the people of one client address may "
+            "have created together (checked with the per-person cap in one step: rooms created at once "
+            "cannot pass it); one more is refused `too_many_rooms`"),
+    Setting("new_people_per_minute", _number(int, 0, None), "new people (connections without a known token) "
+            "one client address may make a minute; more are refused `too_many_people` (`0`: no cap)"),
+    Setting("lobby_listing", _number(int, 1, 10000), "rooms in the lobby listing at most; real tables "
+            "(playing, or two people seated) first, so rooms made in bulk never push one out"),
     Setting("bot_workers", _number(int, 0, 256), "bot workers (`tongiaki bots`) this server process starts "
             "and stops with itself, each taking every class of job, and one more that never searches; 0: none "
             "(run them apart)", default="the CPU quota − 1 (at least 1)"),

@@ -21,7 +21,7 @@ from server.lobby.mode import Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
-from server.lobby.store import GameRecord, Head, Store, pack, unpack
+from server.lobby.store import GameRecord, Head, Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
 from server.realtime import patch
 from server.records import Records, logged
@@ -182,9 +182,12 @@ class Authority:
     @staticmethod
     def _may_act(room: Room, person: Person, v: int, stored: Held | None) -> str:
         """The checks of docs/protocol.md §5, in its order; the colour the person acts for."""
-        if room.status == FINISHED and stored is not None and v == stored.v - 1 and room.seats_of(person.id):
-            # made against the version the game's last action replaced: it lost a race, as any other
-            raise Rejected("stale_version", f"the game is at version {stored.v} (over), you sent {v}")
+        over = room.status == FINISHED or (room.status == PLAYING and stored is not None and not stored.deciding)
+        if over and stored is not None and room.seats_of(person.id) and (
+                v == stored.v - 1 or stored.began_v <= v < stored.v):
+            # made against a version the game's last action replaced (whether or not the room is marked
+            # finished yet): it lost a race, as any other
+            raise Rejected("stale_version", f"the game is over at version {stored.v}; you sent {v}")
         if room.status != PLAYING:
             raise Rejected("not_playing", f"the room is {room.status}")
         mine = room.seats_of(person.id)
@@ -271,8 +274,11 @@ class Authority:
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             if not deciding:
                 await self.finish(room.id)
-        except Exception:
-            log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
+        except Exception as e:
+            if isinstance(e, StoreUnavailable):   # an outage: the timer loop says so once, not per room
+                log.debug("room %s v%s is stored; sending it waits for Redis", room.id, v)
+            else:
+                log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
             self._unsent[room.id] = max(v, self._unsent.get(room.id, 0))
         return v, check
 

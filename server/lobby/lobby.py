@@ -17,9 +17,14 @@ from server.lobby.modes import MODES
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, Room
 from server.lobby.settings import Settings
-from server.lobby.store import Head, Store
+from server.lobby.store import AtCap, Head, Store
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def new_code() -> str:
+    """A random join code."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
 
 
 def pending_clock(room: Room, head: Head | None, now: float, simultaneous: bool) -> dict[str, Any] | None:
@@ -71,10 +76,10 @@ class Lobby:
             raise
 
     async def _read_listing(self) -> list[dict[str, Any]]:
-        rooms = [r for r in await self.store.rooms(await self.store.listed()) if r is not None]
+        rooms = [r for r in await self.store.rooms(await self.store.listed(self.timings.listing)) if r is not None]
         present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
         return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
-                if room.status != FINISHED]   # finished games are listed as records
+                if room.listed(set(p))]
 
     async def present(self, room_id: str) -> dict[str, int]:
         """Person → number of their live sockets in the room."""
@@ -99,10 +104,10 @@ class Lobby:
         state = room.to_wire(set(present), spectators, head.v if head else None)
         state["clock"] = pending_clock(room, head, time.time(), MODES[room.settings.game].simultaneous)
         await self.outbox.room_changed(room.id, state)
-        if room.status == FINISHED:
-            await self.announce({"op": "remove", "room": room.id})
-        elif not room.settings.private:
+        if room.listed(set(present)):
             await self.announce({"op": "upsert", "room": room.summary(spectators)})
+        elif room.status == FINISHED or not room.settings.private:
+            await self.announce({"op": "remove", "room": room.id})
         return state
 
     async def announce(self, update: dict[str, Any]) -> None:
@@ -120,23 +125,27 @@ class Lobby:
         return room
 
     # -- lobby and seats ---------------------------------------------------------------------------
-    async def create(self, person: Person, settings: Settings) -> dict[str, Any]:
-        """A new room; the creator is host and sits in seat 0. A person may have at most
-        `rooms_per_person` open rooms (waiting or playing) that they created."""
-        hosted = await self.store.hosted(person.id)
-        rooms = await self.store.rooms(hosted)
-        gone = [i for i, r in zip(hosted, rooms, strict=True) if r is None or r.status == FINISHED]
-        await self.store.forget_hosted(person.id, gone)
-        if len(hosted) - len(gone) >= self.timings.rooms_per_person:
-            raise Rejected("too_many_rooms", f"you have {len(hosted) - len(gone)} open rooms; "
-                                             f"at most {self.timings.rooms_per_person}")
-        while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
-            room = Room.new("r_" + secrets.token_hex(4), code, person.id, person.name, settings, time.time())
-            if await self.store.create_room(room, self.timings.waiting_ttl):
-                break
-        await self.store.add_hosted(person.id, room.id, self.timings.waiting_ttl)
+    async def create(self, person: Person, settings: Settings, sid: str = "") -> dict[str, Any]:
+        """A new room; the creator is host and sits in seat 0 (watching it from socket `sid`, when given,
+        before it is published: a room is listed only while someone seated is there)."""
+        room = Room.new("r_" + secrets.token_hex(4), new_code(), person.id, person.name, settings, time.time())
+        await self.store_new(room, person)
+        if sid:
+            await self.store.watch(room.id, self.proc, sid, person.id)
         return await self.publish(room)
+
+    async def store_new(self, room: Room, person: Person) -> None:
+        """Stores a room `person` creates, within the caps on open rooms (waiting or playing) created by
+        one person and from one client address (Rejected 'too_many_rooms'), atomically."""
+        caps = {self.store.hosted_key("person", person.id): self.timings.rooms_per_person}
+        if person.address:
+            caps[self.store.hosted_key("address", person.address)] = self.timings.rooms_per_address
+        try:
+            while not await self.store.create_room(room, self.timings.waiting_ttl, caps):
+                room.code = new_code()   # taken: draw another
+        except AtCap as e:
+            who = "you have" if e.key == self.store.hosted_key("person", person.id) else "your address has"
+            raise Rejected("too_many_rooms", f"{who} {e.count} open rooms; at most {e.count}") from None
 
     async def _seat_change(self, room_id: str, change: Callable[[Room], None]) -> dict[str, Any]:
         room = await self.room(room_id)
@@ -228,6 +237,8 @@ class Lobby:
         """A chat line from `person` to everyone in the room: at most `lines` per `window` seconds per
         person, whatever the number of their sockets or processes."""
         room = await self.room(room_id)
+        if room.name_taken(person.name, person.id):   # a spectator may not speak as a seated player
+            raise Rejected("name_taken", f"someone at this table is called {person.name!r}; set_name first")
         if await self.store.count_chat(person.id, window) > lines:
             raise Rejected("rate_limited", f"at most {lines} chat lines per {window:g} s; wait a little")
         seats = room.seats_of(person.id)

@@ -8,10 +8,12 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class Person:
-    """Who sent a request: the public id and display name behind a session token."""
+    """Who sent a request: the public id and display name behind a session token, and the client address
+    it came from (empty when unknown: no cap per address applies)."""
 
     id: str
     name: str
+    address: str = ""
 
 
 class Outbox(Protocol):
@@ -36,6 +38,8 @@ class Timings:
     chat_log: int = 50
     rooms_per_person: int = 3          # open rooms (waiting or playing) one person may have created
     search_bots: int = 24              # search bots in all playing rooms together (server/bots/worker.py)
+    rooms_per_address: int = 10        # and all the people of one client address together
+    listing: int = 500                 # rooms in the lobby listing at most (real tables first)
 
     @property
     def ttls(self) -> dict[str, float]:

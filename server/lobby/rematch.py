@@ -1,9 +1,11 @@
 """Play again: a finished room's rematch, a new waiting room with the same settings and seats.
 
 The person who asks first becomes its host, in their old seat; bots keep their seats; the seats of the
-other people stay empty for them. Everyone watching the finished room is invited (a `room` event of the
-finished room carrying `rematch`), and whoever asks afterwards is sent to the same new room, so accepting
-is one click: ask, then sit in one's old seat.
+other people stay empty and kept for them (nobody else may sit there unless the host opens the seat with
+`kick`). The new room counts against its host's caps on open rooms, like any room created. Everyone
+watching the finished room is invited (a `room` event of the finished room carrying `rematch`), and
+whoever asks afterwards is sent to the same new room, so accepting is one click: ask, then sit in one's
+old seat.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from server.lobby.errors import Rejected
+from server.lobby.lobby import new_code
 from server.lobby.rooms import FINISHED, Room, Seat
 from server.lobby.store import pack, unpack
 
@@ -28,10 +31,11 @@ def _new_room(old: Room, person: Person, now: float) -> Room:
             seats.append(Seat("bot", None, s.name))
         elif s.kind == "human" and s.person == person.id:
             seats.append(Seat("human", person.id, person.name))
+        elif s.kind == "human":
+            seats.append(Seat(held_for=s.person))
         else:
             seats.append(Seat())
-    code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
-    return Room(id="r_" + secrets.token_hex(4), code=code, host=person.id, settings=old.settings, seats=seats,
+    return Room(id="r_" + secrets.token_hex(4), code=new_code(), host=person.id, settings=old.settings, seats=seats,
                 created=now, bots_named=old.bots_named)
 
 
@@ -56,14 +60,16 @@ async def rematch(lobby: Lobby, person: Person, room_id: Any) -> dict[str, Any]:
         new = _new_room(old, person, time.time())
         link["room"] = new.id
         # the first asker wins the link; the room is created only then
-        if not await store.redis.set(key, pack(link), nx=True, ex=ttl):
-            found = await store.redis.get(key)
-            if not isinstance(found, bytes):
-                continue   # expired between the two calls
-            return {"room": unpack(found)["room"], "seats": mine, "created": False}
-        if await store.create_room(new, lobby.timings.waiting_ttl):
+        if await store.redis.set(key, pack(link), nx=True, ex=ttl):
             break
-        await store.redis.delete(key)   # its code was taken: draw another
+        found = await store.redis.get(key)
+        if isinstance(found, bytes):   # else it expired between the two calls
+            return {"room": unpack(found)["room"], "seats": mine, "created": False}
+    try:
+        await lobby.store_new(new, person)
+    except BaseException:
+        await store.redis.delete(key)   # at a cap: the link goes, another player may ask
+        raise
     await lobby.publish(new)
     state = await lobby.publish(old)
     await lobby.outbox.room_changed(old.id, {**state, "rematch": link})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.bots import DEFAULT_LEVEL, LEVELS
@@ -33,10 +33,11 @@ class Seat:
     away_since: float | None = None  # when the person's last socket left the room (playing only)
     autopilot: bool = False          # a bot plays for the away person (grace ran out)
     level: str | None = None         # a bot's level (server.bots.LEVELS); None for a person or an empty seat
+    held_for: str | None = None      # an empty seat of a rematch, kept for the person who held it last game
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "person": self.person, "name": self.name, "away_since": self.away_since,
-                "autopilot": self.autopilot, "level": self.level}
+                "autopilot": self.autopilot, "level": self.level, "held_for": self.held_for}
 
     @property
     def bot_level(self) -> str:
@@ -64,6 +65,7 @@ class Room:
     finished: float | None = None
     rev: int = 0
     bots_named: int = 0
+    barred: list[str] = field(default_factory=list)   # persons the host kicked: they may not sit here again
 
     @classmethod
     def new(cls, id: str, code: str, host: str, host_name: str, settings: Settings, now: float) -> Room:
@@ -90,6 +92,10 @@ class Room:
         seat = self.seat(index)
         if seat.kind != "empty" and seat.person != person:
             raise Rejected("seat_taken", f"seat {index} is taken")
+        if seat.held_for not in (None, person):
+            raise Rejected("seat_taken", f"seat {index} is kept for its player of the last game")
+        if person in self.barred:
+            raise Rejected("barred", "the host removed you from this table; you may watch, not sit")
         if self.name_taken(name, person):
             raise Rejected("name_taken", f"someone at this table is already called {name!r}; set_name first")
         self.seats[index] = Seat("human", person, name)
@@ -136,14 +142,20 @@ class Room:
             raise Rejected("too_many_search_bots", f"a table seats at most {SEARCH_PER_ROOM} search bots")
 
     def kick(self, index: Any, host: str) -> str:
-        """The host frees a seat another person holds in the waiting room (a squatter, someone gone);
-        the person kicked (they may sit again, like anyone)."""
+        """The host frees a seat another person holds in the waiting room (a squatter, someone gone), who
+        may not sit at this table again (else a kick is undone at once); or opens an empty seat kept for
+        a player of the last game to anyone. The person kicked (or the seat was kept for)."""
         self.must_wait()
         self.must_host(host)
         seat = self.seat(index)
+        if seat.kind == "empty" and seat.held_for is not None:
+            self.seats[index] = Seat()
+            return seat.held_for
         if seat.kind != "human" or seat.person is None or seat.person == host:
             raise Rejected("malformed", f"seat {index} holds no other person")
         self.seats[index] = Seat()
+        if seat.person not in self.barred:
+            self.barred.append(seat.person)
         return seat.person
 
     def name_taken(self, name: str, person: str) -> bool:
@@ -280,6 +292,14 @@ class Room:
             seat.away_since, seat.autopilot = None, False
         return True
 
+    def listed(self, present: set[str]) -> bool:
+        """Whether the lobby lists the room, given the persons with a socket in it: a public room that is
+        playing, or waiting with someone seated there (a table whose people all left is not offered to
+        strangers; it is listed again when one of them is back). Finished games are listed as records."""
+        if self.settings.private or self.status == FINISHED:
+            return False
+        return self.status == PLAYING or bool(self.humans() & present)
+
     # -- wire --------------------------------------------------------------------------------------
     def to_wire(self, present: set[str], spectators: int, v: int | None) -> dict[str, Any]:
         """The RoomState map of docs/protocol.md §4; `present`: persons with a socket in the room."""
@@ -289,7 +309,7 @@ class Room:
             "seats": [{"seat": i, "colours": self.settings.seat_colours(i), "kind": s.kind,
                        "person": s.person, "name": s.name,
                        "connected": s.kind == "bot" or (s.kind == "human" and s.person in present),
-                       "autopilot": s.autopilot, "level": s.shown_level}
+                       "autopilot": s.autopilot, "level": s.shown_level, "held_for": s.held_for}
                       for i, s in enumerate(self.seats)],
             "spectators": spectators, "v": v, "rev": self.rev, "created": self.created,
             "finished": self.finished,
@@ -308,14 +328,15 @@ class Room:
     def to_store(self) -> dict[str, Any]:
         return {"id": self.id, "code": self.code, "host": self.host, "settings": self.settings.to_store(),
                 "seats": [s.to_store() for s in self.seats], "status": self.status, "created": self.created,
-                "finished": self.finished, "rev": self.rev, "bots_named": self.bots_named}
+                "finished": self.finished, "rev": self.rev, "bots_named": self.bots_named, "barred": self.barred}
 
     @classmethod
     def from_store(cls, data: dict[str, Any]) -> Room:
         return cls(id=data["id"], code=data["code"], host=data["host"],
                    settings=Settings.from_store(data["settings"]),
                    seats=[Seat(**s) for s in data["seats"]], status=data["status"], created=data["created"],
-                   finished=data["finished"], rev=data["rev"], bots_named=data["bots_named"])
+                   finished=data["finished"], rev=data["rev"], bots_named=data["bots_named"],
+                   barred=data.get("barred", []))
 
 
 def _level(level: str) -> str:

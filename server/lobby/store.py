@@ -15,10 +15,12 @@ Keys (all under the configured prefix `P`):
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
-| `P:session:{sha256(token)}` | hash | `person`, `name`; expires `SESSION_TTL` after its last use |
+| `P:session:{sha256(token)}` | hash | `person`, `name`, `kept` (a seat, a name); expires (`SESSION_TTL` once kept) |
 | `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
 | `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
+| `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
 | `P:chatrate:{person}` | string | chat lines of the person in the current window (expires with it) |
+| `P:newpeople:{address}` | string | new people (sessions) made for a client address this minute |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 | `P:searching` | zset | playing rooms with search bots, by when their hold lapses (the cap on all search bots) |
@@ -119,6 +121,59 @@ return 1
 """
 
 
+# A new room, created only within its creator's caps, atomically (rooms created together cannot all pass
+# the count). KEYS: code, room, rooms index, lobby index, then the creator's hosted sets (one per cap: the
+# person's, the address's). ARGV: room id, room (msgpack), created, listed ('1'/''), ttl, room key prefix,
+# the host's person id, seated key, then one cap per hosted set. A hosted id whose room is gone or finished
+# is pruned first. Answers {1} (created), {0, index of the set at its cap, its count}, or {2} (code taken).
+CREATE = """
+local nsets = #KEYS - 4
+for i = 1, nsets do
+  local set = KEYS[4 + i]
+  local count = 0
+  for _, id in ipairs(redis.call('SMEMBERS', set)) do
+    local raw = redis.call('GET', ARGV[6] .. id)
+    if not raw or cmsgpack.unpack(raw)['status'] == 'finished' then redis.call('SREM', set, id)
+    else count = count + 1 end
+  end
+  if count >= tonumber(ARGV[8 + i]) then return {0, i, count} end
+end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[5]) then return {2} end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
+redis.call('SADD', ARGV[8], ARGV[1])
+for i = 1, nsets do
+  redis.call('SADD', KEYS[4 + i], ARGV[1])
+  redis.call('EXPIRE', KEYS[4 + i], ARGV[5])
+end
+return {1}
+"""
+
+# A session's person and name, its expiry renewed: `ARGV[1]` seconds once kept, `ARGV[2]` before.
+TOUCH_SESSION = """
+local raw = redis.call('HMGET', KEYS[1], 'person', 'name', 'kept')
+if raw[1] then redis.call('EXPIRE', KEYS[1], raw[3] and ARGV[1] or ARGV[2]) end
+return raw
+"""
+
+# One more event in a fixed window (KEYS[1], ARGV[1] seconds from its first event): the count.
+COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+REAL_ROOM = 1e10
+"""Added to a listed room's score in the lobby index while it is a real table (playing, or two or more
+people seated): the listing reads the index's top, so empty rooms made in bulk never push one out."""
+
+
+def listing_score(room: Room) -> float:
+    """A listed room's score in the lobby index (see REAL_ROOM)."""
+    return room.created + (REAL_ROOM if room.status == PLAYING or len(room.humans()) >= 2 else 0.0)
+
+
 GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v", "turn_at")
 HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
 
@@ -193,11 +248,24 @@ return 1
 """
 """The metrics lease (Store.cluster_figures): KEYS = lease, procs; ARGV = process, lease ms, alive after."""
 
+class AtCap(Exception):
+    """A new room refused: the hosted set `key` already holds `count` open rooms, its cap."""
+
+    def __init__(self, key: str, count: int) -> None:
+        super().__init__(f"{key} holds {count} open rooms")
+        self.key = key
+        self.count = count
+
+
 StoreUnavailable = RedisError
 """Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
 
 SESSION_TTL = 30 * 86400.0
-"""Seconds a session (token → person) lives after its last use."""
+"""Seconds a session (token → person) lives after its last use, once kept (used for a seat or a name)."""
+
+FRESH_SESSION_TTL = 900.0
+"""Seconds a session nobody used yet (no seat, no name) lives after its last use: connections without a
+token cost a few minutes of Redis each, not a month."""
 
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
@@ -231,6 +299,9 @@ class Store:
         self._expired = client.register_script(EXPIRED)
         self._lease = client.register_script(LEASE)
         self._hold_searches = client.register_script(HOLD_SEARCHES)
+        self._create = client.register_script(CREATE)
+        self._touch_session = client.register_script(TOUCH_SESSION)
+        self._count = client.register_script(COUNT)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -244,21 +315,21 @@ class Store:
     def _session_key(self, token: str) -> str:
         return self.key("session", hashlib.sha256(token.encode()).hexdigest())
 
-    async def session(self, token: str, ttl: float = SESSION_TTL) -> tuple[str, str] | None:
-        """The person and name of a token, refreshing its expiry (None: unknown or expired)."""
-        key = self._session_key(token)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(key, "person", "name")
-            pipe.expire(key, max(1, int(ttl)))
-            raw, _ = await pipe.execute()
+    async def session(self, token: str, ttl: float = SESSION_TTL,
+                      fresh_ttl: float = FRESH_SESSION_TTL) -> tuple[str, str, bool] | None:
+        """The person and name of a token and whether the session is kept, renewing its expiry (`ttl` once
+        kept, `fresh_ttl` before); None: unknown or expired."""
+        raw = await self._touch_session(keys=[self._session_key(token)],
+                                        args=[max(1, int(ttl)), max(1, int(fresh_ttl))])
         if raw[0] is None:
             return None
-        return text(raw[0]), text(raw[1])
+        return text(raw[0]), text(raw[1]), raw[2] is not None
 
-    async def save_session(self, token: str, person: str, name: str, ttl: float = SESSION_TTL) -> None:
+    async def save_session(self, token: str, person: str, name: str, ttl: float, kept: bool) -> None:
+        """Stores the session for `ttl` seconds; `kept`: it was used (a seat, a name), and stays kept."""
         key = self._session_key(token)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={"person": person, "name": name})
+            pipe.hset(key, mapping={"person": person, "name": name, **({"kept": "1"} if kept else {})})
             pipe.expire(key, max(1, int(ttl)))
             await pipe.execute()
 
@@ -266,19 +337,31 @@ class Store:
         return sorted(text(m) for m in await self.redis.smembers(self.key("seated", person)))
 
     # -- rooms -------------------------------------------------------------------------------------
-    async def create_room(self, room: Room, ttl: float) -> bool:
-        """Stores a new room; False when its id or code is already used."""
-        if not await self.redis.set(self.key("code", room.code), room.id, nx=True, ex=int(ttl)):
-            return False
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(self.key("room", room.id), pack(room.to_store()), ex=int(ttl))
-            pipe.zadd(self.key("rooms"), {room.id: room.created})
-            if not room.settings.private:
-                pipe.zadd(self.key("lobby"), {room.id: room.created})
-            for person in room.humans():
-                pipe.sadd(self.key("seated", person), room.id)
-            await pipe.execute()
-        return True
+    async def create_room(self, room: Room, ttl: float, caps: dict[str, int]) -> bool:
+        """Stores a new room unless its creator is at a cap: `caps` maps each hosted-set key (`hosted_key`)
+        to the open rooms (waiting or playing) it may hold. False when its code is already used; raises
+        `AtCap` (with the key and its count) when a cap is reached. Atomic: rooms created at once from any
+        number of processes cannot pass a cap together."""
+        assert room.host is not None
+        sets = list(caps)
+        answer = await self._create(
+            keys=[self.key("code", room.code), self.key("room", room.id), self.key("rooms"), self.key("lobby"),
+                  *sets],
+            args=[room.id, pack(room.to_store()), room.created, "" if room.settings.private else "1",
+                  max(1, int(ttl)), self.key("room", ""), room.host, self.key("seated", room.host),
+                  *(caps[k] for k in sets)])
+        if answer[0] == 0:
+            raise AtCap(sets[int(answer[1]) - 1], int(answer[2]))
+        return bool(answer[0] == 1)
+
+    async def hosted(self, person: str) -> list[str]:
+        """Ids of rooms this person created that are or were open (some may have finished or expired)."""
+        members = await self.redis.smembers(self.hosted_key("person", person))
+        return sorted(text(m) for m in members)
+
+    def hosted_key(self, kind: str, who: str) -> str:
+        """The set of open rooms created by a person (`kind` "person") or from an address ("address")."""
+        return self.key({"person": "hosted", "address": "hosted_from"}[kind], who)
 
     async def room(self, room_id: str) -> Room | None:
         raw = await self.redis.get(self.key("room", room_id))
@@ -294,8 +377,9 @@ class Store:
         raw = await self.redis.get(self.key("code", code))
         return text(raw) if raw else None
 
-    async def listed(self) -> list[str]:
-        return [text(m) for m in await self.redis.zrevrange(self.key("lobby"), 0, 499)]
+    async def listed(self, most: int = 500) -> list[str]:
+        """The top `most` rooms of the lobby index: real tables first, then the newest (`listing_score`)."""
+        return [text(m) for m in await self.redis.zrevrange(self.key("lobby"), 0, most - 1)]
 
     async def all_rooms(self) -> list[str]:
         return [text(m) for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
@@ -394,6 +478,11 @@ class Store:
                         # newest 500 of the index, and finished games kept there for their hour pushed
                         # rooms still playing out of it, and made each read of it cost hundreds of rooms
                         pipe.zrem(self.key("lobby"), room_id)
+                    elif not room.settings.private:
+                        if room.humans():   # ranked: a real table above rooms made in bulk (REAL_ROOM)
+                            pipe.zadd(self.key("lobby"), {room_id: listing_score(room)})
+                        else:               # nobody left at a waiting table: nothing to list
+                            pipe.zrem(self.key("lobby"), room_id)
                     for person in before - room.humans():
                         pipe.srem(self.key("seated", person), room_id)
                     for person in room.humans():
@@ -612,32 +701,18 @@ class Store:
         await self.redis.incr(self.key("lobby_gen"))
 
     # -- per-person limits --------------------------------------------------------------------------
-    async def hosted(self, person: str) -> list[str]:
-        """Ids of rooms this person created (some may have expired: the caller prunes them)."""
-        members = await self.redis.smembers(self.key("hosted", person))
-        return sorted(m.decode() if isinstance(m, bytes) else m for m in members)
-
-    async def add_hosted(self, person: str, room_id: str, ttl: float) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(self.key("hosted", person), room_id)
-            pipe.expire(self.key("hosted", person), max(1, int(ttl)))
-            await pipe.execute()
-
-    async def forget_hosted(self, person: str, room_ids: list[str]) -> None:
-        if room_ids:
-            await self.redis.srem(self.key("hosted", person), *room_ids)
-
     async def count_chat(self, person: str, window: float) -> int:
         """One more chat line from this person: how many they sent in the current window (all their
         sockets, on every process)."""
-        key = self.key("chatrate", person)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incr(key)
-            pipe.ttl(key)
-            count, ttl = await pipe.execute()
-        if ttl < 0:  # the window's first line (EXPIRE NX needs Redis 7)
-            await self.redis.expire(key, max(1, int(window)))
-        return int(count)
+        return await self.count(self.key("chatrate", person), window)
+
+    async def count_new_person(self, address: str, window: float) -> int:
+        """One more new person (session) made for a client address: how many in the current window."""
+        return await self.count(self.key("newpeople", address), window)
+
+    async def count(self, key: str, window: float) -> int:
+        """One more event counted in `key`'s fixed window of `window` seconds: the count so far."""
+        return int(await self._count(keys=[key], args=[max(1, int(window))]))
 
     # -- cluster figures (/metrics) ----------------------------------------------------------------
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:

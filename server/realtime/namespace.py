@@ -10,7 +10,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import socketio
@@ -53,6 +53,7 @@ class Connection:
     refilled: float
     address: str = ""
     rooms: set[str] = field(default_factory=set)
+    kept: bool = False   # the session was used (a seat, a name): it lives SESSION_TTL, not the short TTL
 
 
 class SocketOutbox:
@@ -150,6 +151,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             self.metrics.refused_connection("unavailable")
             raise socketio.exceptions.ConnectionRefusedError(
                 "unavailable: the service cannot reach its storage; retry in a few seconds") from None
+        except Rejected as e:
+            self._release_address(address)
+            self.metrics.refused_connection(e.code)
+            raise socketio.exceptions.ConnectionRefusedError(f"{e.code}: {e.message}") from None
         except BaseException:
             self._release_address(address)
             raise
@@ -161,25 +166,31 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def _identify(self, sid: str, auth: dict[str, Any], address: str) -> dict[str, Any]:
         """The person behind a new socket (from its token, else a new one), registered on this process."""
         claimed = auth.get("token")
-        ttl = self.config.session_ttl
+        ttl, fresh = self.config.session_ttl, self.config.fresh_session_ttl
         token = claimed if isinstance(claimed, str) and 8 <= len(claimed) <= 64 else ""
-        known = await self.store.session(token, ttl) if token else None
+        known = await self.store.session(token, ttl, fresh) if token else None
         if known is None:
+            cap = self.config.new_people_per_minute
+            if cap and await self.store.count_new_person(address, 60.0) > cap:
+                raise Rejected("too_many_people", f"at most {cap} new people a minute from one address; "
+                                                  "retry in a minute, or connect with your token")
             token = secrets.token_urlsafe(24)
-            person_id, name = "p_" + secrets.token_urlsafe(9), f"Guest-{secrets.token_hex(2)}"
+            person_id, name, kept = "p_" + secrets.token_urlsafe(9), f"Guest-{secrets.token_hex(2)}", False
         else:
-            person_id, name = known
+            person_id, name, kept = known
         if auth.get("name") is not None:
             # a bad name in auth is not worth refusing the connection: keep the stored one
             with contextlib.suppress(Rejected):
                 name = validate.text(auth, "name", 24)
-        await self.store.save_session(token, person_id, name, ttl)
+        # a session lives long only once used (a seat, a name): until then a short TTL, so connections
+        # without a token cost Redis minutes, not a month
+        await self.store.save_session(token, person_id, name, ttl if kept else fresh, kept)
         seats = []
         for room in await self.store.rooms(await self.store.seated_rooms(person_id)):
             if room is not None and room.status != "finished":
                 seats += [{"room": room.id, "seat": i} for i in room.seats_of(person_id)]
-        self.connections[sid] = Connection(Person(person_id, name), token, self.config.burst,
-                                           time.monotonic(), address)
+        self.connections[sid] = Connection(Person(person_id, name, address), token, self.config.burst,
+                                           time.monotonic(), address, kept=kept)
         self.metrics.sockets += 1
         bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket,
                          self.config.send_bytes)
@@ -236,6 +247,11 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
                 raise Rejected("unknown_event", f"no event {str(event)[:40]!r} in protocol {PROTOCOL}")
             data = validate.payload(rest)
             return {"ok": True, **await handler(Call(sid, conn, arrived), data)}
+        except StoreUnavailable:
+            # an outage of Redis, not a fault: said plainly, once per outage in the log (the timer loop)
+            self.metrics.refused_request("unavailable")
+            return {"ok": False, "error": {"code": "unavailable", "message": "the service cannot reach its "
+                                           "storage; retry in a few seconds (nothing may have changed)"}}
         except Rejected as e:
             if event == "act":
                 self.metrics.rejected(e.code)
@@ -279,12 +295,20 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         for room in await self.store.rooms(sorted(tables)):
             if room is not None and room.name_taken(name, conn.person.id):
                 raise Rejected("name_taken", f"someone at table {room.settings.name!r} is already called {name!r}")
-        conn.person = Person(conn.person.id, name)
-        await self.store.save_session(conn.token, conn.person.id, name, self.config.session_ttl)
+        await self.store.save_session(conn.token, conn.person.id, name, self.config.session_ttl, kept=True)
         for other in self.connections.values():
             if other.person.id == conn.person.id:
-                other.person = conn.person
+                other.person = replace(other.person, name=name)
+                other.kept = other.kept or other.token == conn.token
         return {"name": name}
+
+    async def _keep(self, conn: Connection) -> None:
+        """The session was used (a seat, a room): from now on it lives `session_ttl` after its last use."""
+        if not conn.kept:
+            await self.store.save_session(conn.token, conn.person.id, conn.person.name, self.config.session_ttl,
+                                          kept=True)
+            for other in self.connections.values():
+                other.kept = other.kept or other.token == conn.token
 
     async def lobby_watch(self, call: Call, data: Payload) -> dict[str, Any]:
         await self.enter_room(call.sid, LOBBY)
@@ -295,10 +319,13 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return {}
 
     async def room_create(self, call: Call, data: Payload) -> dict[str, Any]:
-        state = await self.lobby.create(call.conn.person, Settings.from_wire(data))
+        settings = Settings.from_wire(data)
+        await self._keep(call.conn)
+        state = await self.lobby.create(call.conn.person, settings, call.sid)
         room = await self.lobby.room(state["id"])
         await self._enter(call, room.id)
         _room, joined = await self.lobby.join(call.conn.person, room, call.sid)
+        await self._left_meanwhile(call, room.id)
         return {"room": joined}
 
     async def room_join(self, call: Call, data: Payload) -> dict[str, Any]:
@@ -312,6 +339,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         await self._enter(call, room.id)
         person = call.conn.person
         room, state = await self.lobby.join(person, room, call.sid)
+        await self._left_meanwhile(call, room.id)
         game = None if room.status == WAITING else await self.authority.catch_up(room.id, request.since,
                                                                                   person.id)
         return {"room": state, "game": game, "chat": await self.lobby.chat_lines(room.id)}
@@ -320,6 +348,12 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         await self.enter_room(call.sid, room_channel(room_id))
         await self.enter_room(call.sid, person_channel(room_id, call.conn.person.id))
         call.conn.rooms.add(room_id)
+
+    async def _left_meanwhile(self, call: Call, room_id: str) -> None:
+        """A socket that closed while it was joining a room (its disconnect ran before the join was
+        stored) leaves it now: else its presence record would hold its seat, and list the room, for ever."""
+        if self.connections.get(call.sid) is not call.conn:
+            await self.lobby.leave(call.conn.person, room_id, call.sid, explicit=False)
 
     async def room_leave(self, call: Call, data: Payload) -> dict[str, Any]:
         room_id = self._joined(call, data)
@@ -332,7 +366,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
 
     async def sit(self, call: Call, data: Payload) -> dict[str, Any]:
         request = SeatChange.from_wire(self._joined(call, data), data)
-        return {"room": await self.lobby.sit(call.conn.person, request.room, request.seat)}
+        state = await self.lobby.sit(call.conn.person, request.room, request.seat)
+        await self._keep(call.conn)
+        return {"room": state}
 
     async def stand(self, call: Call, data: Payload) -> dict[str, Any]:
         request = SeatChange.from_wire(self._joined(call, data), data)
@@ -360,7 +396,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return await self.authority.start(call.conn.person, request.room, request.fill_with_bots)
 
     async def rematch(self, call: Call, data: Payload) -> dict[str, Any]:
-        return await rematch(self.lobby, call.conn.person, room_of(data))
+        answer = await rematch(self.lobby, call.conn.person, room_of(data))
+        await self._keep(call.conn)
+        return answer
 
     async def tutorial_start(self, call: Call, data: Payload) -> dict[str, Any]:
         return await self.tutorials.start(call.conn.person.id, data.get("lesson"))

@@ -73,7 +73,7 @@ async def test_reserved_event_names_are_refused_and_a_socket_keeps_its_identity(
 
 
 async def test_session_keys_are_hashed_expire_and_are_refreshed_on_use(config, store, clients):
-    server = await InProcessServer(config.with_(session_ttl=1.0)).start()
+    server = await InProcessServer(config.with_(session_ttl=1.0, fresh_session_ttl=1.0)).start()
     try:
         first = await Client("Hina").connect(server.url)
         token = first.session["token"]
@@ -147,10 +147,10 @@ async def test_log_lines_per_client_are_bounded_and_a_connection_in_an_outage_sa
         caplog.set_level(logging.INFO)
         for i in range(100):
             await raw.emit("lobby_watch", {}, ack=i)
-        for i in range(100):
-            assert (await raw.answer(i))["error"]["code"] == "internal"
+        for i in range(100):   # an outage is said as one, not as a server fault
+            assert (await raw.answer(i))["error"]["code"] == "unavailable"
         tracebacks = [r for r in caplog.records if r.exc_info]
-        assert 1 <= len(tracebacks) <= 5, len(tracebacks)
+        assert len(tracebacks) <= 5, len(tracebacks)
         raw.close()
         # a client connecting now is told why it is refused
         refused = socketio.AsyncClient(serializer="msgpack", reconnection=False)

@@ -65,7 +65,11 @@ async def test_the_host_kicks_a_squatter_and_a_gone_persons_waiting_seat_frees_i
         kicked = await host.ok("kick", {"room": room, "seat": 1})
         assert kicked["room"]["seats"][1]["kind"] == "empty"
         await host.ok("bot_add", {"room": room, "seat": 1})              # the seat is the host's to fill
-        # the squatter sits in the last free seat and disconnects: after the grace (1 s) it is free again
+        # the kicked person may watch but not sit again at this table (else a kick is undone at once)
+        assert (await squatter.call("sit", {"room": room, "seat": 3}))["error"]["code"] == "barred"
+        # another squatter sits in the last free seat and disconnects: after the grace (1 s) it is free again
+        squatter, = await people(server.url, clients, "Squatter 2")
+        await squatter.join(room)
         await squatter.ok("sit", {"room": room, "seat": 3})
         await squatter.close()
         await host.wait(lambda: host.rooms[room]["seats"][3]["kind"] == "empty")
