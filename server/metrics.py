@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import platform
 import subprocess
 import time
 from collections.abc import Iterator
@@ -18,7 +17,6 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
-from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
@@ -130,12 +128,11 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         ProcessCollector(registry=self.registry)      # RSS, CPU seconds, open fds, start time
         GCCollector(registry=self.registry)           # collections per generation
-        PlatformCollector(registry=self.registry)     # python_info
-        build = Gauge("tongiaki_build_info", "The running build: the service's version and source revision, "
-                      "and its stack's versions.", ["version", "revision", "python", "socketio", "aiohttp",
-                                                    "redis"], registry=self.registry)
-        build.labels(_version("tongiaki"), revision(), platform.python_version(), _version("python-socketio"),
-                     _version("aiohttp"), _version("redis")).set(1)
+        # no exact versions of Python or the libraries (nor prometheus_client's python_info): /metrics is
+        # served on the app port, and those tell a stranger which published flaws to try
+        build = Gauge("tongiaki_build_info", "The running build: the service's version and source revision.",
+                      ["version", "revision"], registry=self.registry)
+        build.labels(_version("tongiaki"), revision()).set(1)
         self._sockets = Gauge("tongiaki_sockets", "Connected Socket.IO sockets on this process.",
                               registry=self.registry)
         self._actions = Counter("tongiaki_actions", "Actions received, by outcome (accepted or error code).",

@@ -230,8 +230,12 @@ class Timers:
 
     @staticmethod
     async def _guarded(work: Awaitable[None]) -> None:
-        """A room's failure is logged, and the other rooms due with it are advanced all the same."""
+        """A room's failure is logged, and the other rooms due with it are advanced all the same. An outage
+        of Redis is no failure of the room: it goes to the loop, which says so once per outage (not a
+        traceback for every room due)."""
         try:
             await work
+        except StoreUnavailable:
+            raise
         except Exception:
             log.exception("advancing a room")
