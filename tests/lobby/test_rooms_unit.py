@@ -1,0 +1,87 @@
+"""Unit tests of the lobby's pure parts (no Redis, no sockets): who may sit where, what the lobby lists
+and in which order, what a rematch keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.lobby.errors import Rejected
+from server.lobby.person import Person
+from server.lobby.rematch import _new_room
+from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room, Seat
+from server.lobby.settings import Settings
+from server.lobby.store import REAL_ROOM, listing_score
+
+
+def room(seats: int = 3, private: bool = False, created: float = 100.0) -> Room:
+    settings = Settings.from_wire({"name": "table", "seats": seats, "private": private})
+    return Room.new("r_1", "ABCDEF", "p_host", "Host", settings, created)
+
+
+def code(call: object) -> str:
+    with pytest.raises(Rejected) as refused:
+        call()   # type: ignore[operator]
+    return refused.value.code
+
+
+def test_a_kicked_person_is_barred_from_the_table_and_others_may_sit():
+    r = room()
+    r.sit(1, "p_squatter", "Squatter")
+    assert r.kick(1, "p_host") == "p_squatter"
+    assert r.seats[1].kind == "empty" and r.barred == ["p_squatter"]
+    assert code(lambda: r.sit(1, "p_squatter", "Squatter")) == "barred"
+    assert code(lambda: r.sit(2, "p_squatter", "Squatter")) == "barred"
+    r.sit(1, "p_friend", "Friend")
+    assert Room.from_store(r.to_store()).barred == ["p_squatter"]     # it is stored with the room
+    assert code(lambda: r.kick(1, "p_friend")) == "not_host"
+    assert code(lambda: r.kick(0, "p_host")) == "malformed"          # not one's own seat
+
+
+def test_a_seat_kept_for_a_player_is_theirs_until_the_host_opens_it():
+    r = room()
+    r.seats[1] = Seat(held_for="p_old")
+    assert code(lambda: r.sit(1, "p_stranger", "Stranger")) == "seat_taken"
+    r.sit(2, "p_stranger", "Stranger")                                # another seat is free for anyone
+    r.sit(1, "p_old", "Old")
+    assert r.seats[1].person == "p_old" and r.seats[1].held_for is None
+    r.seats[1] = Seat(held_for="p_old")
+    assert r.kick(1, "p_host") == "p_old" and r.seats[1] == Seat()    # opened, and p_old is not barred
+    assert r.barred == []
+    r.sit(1, "p_old", "Old")
+
+
+def test_a_rematch_keeps_the_bots_and_each_players_seat_for_them():
+    old = room(seats=3)
+    old.sit(1, "p_b", "B")
+    old.add_bot(2, "p_host")
+    old.status = FINISHED
+    new = _new_room(old, Person("p_b", "B"), 200.0)
+    assert new.host == "p_b" and new.id != old.id and new.status == WAITING
+    assert [(s.kind, s.person, s.held_for) for s in new.seats] == [
+        ("empty", None, "p_host"), ("human", "p_b", None), ("bot", None, None)]
+
+
+def test_the_lobby_lists_public_tables_someone_seated_is_at():
+    r = room()
+    assert r.listed({"p_host"})
+    assert not r.listed(set()) and not r.listed({"p_spectator"})      # the host left: not offered
+    r.status = PLAYING
+    assert r.listed(set())                                            # a game on is listed as one
+    r.status = FINISHED
+    assert not r.listed({"p_host"})                                   # listed as a record instead
+    assert not room(private=True).listed({"p_host"})
+
+
+def test_real_tables_rank_above_rooms_made_in_bulk():
+    lone, newer = room(created=100.0), room(created=200.0)
+    assert listing_score(newer) > listing_score(lone)                 # newest first among equals
+    lone.sit(1, "p_friend", "Friend")                                 # two people: a real table
+    assert listing_score(lone) == 100.0 + REAL_ROOM > listing_score(newer)
+    newer.status = PLAYING
+    assert listing_score(newer) > listing_score(lone)
+
+
+def test_names_are_unique_at_a_table_ignoring_case():
+    r = room()
+    assert r.name_taken("HOST", "p_other") and not r.name_taken("HOST", "p_host")
+    assert code(lambda: r.sit(1, "p_other", "host")) == "name_taken"
