@@ -52,10 +52,11 @@ async def test_rooms_survive_a_restart_with_the_embedded_redis(tmp_path, clients
     second = await InProcessServer(config).start()
     try:
         again, = await people(second.url, clients, "Host")
-        assert [r["id"] for r in (await again.ok("lobby_watch"))["rooms"]] == [room]
         back = await type(again)("Host").connect(second.url, token=token)
         clients.append(back)
         assert back.session["resumed"] and back.session["seats"] == [{"room": room, "seat": 0}]
+        await back.join(room)   # listed again once its host is back at the table
+        assert [r["id"] for r in (await again.ok("lobby_watch"))["rooms"]] == [room]
     finally:
         for c in clients:
             await c.close()
