@@ -479,10 +479,10 @@ class Store:
                         # rooms still playing out of it, and made each read of it cost hundreds of rooms
                         pipe.zrem(self.key("lobby"), room_id)
                     elif not room.settings.private:
-                        if room.humans():   # ranked: a real table above rooms made in bulk (REAL_ROOM)
-                            pipe.zadd(self.key("lobby"), {room_id: listing_score(room)})
-                        else:               # nobody left at a waiting table: nothing to list
+                        if room.status == WAITING and not room.humans():   # nobody left: nothing to list
                             pipe.zrem(self.key("lobby"), room_id)
+                        else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
+                            pipe.zadd(self.key("lobby"), {room_id: listing_score(room)})
                     for person in before - room.humans():
                         pipe.srem(self.key("seated", person), room_id)
                     for person in room.humans():

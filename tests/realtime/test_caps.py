@@ -132,6 +132,17 @@ async def test_a_departed_hosts_table_leaves_the_listing_at_once_and_comes_back_
     assert [r["id"] for r in (await watcher.ok("lobby_watch"))["rooms"]] == [room]
 
 
+async def test_a_game_of_bots_alone_is_listed_while_it_plays(server, clients):
+    host, watcher = await people(server.url, clients, "Host", "Watcher")
+    room = (await host.ok("room_create", {"name": "bots only", "seats": 2, "bot_pace": 0.2}))["room"]["id"]
+    await host.join(room)
+    await host.ok("stand", {"room": room, "seat": 0})      # nobody seated at a waiting table: not listed
+    assert (await watcher.ok("lobby_watch"))["rooms"] == []
+    await host.ok("room_start", {"room": room, "fill_with_bots": True})
+    listing = (await watcher.ok("lobby_watch"))["rooms"]
+    assert [(r["id"], r["status"]) for r in listing] == [(room, "playing")], listing
+
+
 async def test_a_socket_closed_right_after_creating_holds_no_seat_and_lists_nothing(config, clients):
     server = await InProcessServer(config.with_(rooms_per_address=50)).start()
     try:
