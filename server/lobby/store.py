@@ -337,12 +337,13 @@ class Store:
         return sorted(text(m) for m in await self.redis.smembers(self.key("seated", person)))
 
     # -- rooms -------------------------------------------------------------------------------------
-    async def create_room(self, room: Room, ttl: float, caps: dict[str, int]) -> bool:
+    async def create_room(self, room: Room, ttl: float, caps: dict[str, int] | None = None) -> bool:
         """Stores a new room unless its creator is at a cap: `caps` maps each hosted-set key (`hosted_key`)
         to the open rooms (waiting or playing) it may hold. False when its code is already used; raises
         `AtCap` (with the key and its count) when a cap is reached. Atomic: rooms created at once from any
         number of processes cannot pass a cap together."""
         assert room.host is not None
+        caps = caps or {}
         sets = list(caps)
         answer = await self._create(
             keys=[self.key("code", room.code), self.key("room", room.id), self.key("rooms"), self.key("lobby"),
