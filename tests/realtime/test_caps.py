@@ -155,12 +155,15 @@ async def test_a_socket_closed_right_after_creating_holds_no_seat_and_lists_noth
         await asyncio.gather(*(q.sio.eio.disconnect(abort=True) for q in quitters))
         store = server.app[STORE]
         ids = await store.all_rooms()
-        await asyncio.sleep(2.5)   # past the seats' grace (1 s)
-        rooms = [r for r in await store.rooms(ids) if r is not None]
-        held = [r.id for r in rooms if r.humans()]
-        assert held == [], held                      # every host seat freed
-        present = await store.watchers_many(ids, 0)
-        assert present == [{}] * len(ids), present    # and no presence record left behind
+        async def left_behind() -> tuple[list[str], list[dict[str, int]]]:
+            rooms = [r for r in await store.rooms(ids) if r is not None]
+            return [r.id for r in rooms if r.humans()], [p for p in await store.watchers_many(ids, 0) if p]
+        for _ in range(100):   # the seats' grace is 1 s; a loaded machine may take longer to get there
+            if await left_behind() == ([], []):
+                break
+            await asyncio.sleep(0.1)
+        # every host seat freed, and no presence record left behind
+        assert await left_behind() == ([], []), await left_behind()
         assert (await watcher.ok("lobby_watch"))["rooms"] == []
         for q in quitters:
             await q.close()
