@@ -580,6 +580,22 @@ class Store:
     async def actions(self, room_id: str) -> list[dict[str, Any]]:
         return [unpack(r) for r in await self.redis.lrange(self.key("actions", room_id), 0, -1)]
 
+    async def settled_actions(self, room_id: str) -> tuple[Room, list[dict[str, Any]]] | None:
+        """A playing room and its action log up to the version its pending round began at (one read,
+        atomic). The actions of a round still open are left out: in a mode with simultaneous orders
+        (Expeditions) each is its seat's secret until the round resolves. None: no game is being played."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(self.key("room", room_id))
+            pipe.hmget(self.key("game", room_id), *HEAD_FIELDS)
+            pipe.lrange(self.key("actions", room_id), 0, -1)
+            raw_room, raw_head, raws = await pipe.execute()
+        head = Head.parse(raw_head)
+        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        if room is None or room.status != PLAYING or head is None:
+            return None
+        lines = [unpack(r) for r in raws]
+        return room, [line for line in lines if line["v"] <= head.began_v]
+
     # -- chat --------------------------------------------------------------------------------------
     async def add_chat(self, room_id: str, line: dict[str, Any], cap: int) -> dict[str, Any]:
         line = {"id": await self.redis.incr(self.key("chatid", room_id)), **line}

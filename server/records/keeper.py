@@ -33,14 +33,13 @@ async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord |
 
 
 async def live_record(store: Any, room_id: str) -> GameRecord | None:
-    """The record so far of a game being played in `room_id` (its actions and the tiles they drew, all
-    public already), or None when no game is being played there."""
-    from server.lobby.rooms import PLAYING
-
-    room = await store.room(room_id)
-    if room is None or room.status != PLAYING:
+    """The record so far of a game being played in `room_id`, or None when no game is being played there.
+    It holds the actions of the rounds already over only (`store.settled_actions`): those and the tiles
+    they drew are public; an order of the round still open is its seat's secret."""
+    found = await store.settled_actions(room_id)
+    if found is None:
         return None
-    lines = await store.actions(room_id)
+    room, lines = found
     if not lines or any("at" not in line for line in lines):   # nothing yet, or logged before records
         return None
     return GameRecord.of_room(room, lines, {}, time.time())

@@ -1,12 +1,16 @@
-"""R15: no message any client receives during whole games reveals the stack order or the seed."""
+"""R15: no message any client receives during whole games reveals the stack order or the seed; E3: no
+channel a non-owner can reach (socket, room, lobby, records, metrics) reveals a pending order."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
+import aiohttp
 import pytest
 from tablekit import Client, packed, people, table, walk
+from test_expeditions_online import expeditions_table, my_order
 
 from server.game import Game
 
@@ -91,3 +95,93 @@ async def test_no_message_reveals_the_stack_order_or_the_seed(server, clients, s
                 assert payload["token"] == c.session["token"]
             else:
                 assert not any(t in wire for t in tokens), (event, "a session token")
+
+
+# -- every channel a non-owner can reach, during an open turn -------------------------------------------
+async def http_reads(url: str, room: str, person: str, token: str | None = None) -> list[tuple[str, object]]:
+    """Everything the HTTP side answers about a game to whoever asks (with `token`: as that person):
+    the lists, the record, the replay, the metrics and the health checks, decoded where JSON."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    paths = ["/api/games", f"/api/games?person={person}", f"/api/games/{room}", f"/api/games/{room}/replay",
+             "/metrics", "/readyz", "/healthz"]
+    out: list[tuple[str, object]] = []
+    async with aiohttp.ClientSession(headers=headers) as http:
+        for path in paths:
+            async with http.get(url + path) as r:
+                body = await r.text()
+                out.append((path, json.loads(body) if r.content_type == "application/json" else body))
+    return out
+
+
+def assert_no_part_of(order: dict, received: list[tuple[str, object]]) -> int:
+    """No message, answer or page holds the order, its moves, or its island with its kind."""
+    parts = [order] + [v for v in order.values() if isinstance(v, dict)]
+    for where, payload in received:
+        if isinstance(payload, str):   # a text page (metrics): not even the order's words
+            assert not any(word in payload for word in ("expand", "moves", order.get("island", "\0"))), where
+            continue
+        for node in walk(payload):
+            assert all(node != part for part in parts), (where, node)
+            if isinstance(node, dict) and node.get("type") == order["type"] and "island" in node:
+                assert node.get("island") != order.get("island"), (where, node)
+    return len(received)
+
+
+async def test_a_pending_order_reaches_nobody_but_its_owner_by_any_channel(server, clients, store):
+    """During an open Expeditions turn, a rival seat and a spectator read every socket event, the room
+    state, the lobby, a catch-up, the lists of games, the record, the replay and the metrics: no part of
+    red's order is in any of them. Once the turn resolves, the record shows it (the check would see it)."""
+    room, (red, blue, green) = await expeditions_table(server.url, clients, humans=3)
+    spectator, lobby = await people(server.url, clients, "Spectator", "Lobby")
+    await lobby.ok("lobby_watch")
+    await spectator.join(room)
+    # turn 1 resolves (everyone passes): the record so far then holds public actions
+    for x in (red, blue, green):
+        await x.wait(lambda x=x: (p := my_order(x, room)) is not None and p["options"] is not None)
+        assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
+    await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
+    await red.wait(lambda: (p := my_order(red, room)) is not None and p["options"] is not None)
+    order = {"type": "expand", "island": "TONG", "moves": {"N": 2}}
+    v = red.v(room)
+    assert (await red.call("act", {"room": room, "v": v, "action": order}))["ok"]
+    for x in (red, blue, green, spectator):
+        await x.wait(lambda x=x: x.v(room) == v + 1)
+
+    # what the others can ask for, on the socket and over HTTP
+    await blue.ok("since", {"room": room, "v": 0})
+    await spectator.ok("room_join", {"room": room})
+    await lobby.ok("lobby_watch")
+    late = (await people(server.url, clients, "Late"))[0]
+    await late.join(room)
+    red_person = red.session["person"]
+    reads = [m for x in (blue, green, spectator, lobby, late) for m in x.received]
+    reads += await http_reads(server.url, room, red_person)
+    reads += await http_reads(server.url, room, red_person, blue.session["token"])   # as a rival seat
+    record = next(body for path, body in reads if path == f"/api/games/{room}")
+    assert record["live"] and record["actions"], "the record so far holds turn 1"
+    assert assert_no_part_of(order, reads) > 50
+
+    # the others order: the turn resolves, and only now is red's order public (in the record too)
+    for x in (blue, green):
+        await x.wait(lambda x=x: (p := my_order(x, room)) is not None and p["options"] is not None)
+        assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
+    await spectator.wait(lambda: spectator.view(room)["turn"] == 3)
+    with pytest.raises(AssertionError):
+        assert_no_part_of(order, await http_reads(server.url, room, red_person))
+
+
+async def test_no_http_answer_reveals_the_stack_order_or_the_seed(server, clients, store):
+    """The board game's unseen stack: the record so far, the replay, the lists and the metrics of a game
+    being played tell nothing of the tiles not yet drawn, nor the seed."""
+    room, (a,) = await table(server.url, humans=1, seats=3, bots=2)
+    clients.append(a)
+    await a.play(room, random.Random(4), stop_at=30)
+    reads = await http_reads(server.url, room, a.session["person"], a.session["token"])
+    seed, states = await history(store, room)
+    record = next(body for path, body in reads if path == f"/api/games/{room}")
+    assert record["live"] and record["drawn"]
+    assert assert_reveals_nothing([(p, b) for p, b in reads if not isinstance(b, str)], seed, states) == 6
+    unseen = [t for t in states[-1].stack if len(t) > 3]   # island names: not a letter of an ocean tile
+    for path, body in reads:
+        if isinstance(body, str):
+            assert str(seed) not in body and not any(t in body for t in unseen), path
