@@ -33,6 +33,7 @@ from server.realtime.transport import (
     Malformed,
     Websockets,
     cap_sessions,
+    client_address,
     count_malformed,
     install_websocket,
     polling_guard,
@@ -141,6 +142,10 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
+    app[api.VIEWER] = lambda request: _viewer(store, request)
+    app[api.ADDRESS] = lambda request: client_address(
+        {"HTTP_X_FORWARDED_FOR": request.headers.get("X-Forwarded-For", ""), "REMOTE_ADDR": request.remote or ""},
+        config.forwarded_for)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS], app[LOG_BUDGET])
     sio.register_namespace(namespace)
     if isinstance(sio.manager, Fanout):
@@ -173,6 +178,15 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         if embedded is not None:
             await asyncio.to_thread(embedded.close)   # it saves first
             closed.append("the embedded Redis (saved)")
+
+
+async def _viewer(store: Store, request: web.Request) -> str | None:
+    """The person whose session token a request carries (`Authorization: Bearer <token>`), or None."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not 0 < len(token) <= 200:
+        return None
+    found = await store.session(token.strip())
+    return found[0] if found else None
 
 
 async def _within(what: str, step: Awaitable[Any], seconds: float | None = None) -> bool:

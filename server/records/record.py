@@ -37,7 +37,8 @@ class GameRecord:
     person's public id or None, `at` seconds after `started`) and the engine's `result`. `frames`: the game
     messages as the table received them, kept for a mode whose replay cannot be rebuilt from the actions
     without the seed (Expeditions: its random state decides landfalls and typhoons); None for Tongiaki,
-    rebuilt from `drawn` (server/records/replay.py)."""
+    rebuilt from `drawn` (server/records/replay.py). `code`: a private room's join code, which opens its
+    record to whoever has it (never sent; None: a public game, listed and readable by anyone)."""
 
     id: str
     name: str
@@ -51,6 +52,7 @@ class GameRecord:
     actions: list[dict[str, Any]] = field(repr=False)
     result: dict[str, Any] = field(repr=False)
     frames: list[dict[str, Any]] | None = field(default=None, repr=False)
+    code: str | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return (f"GameRecord({self.id}, {len(self.seats)} seats, {len(self.actions)} actions, "
@@ -87,19 +89,35 @@ class GameRecord:
             first = setup[0]   # the first set-up boat is placed by the first player (R3.3)
         return cls(id=room.id, name=settings.name, settings=wire, colours=colours, first=first, seats=seats,
                    started=round(started, 3), finished=round(finished, 3), drawn=drawn, actions=actions,
-                   result=result, frames=frames)
+                   result=result, frames=frames, code=room.code if settings.private else None)
 
     @property
     def game(self) -> str:
         """The game mode played (records kept before modes: tongiaki)."""
         return str(self.settings.get("game", "tongiaki"))
 
+    @property
+    def private(self) -> bool:
+        """A private room's game: listed only to its players, readable only by them or with the code."""
+        return self.code is not None
+
+    @property
+    def people(self) -> set[str]:
+        """The public ids of the people seated."""
+        return {s["person"] for s in self.seats if s.get("person")}
+
+    def open_to(self, person: str | None, code: str | None) -> bool:
+        """Whether `person` (None: unknown) holding `code` (None: none) may read this record."""
+        if self.code is None or (person is not None and person in self.people):
+            return True
+        return code is not None and code.strip().upper() == self.code
+
     # -- forms -------------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         """What a list of games shows: no actions."""
         return {"id": self.id, "name": self.name, "finished": self.finished, "started": self.started,
                 "seats": self.seats, "variants": self.variants, "game": self.game, "actions": len(self.actions),
-                "winners": self.result.get("winners"), "scores": self.result.get("scores")}
+                "winners": self.result.get("winners"), "scores": self.result.get("scores"), "private": self.private}
 
     def to_json(self) -> dict[str, Any]:
         """The record as `GET /api/games/<id>` sends it."""
@@ -115,6 +133,8 @@ class GameRecord:
         body = {**self.to_json(), "actions": rows}
         if self.frames is not None:
             body["frames"] = self.frames
+        if self.code is not None:
+            body["code"] = self.code
         return zlib.compress(bytes(msgpack.packb(body, use_bin_type=True)), 9)
 
     @classmethod

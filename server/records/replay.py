@@ -8,10 +8,11 @@ exactly what it drew in the live game, and gives the same events and views.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from server.game import Game
+from server.game import Game, PositionError
 from server.game.catalogue import STACK_TILES
 from server.realtime import patch
 from server.records.record import GameRecord
@@ -68,3 +69,58 @@ def frames(record: GameRecord) -> list[dict[str, Any]]:
         out.append({"v": v, "events": events, "patch": patch.diff(before, view)})
         before = view
     return out
+
+
+
+Step = tuple[dict[str, Any] | None, list[dict[str, Any]], Game]
+
+
+class Growing:
+    """The frames of a game still being played, grown as its record grows. A new version is replayed
+    from the last position the engine could describe (`Game.to_position`: the start of a colour's turn),
+    with the stack in the order the record says its tiles were drawn, instead of from the start: a request
+    costs the actions since that position, not the whole game."""
+
+    __slots__ = ("_mark", "frames")
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self._mark: tuple[int, int, dict[str, Any], int, dict[str, Any]] | None = None
+        """(actions applied, tiles they drew, the position after them, the frames then, the view then)"""
+
+    def __repr__(self) -> str:
+        return f"Growing({len(self.frames)} frames)"
+
+    def grow(self, record: GameRecord) -> list[dict[str, Any]]:
+        """Every frame of `record`, the same game as the last call's (or a longer record of it)."""
+        if len(self.frames) == len(record.actions) + 1:
+            return self.frames
+        if self._mark is None:
+            return self._walk(steps(record), 0, 0, [], None)
+        applied, drawn, position, kept, view = self._mark
+        later = list(record.drawn[drawn:])
+        stack = later + sorted(set(position["stack"]) - set(later))
+        game = Game.from_position({**position, "stack": stack, "stack_exact": True})
+
+        def resumed() -> Iterator[Step]:
+            for line in record.actions[applied:]:
+                yield line["action"], game.apply(line["action"], colour=line["colour"]), game
+
+        return self._walk(resumed(), applied, drawn, self.frames[:kept], view)
+
+    def _walk(self, walk: Iterator[Step], applied: int, drawn: int, frames: list[dict[str, Any]],
+              before: dict[str, Any] | None) -> list[dict[str, Any]]:
+        for action, events, game in walk:
+            view = game.view()
+            view.pop("legal", None)
+            frames.append({"v": len(frames), "events": events, "patch": patch.diff(before, view)})
+            before = view
+            if action is None:
+                continue
+            applied += 1
+            drawn += sum(1 for e in events if e.get("type") == "tile_drawn")
+            if applied > 2 * len(game.colours) and game.to_move:   # past the set-up (R3.3)
+                with contextlib.suppress(PositionError):   # in the middle of a turn: the last mark stands
+                    self._mark = (applied, drawn, game.to_position(), len(frames), view)
+        self.frames = frames
+        return frames

@@ -2,16 +2,19 @@
 
 | key | type | holds |
 | --- | --- | --- |
-| `P:record:{id}` | hash | `body` (GameRecord.to_bytes: msgpack, deflated), `summary` (msgpack); expires |
-| `P:records` | zset | record ids by the time their game finished |
-| `P:records:person:{person}` | zset | the record ids of one person's games, by the time they finished |
+| `P:record:{id}` | hash | `body` (GameRecord.to_bytes: msgpack, deflated), `summary` (msgpack), `replay` |
+| `P:records` | zset | public games' record ids by the time their game finished |
+| `P:records:person:{person}` | zset | the record ids of one person's public games, by the time they finished |
+| `P:records:mine:{person}` | zset | the ids of all one person's games, private ones too (listed to that person only) |
 
+A record expires with the retention; its replay (JSON, deflated) is kept beside it once first served.
 Index entries older than the retention are trimmed whenever a record is written, and never listed.
 """
 
 from __future__ import annotations
 
 import time
+import zlib
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -22,6 +25,15 @@ from server.records.record import GameRecord
 RETENTION = 90 * 24 * 3600.0
 """Seconds a finished game is kept, unless configured otherwise (`TONGIAKI_RECORD_TTL`)."""
 
+KEEP_REPLAY = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+    return redis.call('HSET', KEYS[1], 'replay', ARGV[1])
+end
+return -1
+"""
+"""A replay is kept beside its record, never alone: a record gone (expired) is not brought back without
+its expiry."""
+
 
 class Records:
     """Writes and reads game records; `retention` in seconds."""
@@ -30,6 +42,7 @@ class Records:
         self.redis = client
         self.prefix = prefix
         self.retention = retention
+        self._keep_replay = client.register_script(KEEP_REPLAY)
 
     def __repr__(self) -> str:
         return f"Records({self.prefix!r}, retention={self.retention:g}s)"
@@ -44,13 +57,16 @@ class Records:
         ms = max(1, int(self.retention * 1000))
         summary = msgpack.packb(record.summary(), use_bin_type=True)
         oldest = time.time() - self.retention
-        people = {s["person"] for s in record.seats if s.get("person")}
+        people = sorted(record.people)
+        indexes = [self.key("records", "mine", p) for p in people]
+        if not record.private:   # a private room's game is listed to its players only
+            indexes += [self.key("records")] + [self.key("records", "person", p) for p in people]
         # one transaction: the record never sits in Redis without its expiry; writing it again is harmless
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hsetnx(key, "body", record.to_bytes())
             pipe.hset(key, "summary", summary)
             pipe.pexpire(key, ms)
-            for index in [self.key("records")] + [self.key("records", "person", p) for p in sorted(people)]:
+            for index in indexes:
                 pipe.zadd(index, {record.id: record.finished})
                 pipe.zremrangebyscore(index, "-inf", f"({oldest}")
                 pipe.pexpire(index, ms)
@@ -62,14 +78,31 @@ class Records:
         blob = await self.redis.hget(self.key("record", record_id), "body")
         return GameRecord.from_bytes(bytes(blob)) if isinstance(blob, bytes) else None
 
-    async def recent(self, limit: int, before: float | None = None,
-                     person: str | None = None) -> list[dict[str, Any]]:
+    async def replay(self, record_id: str) -> str | None:
+        """The replay kept beside a finished game's record (`keep_replay`), or None."""
+        blob = await self.redis.hget(self.key("record", record_id), "replay")
+        return zlib.decompress(bytes(blob)).decode() if isinstance(blob, bytes) else None
+
+    async def keep_replay(self, record_id: str, text: str) -> None:
+        """Keeps a finished game's replay (its JSON) beside its record, so that it is built once."""
+        await self._keep_replay(keys=[self.key("record", record_id)], args=[zlib.compress(text.encode(), 6)])
+
+    async def recent(self, limit: int, before: float | None = None, person: str | None = None,
+                     mine: bool = False) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first: at most `limit`, finished before `before` (a
-        page's last `finished`, exclusive), of everyone or of one person."""
-        index = self.key("records") if person is None else self.key("records", "person", person)
+        page's last `finished`, exclusive), of everyone or of one person (`mine`: that person is asking,
+        and their private games are listed too)."""
+        if person is None:
+            indexes = [self.key("records")]
+        else:   # a person's own list: their public games too (those kept before `mine` existed are only there)
+            indexes = [self.key("records", "person", person)] + [self.key("records", "mine", person)] * mine
         top = "+inf" if before is None else f"({before}"
         oldest = time.time() - self.retention
-        ids = await self.redis.zrevrangebyscore(index, top, oldest, start=0, num=limit)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for index in indexes:
+                pipe.zrevrangebyscore(index, top, oldest, start=0, num=limit, withscores=True)
+            found = {i: score for page in await pipe.execute() for i, score in page}
+        ids = sorted(found, key=lambda i: found[i], reverse=True)[:limit]
         if not ids:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
