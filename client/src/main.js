@@ -421,7 +421,8 @@ class App {
       const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
       r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a),
         history: () => this.net.request('since', { room: r.id, v: 0 }),
-        lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after),
+        lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
+          r.state?.code),
         keepDraft: true });
       r.end = new EndScreen(this, r.table.panels.resultEl);
       r.chat.mount(r.table.chatSlot);

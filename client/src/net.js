@@ -12,6 +12,16 @@ export function storeName(n) { try { localStorage.setItem(NAME_KEY, n); } catch 
 function storedToken() { try { return localStorage.getItem(TOKEN_KEY) || undefined; } catch { return undefined; } }
 function storeToken(t) { try { localStorage.setItem(TOKEN_KEY, t); } catch { /* private mode */ } }
 
+/** GET a JSON answer of the HTTP API (docs/protocol.md §12) as this person (their session token): a
+ *  private room's games are listed and readable to its players only. null when it is not there. */
+export async function apiJson(url) {
+  const token = storedToken();
+  try {
+    const r = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    return r.ok ? await r.json() : null;
+  } catch { return null; }
+}
+
 export class Net {
   constructor({ url = undefined, timeout = 10000 } = {}) {
     this.url = url;

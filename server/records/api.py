@@ -116,12 +116,18 @@ def _tag(*parts: str) -> str:
     return '"' + hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest() + '"'
 
 
+def _held(request: web.Request, tag: str) -> bool:
+    """Whether the client holds the answer tagged `tag` (If-None-Match compares weakly: a proxy that
+    compressed it made the tag weak)."""
+    return tag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]
+
+
 def _answer(request: web.Request, body: Any, cache: str, tag: str | None = None) -> web.Response:
     """JSON with an ETag (`tag`, else a digest of the body); 304 when the client already holds it."""
     text = body if isinstance(body, str) else _json(body)
     tag = tag or _tag(text)
     headers = {"ETag": tag, "Cache-Control": cache, "Vary": "Authorization, Accept-Encoding"}
-    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if _held(request, tag):
         return web.Response(status=304, headers=headers)
     response = web.Response(text=text, content_type="application/json", headers=headers)
     if len(text) > 4096:
@@ -245,7 +251,7 @@ async def replay(request: web.Request) -> web.Response:
             return _error(404, "no_replay", "this game's replay is kept when it ends")
         return _answer(request, await served.live_replay(record), _cache(record, live))
     tag = _finished_tag("replay", record)
-    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if _held(request, tag):
         return _answer(request, "", _cache(record), tag)   # 304 without building anything
     text = served.finished_replay(record.id)
     if text is None:

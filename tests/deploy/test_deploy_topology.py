@@ -7,14 +7,18 @@ killed and Redis crashes and comes back from its append-only file."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
 import redis.asyncio as aioredis
+from multidict import CIMultiDict
 import socketio
 from deploykit import (
     NginxProcess,
@@ -291,3 +295,84 @@ async def _health_is(server: ServerProcess, status: int) -> bool:
 async def _room_finished(t: Topology, room: str) -> bool:
     stored = await t.store(lambda st: st.room(room))
     return stored is not None and stored.status == "finished"  # type: ignore[attr-defined]
+
+
+# -- every HTTP route the web client uses, through the proxy as directly ----------------------------------
+ASSET = re.compile(r'(?:src|href)="(?!data:|https?:|#)([^"]+)"')
+
+
+async def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, CIMultiDict[str]]:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
+            http.get(url, headers=headers or {}) as r:
+        return r.status, await r.read(), r.headers.copy()
+
+
+async def same_through_the_proxy(t: Topology, path: str, headers: dict[str, str] | None = None) -> bytes:
+    """GET `path` from the proxy and from a replica directly: the same status and body (a live record's
+    `finished`, the time it was asked for, aside); the body."""
+    via = await fetch(t.nginx.url + path, headers)
+    direct = await fetch(t.servers[0].url + path, headers)
+    assert via[0] == direct[0], (path, via[0], direct[0], via[1][:200])
+    if b'"live":true' in direct[1]:
+        assert {**json.loads(via[1]), "finished": 0} == {**json.loads(direct[1]), "finished": 0}, path
+    else:
+        assert via[1] == direct[1], (path, via[1][:200], direct[1][:200])
+    return via[1]
+
+
+async def test_every_http_route_the_client_uses_answers_through_the_proxy_as_directly(topology):
+    """The page and its files, the lessons' pictures (rules page), the recent games and a person's own
+    (welcome page), a game's record and replay (replay page), a live game's record and replay (the game
+    log's fill-in): each answers through nginx exactly as a replica answers it, and a stale copy is
+    revalidated (304)."""
+    t = topology
+    board, pace = asyncio.Condition(), Pace()
+    solo = Player("Solo", t.nginx.url, t.nginx.url, board, seed=5, pace=pace)
+    await solo.connect()
+    task = None
+    try:
+        async with asyncio.timeout(150):   # a whole game against a bot; the machine may be busy
+            room = (await solo.ok("room_create", {"name": "routes", "seats": 2, "bot_pace": 0}))["room"]["id"]
+            assert await solo.join(room)
+            await solo.ok("room_start", {"room": room, "fill_with_bots": True})
+            pace.limit = 12
+            task = asyncio.create_task(solo.play())
+            assert await solo.wait_for(lambda: solo.v >= 12 and solo.my_turn(), 30), solo.v
+            # the game holds (Solo's turn, not taken): its record so far and replay are the same both ways
+            live = json.loads(await same_through_the_proxy(t, f"/api/games/{room}"))
+            assert live["live"] and len(live["actions"]) == solo.v
+            frames = json.loads(await same_through_the_proxy(t, f"/api/games/{room}/replay"))["frames"]
+            assert [f["v"] for f in frames] == list(range(solo.v + 1))
+            pace.limit = None
+            await solo.nudge()
+            await task
+        await until(lambda: _room_finished(t, room), 10, "the room to be finished")
+
+        page = await same_through_the_proxy(t, "/")
+        assets = ASSET.findall(page.decode())
+        assert assets, "index.html names the bundle"
+        for asset in assets:
+            assert await same_through_the_proxy(t, "/" + asset.lstrip("./"))
+        lessons = json.loads(await same_through_the_proxy(t, "/api/lessons"))["lessons"]
+        assert lessons
+        recent = json.loads(await same_through_the_proxy(t, "/api/games?limit=10"))["games"]
+        assert [g["id"] for g in recent] == [room]
+        mine = json.loads(await same_through_the_proxy(t, f"/api/games?limit=10&person={solo.person}"))["games"]
+        assert [g["id"] for g in mine] == [room]
+        record = json.loads(await same_through_the_proxy(t, f"/api/games/{room}"))
+        assert record["result"]["winners"] and not record.get("live")
+        replay = json.loads(await same_through_the_proxy(t, f"/api/games/{room}/replay"))
+        assert len(replay["frames"]) == len(record["actions"]) + 1
+        assert json.loads(await same_through_the_proxy(t, "/api/games/r_00000000"))["error"]["code"] == "no_game"
+        assert json.loads(await same_through_the_proxy(t, "/api/nothing"))["error"]["code"] == "not_found"
+        # a copy the browser holds is revalidated through the proxy too
+        for path in (f"/api/games/{room}", f"/api/games/{room}/replay"):
+            status, _, headers = await fetch(t.nginx.url + path)
+            assert status == 200 and headers["ETag"]
+            status, body, _ = await fetch(t.nginx.url + path, {"If-None-Match": headers["ETag"]})
+            assert (status, body) == (304, b"")
+    finally:
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        await solo.close()

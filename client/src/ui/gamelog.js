@@ -5,6 +5,7 @@
 // queued) is filled in from the server's action log when the page next shows a snapshot (`backfillLog`).
 import { el, clear, swatch } from './dom.js';
 import { describeEvent } from '../describe.js';
+import { apiJson } from '../net.js';
 
 const STORE_KEY = 'tongiaki.log';
 const KEEP = 300;      // entries saved across a reload
@@ -101,9 +102,9 @@ export function eventEntry(ev, t) {
  *  has an empty log (`after` null): the game's log from its start goes ahead of what the page has logged
  *  since. A page that came back (a reload) or skipped ahead (a snapshot) has the log up to version `after`:
  *  the versions after it are filled in (`GameLog.fill`). */
-export async function backfillLog(log, roomId, upTo, t, fetchJson = (url) => fetch(url).then((r) => (r.ok ? r.json() : null)),
-  after = null) {
-  const body = await fetchJson(`/api/games/${encodeURIComponent(roomId)}/replay`).catch(() => null);
+export async function backfillLog(log, roomId, upTo, t, fetchJson = apiJson, after = null, code = null) {
+  const query = code ? `?code=${encodeURIComponent(code)}` : '';   // a private room's, for a spectator
+  const body = await fetchJson(`/api/games/${encodeURIComponent(roomId)}/replay${query}`).catch(() => null);
   if (!body || !Array.isArray(body.frames)) return 0;
   const items = [];
   for (const f of body.frames) {

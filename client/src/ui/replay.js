@@ -3,6 +3,7 @@
 // are rebuilt here by applying the frames' patches, so stepping anywhere is instant.
 import { el, clear } from './dom.js';
 import { applyPatch } from '../patch.js';
+import { apiJson } from '../net.js';
 import { Table } from './table.js';
 import { TableState } from './tablestate.js';
 import { GameLog } from './gamelog.js';
@@ -41,8 +42,8 @@ export class Replay {
   }
 
   async load() {
-    const [rec, fr] = await Promise.all([fetchJson(`/api/games/${encodeURIComponent(this.id)}`),
-      fetchJson(`/api/games/${encodeURIComponent(this.id)}/replay`)]);
+    const [rec, fr] = await Promise.all([apiJson(`/api/games/${encodeURIComponent(this.id)}`),
+      apiJson(`/api/games/${encodeURIComponent(this.id)}/replay`)]);
     if (this.gone) return;
     if (!rec || !fr) {
       clear(this.root).append(el('p', { class: 'muted', 'data-testid': 'replay-missing', text: this.t('replay.missing') }),
@@ -151,11 +152,4 @@ export class Replay {
   pause() { this.playing = false; if (this.posEl) this.drawPos(); }
 
   destroy() { this.gone = true; this.playing = false; this.table?.destroy(); }
-}
-
-async function fetchJson(url) {
-  try {
-    const r = await fetch(url);
-    return r.ok ? await r.json() : null;
-  } catch { return null; }
 }

@@ -1,6 +1,7 @@
 // The top of the lobby: what the game is (two lines), "Play against bots now" (one click), "How to
 // play" and the rules, the recent finished games and the person's own (GET /api/games, §12).
 import { el, clear, swatch } from './dom.js';
+import { apiJson } from '../net.js';
 
 const REFRESH_MS = 3000;
 
@@ -44,10 +45,7 @@ async function playAgainstBots(app, button) {
 }
 
 async function games(url) {
-  try {
-    const r = await fetch(url);
-    return r.ok ? (await r.json()).games || [] : [];
-  } catch { return []; }
+  return (await apiJson(url))?.games || [];
 }
 
 function fillGames(app, list, found) {
