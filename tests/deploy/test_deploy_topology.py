@@ -18,7 +18,6 @@ from pathlib import Path
 import aiohttp
 import pytest
 import redis.asyncio as aioredis
-from multidict import CIMultiDict
 import socketio
 from deploykit import (
     NginxProcess,
@@ -31,6 +30,7 @@ from deploykit import (
     redis_server_binary,
     until,
 )
+from multidict import CIMultiDict
 
 from server.lobby import Store
 
@@ -353,6 +353,9 @@ async def test_every_http_route_the_client_uses_answers_through_the_proxy_as_dir
         assert assets, "index.html names the bundle"
         for asset in assets:
             assert await same_through_the_proxy(t, "/" + asset.lstrip("./"))
+        # and what the bundle loads on demand (each language's strings): every file of the build
+        for built in sorted(p for p in t.static.rglob("*") if p.is_file() and p.suffix in (".js", ".css")):
+            assert await same_through_the_proxy(t, "/" + built.relative_to(t.static).as_posix())
         lessons = json.loads(await same_through_the_proxy(t, "/api/lessons"))["lessons"]
         assert lessons
         recent = json.loads(await same_through_the_proxy(t, "/api/games?limit=10"))["games"]
