@@ -337,7 +337,8 @@ async def test_every_http_route_the_client_uses_answers_through_the_proxy_as_dir
             await solo.ok("room_start", {"room": room, "fill_with_bots": True})
             pace.limit = 12
             task = asyncio.create_task(solo.play())
-            assert await solo.wait_for(lambda: solo.v >= 12 and solo.my_turn(), 30), solo.v
+            held = await solo.wait_for(lambda: solo.v >= 12 and solo.my_turn(), 60)
+            assert held, (solo.v, solo.view and solo.view.get("pending"))
             # the game holds (Solo's turn, not taken): its record so far and replay are the same both ways
             live = json.loads(await same_through_the_proxy(t, f"/api/games/{room}"))
             assert live["live"] and len(live["actions"]) == solo.v
