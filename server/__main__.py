@@ -26,7 +26,7 @@ from server.bots import worker
 from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
 from server.lobby.modes import MODES, bot_thinking
 from server.lobby.store import decision_pending
-from server.workers import CANNOT_LISTEN, listen
+from server.workers import CANNOT_LISTEN, bound
 
 log = logging.getLogger("server")
 
@@ -95,8 +95,8 @@ def serve(config: Config, reuse_port: bool = False, index: int = 0) -> int:
     """One server process: binds its port first (one line and `CANNOT_LISTEN` when it cannot), then runs
     the app until SIGTERM/SIGINT; returns the exit status."""
     try:
-        sock = listen(config.host, config.port, reuse_port)
-        extra = listen(config.host, config.metrics_port + index, reuse_port=False) if config.metrics_port else None
+        sock = bound(config.host, config.port, reuse_port)
+        extra = bound(config.host, config.metrics_port + index, reuse_port=False) if config.metrics_port else None
     except OSError as e:
         log.error("cannot listen on %s:%s: %s", config.host, config.port, e.strerror or e)
         return CANNOT_LISTEN
@@ -139,9 +139,16 @@ async def _run(config: Config, sock: socket.socket, extra: socket.socket | None)
         log.error("cannot start: %s", e)
         await runner.cleanup()
         return 1
+    try:
+        sock.listen(1024)   # ready: only now does the kernel hand this process connections
+    except OSError as e:   # taken meanwhile by a process listening without SO_REUSEPORT
+        log.error("cannot listen on %s:%s: %s", config.host, config.port, e.strerror or e)
+        await runner.cleanup()
+        return CANNOT_LISTEN
     await web.SockSite(runner, sock, shutdown_timeout=10.0).start()
     side = None
     if extra is not None:
+        extra.listen(128)
         side = web.AppRunner(metrics_app(app), access_log=None)
         await side.setup()
         await web.SockSite(side, extra).start()

@@ -192,7 +192,6 @@ class Setting:
     meaning: str
     env: str = ""                          # default: TONGIAKI_<NAME>
     default: str = ""                      # shown as the default (default: the field's own)
-    flag: bool = True                      # also a `tongiaki serve` flag (--name-with-dashes)
 
     @property
     def variable(self) -> str:
@@ -200,7 +199,8 @@ class Setting:
 
     @property
     def option(self) -> str:
-        return "--" + self.name.replace("_", "-")
+        """The flag: the variable's name in lower case with dashes (`TONGIAKI_ORIGINS` is `--origins`)."""
+        return "--" + self.variable.removeprefix("TONGIAKI_").lower().replace("_", "-")
 
     @property
     def shown_default(self) -> str:
@@ -317,8 +317,8 @@ def from_env(environ: Mapping[str, str] | None = None, **overrides: object) -> C
 def from_flags(flags: Mapping[str, str | None], environ: Mapping[str, str] | None = None) -> Config:
     """The configuration from `tongiaki serve`'s flags (raw strings by setting name; None: not given) over
     the environment."""
-    parsed = {name: next(s for s in SETTINGS if s.name == name).read(raw, f"--{name.replace('_', '-')}")
-              for name, raw in flags.items() if raw is not None}
+    by_name = {s.name: s for s in SETTINGS}
+    parsed = {name: by_name[name].read(raw, by_name[name].option) for name, raw in flags.items() if raw is not None}
     return from_env(environ, **parsed)
 
 
@@ -326,7 +326,7 @@ def markdown() -> str:
     """The settings as docs/deploy.md's table (`python -m server.config` prints it)."""
     rows = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
     for s in SETTINGS:
-        rows.append(f"| {f'`{s.option}`' if s.flag else ''} | `{s.variable}` | {s.shown_default} | {s.meaning} |")
+        rows.append(f"| `{s.option}` | `{s.variable}` | {s.shown_default} | {s.meaning} |")
     return "\n".join(rows) + "\n"
 
 

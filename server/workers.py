@@ -45,8 +45,11 @@ CANNOT_LISTEN = 3
 """A worker's exit status when it cannot bind its port (server/__main__.py): given up at once."""
 
 
-def listen(host: str, port: int, reuse_port: bool) -> socket.socket:
-    """A listening socket on host:port (SO_REUSEPORT for a worker of several); OSError when it cannot be."""
+def bound(host: str, port: int, reuse_port: bool) -> socket.socket:
+    """A socket bound to host:port, not yet listening (SO_REUSEPORT for a worker of several); OSError when
+    the port cannot be had. A worker binds first, to fail before it starts anything, and listens once it
+    is ready: a socket of the port's group that is bound but not listening gets no connections, so those
+    arriving while a worker starts (or starts again) go to the workers already serving."""
     family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]
     sock = socket.socket(family, kind, proto)
@@ -55,7 +58,6 @@ def listen(host: str, port: int, reuse_port: bool) -> socket.socket:
         if reuse_port:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
-        sock.listen(1024)
     except OSError:
         sock.close()
         raise
@@ -68,7 +70,7 @@ def can_bind(host: str, port: int) -> OSError | None:
     holds (even another `tongiaki serve`, with SO_REUSEPORT) is refused, where the workers' own binds
     would join it."""
     try:
-        listen(host, port, reuse_port=False).close()
+        bound(host, port, reuse_port=False).close()
     except OSError as e:
         return e
     return None
