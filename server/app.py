@@ -58,6 +58,7 @@ LOG_BUDGET = web.AppKey("log_budget", LogBudget)
 CLOSED = web.AppKey("closed", list[str])
 """What the shutdown closed, in order, for the process's stop line (server/__main__.py)."""
 MAIN = web.AppKey("main", web.Application)
+BOTS = web.AppKey("bots", BotQueue)
 
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
@@ -137,7 +138,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       rooms_per_address=config.rooms_per_address, listing=config.lobby_listing)
     outbox = SocketOutbox(sio)
     lobby = Lobby(store, outbox, timings, proc)
-    bots = BotQueue(client, config.prefix, proc, config.bot_reclaim)
+    bots = app[BOTS] = BotQueue(client, config.prefix, proc, config.bot_reclaim)
     offload = Offload(config.loop_slice, app[METRICS].offloaded)
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
@@ -298,18 +299,20 @@ def metrics_app(app: web.Application) -> web.Application:
 async def _exposition(app: web.Application) -> web.Response:
     """Cheap whatever the number of rooms: the process's own figures, plus a few counts from Redis on the
     one replica holding the metrics lease (none when Redis is away)."""
-    cluster, redis_up = None, False
+    cluster, redis_up, bot_jobs = None, False, None
     if LOBBY in app:
         lobby = app[LOBBY]
         try:
             cluster = await asyncio.wait_for(app[STORE].cluster_figures(
                 lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
             redis_up = True
+            if cluster is not None:   # cluster-wide too: the lease holder alone
+                bot_jobs = await asyncio.wait_for(app[BOTS].waiting_by_class(), 1.0)
         except Exception:  # noqa: BLE001 - Redis away: the process's own figures still matter most
             pass
     manager = app[SIO].manager
     app[METRICS].lost_broadcasts = manager.dropped if isinstance(manager, Fanout) else 0
-    body = app[METRICS].render(cluster, redis_up)
+    body = app[METRICS].render(cluster, redis_up, bot_jobs)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 

@@ -51,6 +51,7 @@ class ClusterFigures(Collector):
 
     def __init__(self) -> None:
         self.figures: dict[str, int] | None = None
+        self.bot_jobs: dict[str, int] = {}   # the bot queue's depth per class (BotQueue.waiting_by_class)
 
     def collect(self) -> Iterator[Metric]:
         if self.figures is None:
@@ -67,9 +68,11 @@ class ClusterFigures(Collector):
                                   "(exported by one replica only).")
         procs.add_metric([], self.figures.get("processes", 0))
         yield procs
-        jobs = GaugeMetricFamily("tongiaki_bot_jobs_waiting", "Bot decisions posted and not yet answered: "
-                                 "the bot queue's depth (exported by one replica only).")
-        jobs.add_metric([], self.figures.get("bot_jobs", 0))
+        jobs = GaugeMetricFamily("tongiaki_bot_jobs_waiting", "Bot decisions posted and not yet answered, by "
+                                 "job class: the bot queue's depth (exported by one replica only).",
+                                 labels=["class"])
+        for kind, waiting in self.bot_jobs.items():
+            jobs.add_metric([kind], waiting)
         yield jobs
 
 
@@ -226,8 +229,11 @@ class Metrics:
     def refused_connection(self, reason: str) -> None:
         self._refused.labels(reason).inc()
 
-    def render(self, cluster: dict[str, int] | None = None, redis_up: bool = True) -> bytes:
-        """The Prometheus text exposition; `cluster` only on the replica holding the metrics lease."""
+    def render(self, cluster: dict[str, int] | None = None, redis_up: bool = True,
+               bot_jobs: dict[str, int] | None = None) -> bytes:
+        """The Prometheus text exposition; `cluster` and `bot_jobs` (per class) only on the replica holding
+        the metrics lease."""
         self.cluster.figures = cluster
+        self.cluster.bot_jobs = bot_jobs or {}
         self._redis_up.set(1 if redis_up else 0)
         return bytes(generate_latest(self.registry))

@@ -40,7 +40,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError, WatchError
 from redis.typing import EncodableT, FieldT
 
-from server.bots.worker import BotJob, job_streams
+from server.bots.worker import BotJob
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -735,7 +735,7 @@ class Store:
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
         """Room and process counts for /metrics, answered only to the process holding the metrics lease
         (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
-        them. Four O(1)/O(log n) reads."""
+        them. Three O(1)/O(log n) reads."""
         ms = max(1, int(lease * 1000))
         if not await self._lease(keys=[self.key("metrics_lease"), self.key("procs")], args=[proc, ms, alive_after]):
             return None
@@ -743,10 +743,8 @@ class Store:
             pipe.zcard(self.key("rooms"))
             pipe.zcard(self.key("lobby"))
             pipe.zcount(self.key("procs"), alive_after, "+inf")
-            for stream in job_streams(self.prefix).values():   # (a job leaves its stream when answered)
-                pipe.xlen(stream)
-            rooms, listed, procs, *jobs = await pipe.execute()
-        return {"rooms": rooms, "listed": listed, "processes": procs, "bot_jobs": sum(jobs)}
+            rooms, listed, procs = await pipe.execute()
+        return {"rooms": rooms, "listed": listed, "processes": procs}
 
     async def delete_prefix(self) -> None:
         """Removes every key under the prefix (tests)."""

@@ -41,7 +41,7 @@ def exported() -> str:
     metrics.refused_connection("per_address")
     metrics.request()
     metrics.lost_broadcasts = 2
-    return metrics.render({"rooms": 3, "listed": 2, "processes": 2, "bot_jobs": 1}).decode()
+    return metrics.render({"rooms": 3, "listed": 2, "processes": 2}, True, {"urgent": 0, "quick": 1}).decode()
 
 
 def mounts(service: dict) -> dict[str, Path]:
@@ -184,7 +184,8 @@ def test_the_rules_fire_on_what_they_watch_and_stay_quiet_otherwise(tmp_path, pr
                               "exp_alerts": [{"exp_labels": {"severity": "critical"}}]}]},
         {"interval": "1m", "input_series": [
             {"series": f"tongiaki_broadcasts_lost_total{{{job}}}", "values": "0 0 0 7 7"},
-            {"series": f"tongiaki_bot_jobs_waiting{{{job}}}", "values": "80x10"}],
+            {"series": f'tongiaki_bot_jobs_waiting{{{job},class="quick"}}', "values": "30x10"},
+            {"series": f'tongiaki_bot_jobs_waiting{{{job},class="search"}}', "values": "30x10"}],
          "alert_rule_test": [
              {"eval_time": "4m", "alertname": "TongiakiBroadcastsLost",
               "exp_alerts": [{"exp_labels": {"severity": "warning"}}]},
