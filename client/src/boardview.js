@@ -150,7 +150,8 @@ export class BoardView {
   _ring(node) {
     this.ringNode?.remove();
     this.ringNode = null;
-    if (!node) return;
+    // for the keyboard only: a click or a tap focuses its target too, and draws no box
+    if (!node || !node.matches(':focus-visible')) return;
     const b = node.getBBox();
     const pad = 3;
     this.ringNode = this._mount(h('rect', { class: 'focus-ring', x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad, rx: 6 }));

@@ -54,13 +54,13 @@ export function describeAction(a, t) {
   switch (a.type) {
     case 'setup': return t('act.setup', { b: a.beach + 1 });
     case 'expand': {
-      let s = t('act.expand', { island: a.island, beaches: a.beaches.map((b) => b + 1).join(', ') });
+      let s = t('act.expand', { island: a.island, beaches: a.beaches.map((b) => b + 1).join(', '), k: a.beaches.length });
       if (a.take_back) s += ' ' + t('act.take_back', { island: a.take_back.island, b: a.take_back.beach + 1 });
       return s;
     }
     case 'royal': return t('act.royal', { island: a.island });
     case 'colonise': return t('act.colonise');
-    case 'restart': return a.tonga ? t('act.restart_tonga', { beaches: a.tonga.map((b) => b + 1).join(', ') }) : t('act.restart_island', { island: a.island, b: a.beach + 1 });
+    case 'restart': return a.tonga ? t('act.restart_tonga', { beaches: a.tonga.map((b) => b + 1).join(', '), k: a.tonga.length }) : t('act.restart_island', { island: a.island, b: a.beach + 1 });
     case 'migrate': return t('act.migrate', { island: a.island, b: a.beach + 1, dir: dir(a.pier) });
     case 'land': return t('act.land', { boats: a.boats.map(([c, b]) => `${t(`colour.${c}`)}→${b + 1}`).join(', ') || '—' });
     case 'place_tile': return t('act.place_tile', { cell: `(${a.cell[0]}, ${a.cell[1]})`, rot: dir(a.rotation) });

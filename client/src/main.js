@@ -2,6 +2,7 @@
 // session, lobby and room state. The server is the authority; this page renders views and sends intents.
 import { Net, storeName } from './net.js';
 import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL } from './i18n.js';
+import { touchWords } from './touch.js';
 import { GameStream } from './patch.js';
 import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
@@ -50,7 +51,7 @@ class App {
 
   applyLang(lang, rerender) {
     this.lang = lang;
-    this.t = translator(lang);
+    this.t = touchWords(translator(lang), lang);
     document.documentElement.lang = lang;
     document.documentElement.dir = RTL.has(lang) ? 'rtl' : 'ltr';
     document.title = this.t('app.title');
@@ -424,7 +425,7 @@ class App {
         lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
           r.state?.code),
         keepDraft: true });
-      r.end = new EndScreen(this, r.table.panels.resultEl);
+      r.end = new EndScreen(this, r.table.panels.resultEl, r.table.rewindSlot);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view, v: r.stream.v });
     }

@@ -10,6 +10,8 @@ old seat.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -24,18 +26,33 @@ if TYPE_CHECKING:
     from server.lobby.person import Person
 
 
+NAME_MAX = 40   # Settings' limit on a room's name
+_NUMBERED = re.compile(r"^(?P<base>.*) \(rematch (?P<n>\d+)\)$")
+
+
+def rematch_name(name: str) -> str:
+    """The name of a game's rematch, told apart from the game before it in the lobby and the records:
+    "Ann's table" → "Ann's table (rematch 2)" → "Ann's table (rematch 3)"; the base is shortened to keep
+    within the 40 characters of a room's name."""
+    found = _NUMBERED.match(name)
+    base, n = (found["base"], int(found["n"]) + 1) if found else (name, 2)
+    suffix = f" (rematch {n})"
+    return base[: max(1, NAME_MAX - len(suffix))].rstrip() + suffix
+
+
 def _new_room(old: Room, person: Person, now: float) -> Room:
     seats = []
     for s in old.seats:
         if s.kind == "bot":
-            seats.append(Seat("bot", None, s.name))
+            seats.append(Seat("bot", None, s.name, level=s.level))   # a bot keeps its level too
         elif s.kind == "human" and s.person == person.id:
             seats.append(Seat("human", person.id, person.name))
         elif s.kind == "human":
             seats.append(Seat(held_for=s.person))
         else:
             seats.append(Seat())
-    return Room(id="r_" + secrets.token_hex(4), code=new_code(), host=person.id, settings=old.settings, seats=seats,
+    return Room(id="r_" + secrets.token_hex(4), code=new_code(), host=person.id,
+                settings=dataclasses.replace(old.settings, name=rematch_name(old.settings.name)), seats=seats,
                 created=now, bots_named=old.bots_named)
 
 

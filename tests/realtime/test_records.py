@@ -187,6 +187,8 @@ async def test_a_rematch_keeps_seats_and_settings_and_invites_the_others(server,
     await a.ok("sit", {"room": first["room"], "seat": 0})
     state = (await a.ok("room_join", {"room": first["room"]}))["room"]
     assert joined["room"]["settings"] == {**state["settings"]} and state["settings"]["clock"] == 30
+    # told apart from the game before it, in the lobby and the records
+    assert state["settings"]["name"] == "test table (rematch 2)"
     assert [(s["kind"], s["person"]) for s in state["seats"]] == [
         ("human", a.session["person"]), ("human", b.session["person"]), ("bot", None)]
     assert state["host"] == b.session["person"] and state["status"] == "waiting"
@@ -230,3 +232,15 @@ async def test_a_live_game_can_be_rewound_so_far(server, clients):
     await a.wait(lambda: a.v(room) >= frames[-1]["v"], timeout=5)
     received = {d["v"]: d["events"] for e, d in a.received if e == "game" and d["room"] == room}
     assert all(f["events"] == received[f["v"]] for f in frames)
+
+
+@pytest.mark.parametrize(("name", "renamed"), [
+    ("Ann's table", "Ann's table (rematch 2)"),
+    ("Ann's table (rematch 2)", "Ann's table (rematch 3)"),
+    ("x" * 40, "x" * 28 + " (rematch 2)"),
+    ("(rematch 9)", "(rematch 9) (rematch 2)"),
+])
+def test_a_rematch_is_named_after_the_game_before_it(name, renamed):
+    from server.lobby.rematch import rematch_name
+
+    assert rematch_name(name) == renamed and len(renamed) <= 40

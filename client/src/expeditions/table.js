@@ -1,18 +1,19 @@
 // The Expeditions table: the square map, the players (who has ordered, never what), the turn deadline,
 // the order form (only legal orders, with the rule each follows) and the turn reports, stepped through on
 // the map. It renders the server's views and sends orders through `act`; it never runs the rules.
-import { el, clear, swatch } from '../ui/dom.js';
+import { el, clear, swatch, nameAndColour } from '../ui/dom.js';
 import { loadDraft, saveDraft, dropDraft } from '../ui/draft.js';
 import { toDom, SVG_NS } from '../vdom.js';
 import { formatLeft, WARN_MS } from '../ui/clock.js';
 import { mapTree, viewBoxOf } from './board.js';
 import { OrderDraft, kindsOf, orderWords, SIDES } from './orders.js';
 import { eventWords, eventCell, reportOf } from './words.js';
+import { endMoment } from '../ui/endscreen.js';
 
 const STEP_MS = 650;
 
 /** The turn a report tells (its revealed orders name it). */
-const turnOf = (events) => events.find((e) => e.type === 'orders')?.turn ?? 0;
+export const turnOf = (events) => events.find((e) => e.type === 'orders')?.turn ?? 0;
 
 /** What the map shows at step `i` of the latest turn's report, over the board as the turn left it: the
  *  step's cell ringed, the tiles discovered later in the turn not yet there, and the sailing fleet (the
@@ -32,9 +33,12 @@ export function stepScene(events, i, view) {
 
 export class ExpeditionsTable {
   /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer;
-   *  history() → a catch-up answer from version 0 (the turn reports of a game joined late). */
-  constructor(root, { state, t, act, history }) {
+   *  history() → a catch-up answer from version 0 (the turn reports of a game joined late);
+   *  replay: a finished game played again (ui/replay.js: no order form, no deadline);
+   *  speed() → the animation speed (0: a report is shown at once). */
+  constructor(root, { state, t, act, history, replay = false, speed = () => 1 }) {
     this.root = root; this.state = state; this.t = t; this.act = act; this.history = history;
+    this.replay = replay; this.speed = speed;
     this.view = null;
     this.reports = [];          // [{turn, events}] resolved while this page watched
     this.shownReport = -1;      // index into reports
@@ -67,10 +71,11 @@ export class ExpeditionsTable {
       onclick: () => { this.whole = !this.whole; wholeBtn.setAttribute('aria-pressed', String(this.whole)); this.drawMap(); } }, t('ex.whole_map'));
     const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn));
     this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
-    const top = el('div', { class: 'table-top' }, this.statusEl, this.clockBox);
+    this.rewindSlot = el('span', { class: 'rewind-slot' });
+    const top = el('div', { class: 'table-top' }, this.statusEl, this.rewindSlot, this.clockBox);
     // the order form heads the side column: the map keeps the whole height (on a phone: right below it)
-    const main = el('section', { class: 'table-main' }, top, boardWrap);
-    const side = el('aside', { class: 'side ex-side' }, this.resultEl, this.formEl,
+    const main = el('section', { class: 'table-main' }, top, boardWrap, endMoment(t, this.resultEl));
+    const side = el('aside', { class: 'side ex-side' }, this.formEl,
       el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), this.playersEl),
       this.reportEl,
       el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
@@ -89,6 +94,20 @@ export class ExpeditionsTable {
       this.play();
     }
     if (x.status === 'snapshot' && !this._askedHistory) this.loadHistory();
+    this.draw();
+  }
+
+  /** A replay's version on the map (ui/replay.js): the reports of the turns resolved up to it, the
+   *  latest stepped through when `animate`. */
+  replayAt(view, reports, animate) {
+    clearInterval(this._play);
+    this.animating = false;
+    this.view = view;
+    this.state.set({ shown: view, target: view });
+    this.reports = reports;
+    this.shownReport = reports.length - 1;
+    this.step = -1;
+    if (animate) this.play();
     this.draw();
   }
 
@@ -112,7 +131,7 @@ export class ExpeditionsTable {
 
   who(colour) {
     const seat = (this.state.room?.seats || []).find((s) => (s.colours || []).includes(colour));
-    return seat?.name ? `${seat.name} (${this.t(`colour.${colour}`)})` : this.t(`colour.${colour}`);
+    return nameAndColour(this.t, colour, seat?.name);
   }
 
   draw() {
@@ -163,14 +182,14 @@ export class ExpeditionsTable {
     const t = this.t, v = this.view;
     const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
     let text = v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn });
-    if (v.phase !== 'over') text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
+    if (v.phase !== 'over' && !this.replay) text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
     this.statusEl.textContent = text;
     this.tickClock();
   }
 
   tickClock() {
     const d = this.state.deadline;
-    const running = d && this.view && this.view.phase !== 'over';
+    const running = d && this.view && this.view.phase !== 'over' && !this.replay;
     this.clockBox.hidden = !running;
     if (!running) return;
     const left = Math.max(0, d.end - performance.now());
@@ -185,7 +204,7 @@ export class ExpeditionsTable {
       class: `ex-player${p.colour === this.me ? ' me' : ''}`, 'data-colour': p.colour, 'data-submitted': p.submitted ? 'yes' : 'no' },
     swatch(p.colour), ' ', el('strong', { text: this.who(p.colour) }), ' ',
     el('span', { class: `ex-ordered ${p.submitted ? 'in' : 'out'}`, 'data-testid': `ordered-${p.colour}` },
-      this.view.phase === 'over' ? '' : p.submitted ? `✓ ${t('ex.submitted')}` : t('ex.thinking')),
+      this.view.phase === 'over' || this.replay ? '' : p.submitted ? `✓ ${t('ex.submitted')}` : t('ex.thinking')),
     el('div', { class: 'ex-stats' },
       `${t('ex.score')} ${p.score} · ${t('ex.islands_n', { n: p.islands })} · ${t('ex.supply_short')} ${p.supply} · ${t('ex.on_map')} ${p.on_map}`,
       p.royal ? ` · ${t('ex.royal_of', { island: p.royal })}` : '')))));
@@ -195,7 +214,7 @@ export class ExpeditionsTable {
     const t = this.t, box = this.formEl, legal = this.legal;
     clear(box);
     box.append(el('h3', { text: t('ex.orders') }));
-    if (this.view.phase === 'over') { box.hidden = true; return; }
+    if (this.view.phase === 'over' || this.replay) { box.hidden = true; return; }
     box.hidden = false;
     if (!legal) {
       box.append(el('p', { class: 'muted', text: this.state.myColours().length ? '…' : t('ex.spectating') }));
@@ -291,13 +310,14 @@ export class ExpeditionsTable {
     const rep = this.reports[this.shownReport];
     if (!rep) return;
     const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    if (reduced) { this.step = rep.events.length - 1; this.draw(); return; }
+    const speed = this.speed();
+    if (reduced || !speed) { this.step = rep.events.length - 1; this.draw(); return; }
     this.step = 0; this.animating = true;
     this._play = setInterval(() => {
       if (this.step >= rep.events.length - 1) { clearInterval(this._play); this.animating = false; this.draw(); return; }
       this.step++;
       this.drawMap(); this.drawReport();
-    }, STEP_MS);
+    }, STEP_MS / speed);
   }
 
   drawResult() {

@@ -1,7 +1,7 @@
 // The decision bar: the prompt, the buttons and the list of every legal move, and the input that narrows
 // the legal actions click by click (board clicks, buttons, keys). It reads the table state and sends the
 // one chosen action through the `act` callback it was given.
-import { el, clear, swatch } from './dom.js';
+import { el, clear, swatch, colourAndName } from './dom.js';
 import { DecisionInput } from '../input.js';
 import { describeAction } from '../describe.js';
 import { countdown } from './clock.js';
@@ -67,7 +67,7 @@ export class DecisionBar {
     const args = this.promptArgs(pr.args);
     const who = this.state.seatOfColour(pend.colour);
     const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt', 'data-prompt': this.input.canAct ? pr.key : 'prompt.waiting' }, swatch(pend.colour), ' ',
-      this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: `${t(`colour.${pend.colour}`)}${who?.name ? ` (${who.name})` : ''}`, kind: t(`kind.${pend.kind}`) }));
+      this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: colourAndName(t, pend.colour, who?.name), kind: t(`kind.${pend.kind}`) }));
     prompt.append(' ', countdown());
     box.append(prompt);
     if (this.notice && this.input.canAct) box.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'decision-notice', text: this.notice }));

@@ -35,3 +35,18 @@ export function swatch(colour) {
   svg.appendChild(path);
   return el('span', { class: `swatch c-${colour}`, 'aria-hidden': 'true', 'data-mark': markOf(colour) }, svg);
 }
+
+/** A colour with the name of who plays it: "Blue (Ann)"; the name alone when it already says the colour
+ *  ("Blue (tutor)"), the colour alone without a name. */
+export function colourAndName(t, colour, name) {
+  const word = t(`colour.${colour}`);
+  if (!name) return word;
+  return name.toLowerCase().includes(word.toLowerCase()) ? name : `${word} (${name})`;
+}
+
+/** A player's name with their colour: "Ann (Blue)"; the name alone when it already says the colour. */
+export function nameAndColour(t, colour, name) {
+  const word = t(`colour.${colour}`);
+  if (!name) return word;
+  return name.toLowerCase().includes(word.toLowerCase()) ? name : `${name} (${word})`;
+}

@@ -1,12 +1,29 @@
-// The end of a game, beside the final scores: "Rematch", "Watch the replay", "Back to lobby", and the
-// invitation to a rematch another player asked for (docs/protocol.md §4 `rematch`).
+// The end of a game, a moment over the board: the final scores first, then "Rematch", "Watch the
+// replay", "Back to lobby", and the invitation to a rematch another player asked for (docs/protocol.md §4
+// `rematch`); and a spectator's way to rewind a game still being played.
 import { el, clear } from './dom.js';
 
+/** The end of a game over the board (both rule sets' tables): the table's result panel, which it shows
+ *  once the last move has played, then the buttons (EndScreen places them after it). It folds away to
+ *  look at the board, and back. Shown exactly while the result is (app.css). */
+export function endMoment(t, resultEl) {
+  const fold = el('button', { type: 'button', class: 'fold', 'data-testid': 'end-fold', 'aria-expanded': 'true',
+    onclick: () => {
+      const folded = box.classList.toggle('folded');
+      fold.setAttribute('aria-expanded', String(!folded));
+      fold.textContent = t(folded ? 'end.unfold' : 'end.fold');
+    } }, t('end.fold'));
+  const box = el('div', { class: 'end-moment', 'data-testid': 'end-moment' }, resultEl, fold);
+  return box;
+}
+
 export class EndScreen {
-  /** Placed right after `anchor` (the table's result panel). */
-  constructor(app, anchor) {
+  /** Placed right after `anchor` (the table's result panel); a spectator's rewind goes in `rewindSlot`
+   *  (the table's top line, shown on every screen size). */
+  constructor(app, anchor, rewindSlot) {
     this.app = app;
-    this.el = el('div', { class: 'end-actions panel', 'data-testid': 'end-actions', hidden: true });
+    this.el = el('div', { class: 'end-actions', 'data-testid': 'end-actions', hidden: true });
+    this.rewindSlot = rewindSlot;
     anchor.after(this.el);
     this.update();
   }
@@ -16,12 +33,9 @@ export class EndScreen {
     const box = this.el;
     const me = app.session?.person;
     const played = (r?.state?.seats || []).some((s) => s.kind === 'human' && s.person === me);
-    const replayable = r?.state?.settings?.game !== 'expeditions';   // the replay page draws the board game
-    if (r && r.state?.status === 'playing' && !played) {
-      if (!replayable) { box.hidden = true; return; }   // a spectator may rewind the game so far
-      box.hidden = false;
-      clear(box).append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'rewind', text: t('replay.rewind') }));
-      return;
+    const watching = r && r.state?.status === 'playing' && !played;   // a spectator may rewind the game so far
+    if (this.rewindSlot) {
+      clear(this.rewindSlot).append(watching ? el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'rewind', text: t('replay.rewind') }) : []);
     }
     if (!r || r.state?.status !== 'finished') { box.hidden = true; return; }
     box.hidden = false;
@@ -33,7 +47,7 @@ export class EndScreen {
     }
     const row = el('div', { class: 'buttons' });
     if (played && !invite) row.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'end-rematch', onclick: () => this.rematch() }, t('end.rematch')));
-    if (replayable) row.append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'end-replay', text: t('end.replay') }));
+    row.append(el('a', { class: 'button', href: `#/replay/${r.id}`, 'data-testid': 'end-replay', text: t('end.replay') }));
     row.append(el('a', { class: 'button', href: '#/', 'data-testid': 'end-back', text: t('end.back') }));
     box.append(row);
   }

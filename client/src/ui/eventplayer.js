@@ -6,7 +6,8 @@ import { applyEventToDisplay } from '../display.js';
 import { eventEntry } from './gamelog.js';
 import { cellKey } from '../hex.js';
 
-function initialSpeed() {
+/** The animation speed a page starts with: the URL's `anim`, else the person's last choice, else 1. */
+export function initialSpeed() {
   try {
     const q = new URLSearchParams(location.search).get('anim');
     if (q !== null) return Number(q);

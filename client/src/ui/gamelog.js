@@ -155,7 +155,12 @@ export class LogPanel {
 
   /** Scrolls to the newest entry. Entries appended before the panel is on the page (a reload's log,
    *  drawn as the table is built) scroll nothing: the table calls this again once it is mounted. */
-  toEnd() { this.node.scrollTop = this.node.scrollHeight; }
+  toEnd() {
+    this.node.scrollTop = this.node.scrollHeight;
+    // on a phone the sheet around the log scrolls, not the log itself
+    const sheet = this.node.closest('.panel');
+    if (sheet) sheet.scrollTop = sheet.scrollHeight;
+  }
 
   destroy() { this._unsub(); clear(this.node); }
 }

@@ -4,7 +4,7 @@ import { renderWelcome } from './welcome.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
 // An Expeditions turn's deadline: from live play to play over days (seconds, and how it reads)
-const DEADLINES = [[30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min'], [3600, '1 h'], [86400, '24 h'], [259200, '72 h']];
+export const DEADLINES = [[30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min'], [3600, '1 h'], [86400, '24 h'], [259200, '72 h']];
 
 /** Puts `node` in `list` (the form shows or hides the list's nodes together) and returns it. */
 function mark(list, node) { list.push(node); return node; }

@@ -1,6 +1,6 @@
 // The side panels and the status line of the table: players, stack, result, whose table this is.
 // They only read the table state and redraw when what they show changed.
-import { el, clear, swatch } from './dom.js';
+import { el, clear, swatch, nameAndColour } from './dom.js';
 import { countdown } from './clock.js';
 import { botTag } from './room.js';
 
@@ -84,7 +84,7 @@ export class Panels {
     const name = (c) => this.state.seatOfColour(c)?.name || t(`colour.${c}`);
     box.append(el('h3', { text: t('result.title') }));
     const winners = r.winners || [];
-    box.append(el('div', { class: 'winner', 'data-testid': 'winner', text: t(winners.length > 1 ? 'result.winners' : 'result.winner', { names: winners.map((c) => `${name(c)} (${t(`colour.${c}`)})`).join(', ') }) }));
+    box.append(el('div', { class: 'winner', 'data-testid': 'winner', text: t(winners.length > 1 ? 'result.winners' : 'result.winner', { names: winners.map((c) => nameAndColour(t, c, this.state.seatOfColour(c)?.name)).join(', ') }) }));
     box.append(el('div', { class: 'decided', 'data-testid': 'decided-by', text: t(`result.decided_by.${r.decided_by}`) }));
     const tbl = el('table', { class: 'scores' }, el('thead', {}, el('tr', {},
       ['result.rank', 'result.player', 'result.score', 'result.islands', 'result.boats'].map((k) => el('th', { text: t(k) })))));

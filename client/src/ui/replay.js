@@ -6,12 +6,15 @@ import { applyPatch } from '../patch.js';
 import { apiJson } from '../net.js';
 import { Table } from './table.js';
 import { TableState } from './tablestate.js';
-import { GameLog } from './gamelog.js';
+import { GameLog, eventEntry } from './gamelog.js';
+import { initialSpeed } from './eventplayer.js';
+import { ExpeditionsTable, turnOf } from '../expeditions/table.js';
+import { reportOf } from '../expeditions/words.js';
 
 /** A replay's log: shown, never saved (the saved log belongs to the person's live room). */
 export class QuietLog extends GameLog {
   _saveSoon() {}
-  clear() { this.items.length = 0; }
+  clear() { this.items.length = 0; this.v = null; }
 }
 
 /** Every version's view and events from the frames `{v, events, patch}`. */
@@ -87,9 +90,21 @@ export class Replay {
         : el('a', { href: '#/', class: 'replay-back', 'data-testid': 'replay-back', text: t('misc.back') }));
     const holder = el('div', { class: 'table-holder' });
     clear(this.root).append(bar, holder);
+    // the table below takes the screen's height less the bar's (which wraps on a narrow screen)
+    this._barSize = new ResizeObserver(() => this.root.style.setProperty('--replay-bar', `${bar.offsetHeight}px`));
+    this._barSize.observe(bar);
     this.state = this.tableState();
-    this.log = new QuietLog(`replay:${rec.id}`);
-    this.table = new Table(holder, { state: this.state, log: this.log, t, act: async () => ({ ok: false, error: { code: 'replay' } }) });
+    const act = async () => ({ ok: false, error: { code: 'replay' } });
+    // each rule set replays on its own table: Expeditions' map and turn reports, Tongiaki's board and log
+    this.expeditions = rec.settings?.game === 'expeditions';
+    if (this.expeditions) {
+      const speed = initialSpeed();
+      this.table = new ExpeditionsTable(holder, { state: this.state, t, act, replay: true, speed: () => speed });
+      this.reports = this.events.map((ev) => { const r = reportOf(ev); return r.length ? { turn: turnOf(r), events: r } : null; });
+    } else {
+      this.log = new QuietLog(`replay:${rec.id}`);
+      this.table = new Table(holder, { state: this.state, log: this.log, t, act, replay: true });
+    }
     this.table.chatSlot.append(el('p', { class: 'muted', text: t('replay.players', { names: rec.seats.map((s) => s.name).join(', ') }) }));
   }
 
@@ -97,11 +112,18 @@ export class Replay {
   show(v, animate) {
     v = Math.max(0, Math.min(this.views.length - 1, v));
     const table = this.table;
-    if (animate && v === this.v + 1) {
+    if (this.expeditions) {
+      table.replayAt(this.views[v], this.reports.slice(0, v + 1).filter(Boolean), animate && v === this.v + 1 && !!this.reports[v]);
+    } else if (animate && v === this.v + 1) {
       table.show({ status: 'applied', prev: this.views[this.v], events: this.events[v], view: this.views[v] });
     } else {
+      // a jump: the log of every version up to this one, as if it had been played
       this.log.clear();
-      clear(table.logPanel.node);
+      const items = [];
+      for (let k = 1; k <= v; k++) {
+        for (const ev of this.events[k]) { const entry = eventEntry(ev, this.t); if (entry) items.push({ ...entry, v: k }); }
+      }
+      this.log.fill(items, 0, v);
       table.show({ status: 'snapshot', view: this.views[v] });
     }
     this.v = v;
@@ -141,15 +163,25 @@ export class Replay {
     this.drawPos();
     while (this.playing && !this.gone && this.v < this.views.length - 1) {
       this.step();
-      await this.table.queue.push(() => {});
-      const speed = this.table.queue.speed;
+      await this.settled();
+      const speed = this.expeditions ? this.table.speed() : this.table.queue.speed;
       await new Promise((r) => setTimeout(r, speed ? 250 / speed : 0));
     }
     this.playing = false;
     if (!this.gone) this.drawPos();
   }
 
+  /** Once the version just shown has played on the board. */
+  async settled() {
+    if (!this.expeditions) { await this.table.queue.push(() => {}); return; }
+    while (this.table.animating && !this.gone) await new Promise((r) => setTimeout(r, 50));
+  }
+
   pause() { this.playing = false; if (this.posEl) this.drawPos(); }
 
-  destroy() { this.gone = true; this.playing = false; this.table?.destroy(); }
+  destroy() {
+    this.gone = true; this.playing = false; this.table?.destroy();
+    this._barSize?.disconnect();
+    this.root.style.removeProperty('--replay-bar');
+  }
 }

@@ -1,5 +1,6 @@
 // The waiting room: seats (sit, stand, bots), host controls (start), settings, chat.
 import { el, clear, swatch } from './dom.js';
+import { DEADLINES } from './lobby.js';
 
 /** The bot levels of the server (server/bots/levels.py), weakest first. */
 export const BOT_LEVELS = ['random', 'greedy', 'search'];
@@ -50,19 +51,25 @@ export function renderWaiting(app, root, chatSlot) {
   ctrl.append(el('button', { type: 'button', 'data-testid': 'leave', onclick: () => app.go('') }, t('room.leave')));
   if (isHost) {
     const full = room.seats.every((s) => s.kind !== 'empty');
-    ctrl.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'start', disabled: !full, onclick: () => app.roomRequest('room_start', { fill_with_bots: false }) }, t('room.start')));
-    ctrl.append(el('button', { type: 'button', 'data-testid': 'start-bots', onclick: () => app.roomRequest('room_start', { fill_with_bots: true }) }, t('room.start_bots')));
+    // the primary action is the one that starts now: with every seat taken, Start; else fill with bots
+    ctrl.append(el('button', { type: 'button', class: full ? 'primary' : '', 'data-testid': 'start', disabled: !full, onclick: () => app.roomRequest('room_start', { fill_with_bots: false }) }, t('room.start')));
+    ctrl.append(el('button', { type: 'button', class: full ? '' : 'primary', 'data-testid': 'start-bots', onclick: () => app.roomRequest('room_start', { fill_with_bots: true }) }, t('room.start_bots')));
   } else {
     ctrl.append(el('p', { class: 'muted', text: mySeats.length ? t('room.waiting_for') : t('room.spectating') }));
   }
   const st = room.settings || {};
-  const settings = el('dl', { class: 'settings' },
+  // each game's own settings: Expeditions has no variants and no starting seat, its clock is the turn deadline
+  const ex = st.game === 'expeditions';
+  const settings = el('dl', { class: 'settings', 'data-testid': 'room-settings' },
+    dt(t('lobby.table_name'), st.name || ''),
+    dt(t('ex.game'), t(`ex.game.${ex ? 'expeditions' : 'tongiaki'}`)),
     dt(t('lobby.seats'), String(room.seats.length)),
-    dt(t('lobby.two_colours'), st.variants?.two_colours ? '✓' : '—'),
-    dt(t('lobby.free_follow_up'), st.variants?.free_follow_up ? '✓' : '—'),
-    dt(t('lobby.clock'), st.clock ? `${st.clock}s` : '—'),
-    dt(t('lobby.bot_pace'), `${st.bot_pace ?? 1}s`),
-    dt(t('lobby.first'), st.first === null || st.first === undefined ? t('lobby.first_random') : t('lobby.first_seat', { n: st.first + 1 })));
+    ex ? dt(t('ex.deadline'), deadlineWords(st.clock)) : [
+      dt(t('lobby.two_colours'), st.variants?.two_colours ? '✓' : '—'),
+      dt(t('lobby.free_follow_up'), st.variants?.free_follow_up ? '✓' : '—'),
+      dt(t('lobby.clock'), st.clock ? `${st.clock}s` : '—'),
+      dt(t('lobby.first'), st.first === null || st.first === undefined ? t('lobby.first_random') : t('lobby.first_seat', { n: st.first + 1 }))],
+    dt(t('lobby.bot_pace'), `${st.bot_pace ?? 1}s`));
   root.append(el('div', { class: 'waiting' },
     el('section', { class: 'panel' }, el('h2', { text: t('room.seats') }), seats, ctrl),
     el('section', { class: 'panel' }, el('h3', { text: t('room.settings') }), settings,
@@ -70,6 +77,11 @@ export function renderWaiting(app, root, chatSlot) {
       room.code ? el('p', {}, el('a', { href: `#/code/${encodeURIComponent(room.code)}`, 'data-testid': 'invite-link',
         onclick: (e) => { e.preventDefault(); navigator.clipboard?.writeText(`${location.origin}${location.pathname}#/code/${room.code}`).catch(() => {}); app.toast(t('misc.copied')); } }, t('misc.copy_link'))) : null),
     el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), chatSlot)));
+}
+
+/** An Expeditions deadline in seconds as the create form names it ("30 s", "24 h"). */
+function deadlineWords(s) {
+  return DEADLINES.find(([n]) => n === s)?.[1] || (s ? `${s} s` : '—');
 }
 
 function dt(k, v) { return [el('dt', { text: k }), el('dd', { text: v })]; }

@@ -10,6 +10,7 @@ import { LogPanel } from './gamelog.js';
 import { ClockTicker } from './clock.js';
 import { TurnSignals, soundOn, setSound } from './signals.js';
 import { routeAhead, fleetColours, routeWords } from '../route.js';
+import { endMoment } from './endscreen.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -20,9 +21,10 @@ export class Table {
   /** root: the element to fill; state: the room's TableState; log: its GameLog; t: translator;
    *  act(action) → Promise of the server's answer; lateLog(after, upTo): fills the log from the server,
    *  from the game's start (after null) or after version `after`, up to version `upTo`;
-   *  keepDraft: a half-made choice outlives a reload of the page (a live room's table, not a lesson's). */
-  constructor(root, { state, log, t, act, lateLog, keepDraft = false }) {
-    this.root = root; this.state = state; this.t = t;
+   *  keepDraft: a half-made choice outlives a reload of the page (a live room's table, not a lesson's);
+   *  replay: a finished game played again (ui/replay.js): nobody decides, nothing to hear or be told. */
+  constructor(root, { state, log, t, act, lateLog, keepDraft = false, replay = false }) {
+    this.root = root; this.state = state; this.t = t; this.replay = replay;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
     this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.hit(hit, how), label: (d) => this.targetName(d) });
@@ -82,12 +84,15 @@ export class Table {
     const soundBtn = el('button', { type: 'button', 'data-testid': 'sound', 'aria-pressed': String(soundOn()),
       onclick: () => { setSound(!soundOn()); soundBtn.setAttribute('aria-pressed', String(soundOn())); } }, t('turn.sound'));
     // a system notification when the tab is hidden: asked for only when the person presses this
-    const canAsk = globalThis.Notification && Notification.permission === 'default';
+    const canAsk = !this.replay && globalThis.Notification && Notification.permission === 'default';
     const notifyBtn = canAsk ? el('button', { type: 'button', 'data-testid': 'notify',
       onclick: () => { Notification.requestPermission().finally(() => notifyBtn.remove()); } }, t('turn.notify_ask')) : null;
-    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn, soundBtn, notifyBtn);
+    const animBar = el('div', { class: 'anim-bar' }, el('label', {}, t('anim.speed'), ' ', speedSel), skipBtn, this.replay ? null : soundBtn, notifyBtn);
+    this.decision.node.hidden = this.replay;   // nobody is waited for in a replay
     this.chatSlot = el('div', { class: 'chat-slot' });
-    const main = el('section', { class: 'table-main' }, el('div', { class: 'table-top' }, p.statusEl, animBar), this.decision.node, this.boardWrap, this.toastEl);
+    this.rewindSlot = el('span', { class: 'rewind-slot' });
+    const main = el('section', { class: 'table-main' }, el('div', { class: 'table-top' }, p.statusEl, this.rewindSlot, animBar),
+      this.decision.node, this.boardWrap, endMoment(t, p.resultEl), this.toastEl);
     const panels = [['players', p.playersEl], ['stack', p.stackEl], ['log', this.logPanel.node], ['chat', this.chatSlot]];
     // on a phone the board comes first: the panels are one tap away in a sheet over the board's foot
     const side = el('aside', { class: 'side', 'data-open': '' });
@@ -97,8 +102,7 @@ export class Table {
         for (const b of tabs.children) b.setAttribute('aria-pressed', String(b.dataset.tab === side.dataset.open));
         if (k === 'log') this.logPanel.toEnd();
       } }, t(`panel.${k}`))));
-    side.append(p.resultEl,
-      ...panels.map(([k, node]) => el('section', { class: `panel ${k}-panel`, 'data-panel': k }, el('h3', { text: t(`panel.${k}`) }), node)),
+    side.append(...panels.map(([k, node]) => el('section', { class: `panel ${k}-panel`, 'data-panel': k }, el('h3', { text: t(`panel.${k}`) }), node)),
       tabs);
     clear(this.root).appendChild(el('div', { class: 'table' }, main, side));
     this.logPanel.toEnd();   // a reload's log was drawn before the panel was on the page

@@ -2,18 +2,30 @@
 // play" and the rules, the recent finished games and the person's own (GET /api/games, §12).
 import { el, clear, swatch } from './dom.js';
 import { apiJson } from '../net.js';
+import { BOT_LEVELS, botTag } from './room.js';
 
 const REFRESH_MS = 3000;
+const LEVEL_KEY = 'tongiaki.botLevel';   // the level "Play against bots now" last played (kept)
+
+function storedLevel() {
+  let level = null;
+  try { level = localStorage.getItem(LEVEL_KEY); } catch { /* ignore */ }
+  return BOT_LEVELS.includes(level) ? level : 'greedy';
+}
 
 export function renderWelcome(app) {
   const t = app.t;
   const recent = el('ul', { class: 'games', 'data-testid': 'recent-games' });
   const mine = el('ul', { class: 'games', 'data-testid': 'my-games' });
-  const playBots = el('button', { type: 'button', class: 'primary big', 'data-testid': 'play-bots', onclick: () => playAgainstBots(app, playBots) }, t('lobby.play_bots'));
+  const level = el('select', { 'data-testid': 'play-bots-level', 'aria-label': t('bot.level'),
+    onchange: () => { try { localStorage.setItem(LEVEL_KEY, level.value); } catch { /* ignore */ } } },
+  BOT_LEVELS.map((l) => el('option', { value: l, text: t(`bot.${l}`) })));
+  level.value = storedLevel();
+  const playBots = el('button', { type: 'button', class: 'primary big', 'data-testid': 'play-bots', onclick: () => playAgainstBots(app, playBots, level.value) }, t('lobby.play_bots'));
   const root = el('div', { class: 'welcome' },
     el('section', { class: 'panel intro', 'data-testid': 'intro' },
       el('p', { text: t('lobby.intro1') }), el('p', { text: t('lobby.intro2') }),
-      el('div', { class: 'buttons' }, playBots,
+      el('div', { class: 'buttons' }, el('span', { class: 'play-bots' }, playBots, el('label', { class: 'bots-level' }, t('bot.level'), ' ', level)),
         el('a', { class: 'button', href: '#/learn', 'data-testid': 'how-to-play', text: t('lobby.how') }),
         el('a', { class: 'button', href: '#/rules', 'data-testid': 'rules-link', text: t('lobby.rules') }))),
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.recent') }), recent),
@@ -30,18 +42,39 @@ export function renderWelcome(app) {
   return { el: root, refresh };
 }
 
-/** A table of three seats, two of them bots, started at once. */
-async function playAgainstBots(app, button) {
+/** A table of three seats, two bots of the chosen level, started at once. */
+async function playAgainstBots(app, button, level) {
   button.disabled = true;
   try {
     const name = app.t('lobby.bots_table', { name: app.session?.name || 'Guest' }).slice(0, 40);
     const made = await app.net.request('room_create', { name, seats: 3, private: true, bot_pace: 1 });
     if (!made.ok) { app.toast(app.t('err.server', { message: made.error?.message })); return; }
+    for (const seat of [1, 2]) {
+      const added = await app.net.request('bot_add', { room: made.room.id, seat, level });
+      if (!added.ok) { app.toast(app.t('err.server', { message: added.error?.message })); return; }
+    }
     const started = await app.net.request('room_start', { room: made.room.id, fill_with_bots: true });
     if (!started.ok) { app.toast(app.t('err.server', { message: started.error?.message })); return; }
     app.net.request('lobby_unwatch', {});
     app.go(`room/${made.room.id}`);
   } finally { button.disabled = false; }
+}
+
+/** A finished game's seats in rank order: the winners first, then by score (a seat's score is its
+ *  best colour's; equal scores share a rank). */
+export function standings(g) {
+  const winners = new Set(g.winners || []);
+  const rows = (g.seats || []).map((seat) => {
+    const cs = seat.colours || [];
+    const score = cs.length ? Math.max(...cs.map((c) => g.scores?.[c] ?? -Infinity)) : null;
+    return { seat, score: Number.isFinite(score) ? score : null, won: cs.some((c) => winners.has(c)) };
+  });
+  rows.sort((a, b) => (b.won - a.won) || ((b.score ?? -1) - (a.score ?? -1)));
+  rows.forEach((r, i) => {
+    const prev = rows[i - 1];
+    r.rank = prev && prev.won === r.won && prev.score === r.score ? prev.rank : i + 1;
+  });
+  return rows;
 }
 
 async function games(url) {
@@ -53,13 +86,14 @@ function fillGames(app, list, found) {
   clear(list);
   if (!found.length) { list.append(el('li', { class: 'muted', text: t('lobby.none') })); return; }
   for (const g of found) {
-    const names = (c) => (g.seats || []).find((s) => (s.colours || []).includes(c))?.name || t(`colour.${c}`);
     const when = new Date((g.finished || 0) * 1000);
-    list.append(el('li', { class: 'game-item', 'data-game': g.id },
+    list.append(el('li', { class: 'game-item', 'data-game': g.id, 'data-mode': g.game || 'tongiaki' },
       el('div', { class: 'room-title' }, el('strong', { text: g.name }), ' ',
+        el('span', { class: 'tag', 'data-testid': 'game-mode', text: g.game === 'expeditions' ? t('ex.mode') : 'Tongiaki' }), ' ',
         el('span', { class: 'muted', text: when.toLocaleString(app.lang) })),
-      el('div', { class: 'room-meta' }, (g.seats || []).map((s) => [swatch((s.colours || [])[0]), ' ', s.name, ' ']),
-        '· ', t('lobby.won', { names: (g.winners || []).map(names).join(', ') })),
+      el('ol', { class: 'standings', 'data-testid': 'standings' }, standings(g).map(({ seat, rank, score }) => el('li', { 'data-rank': rank },
+        el('span', { class: 'rank', text: `${rank}.` }), ' ', swatch((seat.colours || [])[0]), ' ', seat.name || '?',
+        seat.kind === 'bot' ? [' ', botTag(t, seat)] : null, ' ', el('b', { class: 'score', text: String(score ?? '–') })))),
       el('a', { class: 'button', href: `#/replay/${g.id}`, 'data-testid': 'open-replay', text: t('replay.open') })));
   }
 }
