@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { touchWords } from '../src/touch.js';
-import { translator, LANGS } from '../src/i18n.js';
+import { translator, loadLanguage, LANGS } from '../src/i18n.js';
+
+for (const lang of LANGS) await loadLanguage(lang);
 
 const PROMPTS = ['prompt.take_back', 'prompt.expand_island', 'prompt.royal', 'prompt.migrate', 'prompt.land',
   'prompt.place_tile', 'prompt.place_tile_turn', 'prompt.turn_tile', 'prompt.confirm_expand'];
