@@ -43,7 +43,7 @@ ON_SCREEN_JS = r"""
   if (r.width < 2 || r.height < 2) return [`${sel}: not shown (${r.width}x${r.height})`];
   const W = innerWidth, H = innerHeight;
   if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
-    out.push(`${sel}: outside the viewport (${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)} in ${W}x${H})`);
+    out.push(`${sel}: outside the viewport (${[r.left, r.top, r.width, r.height].map(Math.round)} in ${W}x${H})`);
   for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
     const s = getComputedStyle(a);
     if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
@@ -53,12 +53,20 @@ ON_SCREEN_JS = r"""
   }
   if (e.scrollHeight > e.clientHeight + 2 && getComputedStyle(e).overflowY !== 'visible')
     out.push(`${sel}: clips its content (${e.scrollHeight} px in ${e.clientHeight})`);
-  const cx = Math.min(Math.max(r.left + r.width / 2, 0), W - 1), cy = Math.min(Math.max(r.top + r.height / 2, 0), H - 1);
+  const cx = Math.min(Math.max(r.left + r.width / 2, 0), W - 1);
+  const cy = Math.min(Math.max(r.top + r.height / 2, 0), H - 1);
   const hit = document.elementFromPoint(cx, cy);
-  if (!hit || !(hit === e || e.contains(hit)))
-    out.push(`${sel}: covered by ${hit ? hit.tagName.toLowerCase() + '.' + [...hit.classList].join('.') + (hit.dataset.testid ? '[' + hit.dataset.testid + ']' : '') : 'nothing'}`);
+  const name = (x) => `${x.tagName.toLowerCase()}.${[...x.classList].join('.')}[${x.dataset.testid || ''}]`;
+  if (!hit || !(hit === e || e.contains(hit))) out.push(`${sel}: covered by ${hit ? name(hit) : 'nothing'}`);
   return out;
 }
+"""
+
+
+# The end of a game's entrance (its scores, then its buttons) has played.
+SETTLED_JS = r"""
+() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('.end-moment'))
+  .every((a) => a.playState === 'finished')
 """
 
 
@@ -74,8 +82,8 @@ class Journey:
         """The screen `name`: each action usable (visible, inside, uncovered, unclipped), no errors so far,
         and its screenshot."""
         page = self.page
-        print(f"{time.monotonic():.1f} {self.tag} {name}", flush=True)
         page.wait_for_timeout(120)   # a settled layout (fonts, the camera's first frame)
+        page.wait_for_function(SETTLED_JS)
         page.screenshot(path=str(self.artifacts / f"journey-{self.tag}-{name}.png"))
         problems = [p for sel in actions for p in page.evaluate(ON_SCREEN_JS, sel)]
         assert not problems, f"{self.tag} {name}: {problems}"
@@ -159,7 +167,8 @@ async ([left, limitMs]) => {
     } else await new Promise((ok) => setTimeout(ok, 10));
   }
   const r = app.room, view = r && r.stream.view;
-  return JSON.stringify({ v: r && r.stream.v, stack: view && view.stack, phase: view && view.phase, legal: r && r.tableState.legal, acts });
+  return JSON.stringify({ v: r && r.stream.v, stack: view && view.stack, phase: view && view.phase,
+                          legal: r && r.tableState.legal, acts });
 }
 """
 
@@ -174,6 +183,9 @@ def click_decisions(j: Journey, n: int, *, until_over: bool = False) -> None:
         if page.evaluate("() => document.querySelector('[data-testid=board]')?.dataset.interactive") != "yes":
             return
         problems.extend(page.evaluate(ON_SCREEN_JS, "[data-testid=decision]"))
+        # a click or a tap draws no focus box (the keyboard's ring only)
+        if page.evaluate("() => !!document.querySelector('[data-testid=board] .focus-ring')"):
+            problems.append("a focus box drawn after a click")
         if j.tag.split("-")[1] == "phone":
             text = page.inner_text("[data-testid=decision] .prompt")
             if "click" in text or "Enter" in text:
@@ -201,7 +213,31 @@ def play_expeditions_to_the_end(page: Any) -> None:
     page.wait_for_selector("[data-testid=result]:not([hidden])", timeout=30_000)
 
 
-MATRIX = [(target, size, game) for target in ("direct", "proxy") for size in SIZES for game in ("tongiaki", "expeditions")]
+# Each tab of the phone's sheet on one line; the log sheet opens at its newest entry.
+TABS_JS = r"""
+() => [...document.querySelectorAll('[data-testid=side-tabs] button')].filter((b) => {
+  const r = document.createRange(); r.selectNodeContents(b);
+  return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+}).map((b) => b.textContent)
+"""
+LOG_AT_END_JS = r"""
+() => { const s = document.querySelector('[data-panel=log]');
+        return s.scrollHeight > s.clientHeight && s.scrollTop + s.clientHeight >= s.scrollHeight - 2; }
+"""
+
+
+def phone_sheets(j: Journey) -> None:
+    page = j.page
+    assert page.evaluate(TABS_JS) == [], "tabs wrap"
+    page.locator("[data-testid=side-tabs] [data-tab=log]").tap()
+    page.wait_for_selector("[data-panel=log] li")
+    assert page.evaluate(LOG_AT_END_JS), "the log sheet opens at its newest entry"
+    j.screen("7b-log-sheet", ["[data-panel=log] li:last-child", "[data-testid=side-tabs] [data-tab=log]"])
+    page.locator("[data-testid=side-tabs] [data-tab=log]").tap()
+
+
+MATRIX = [(target, size, game) for target in ("direct", "proxy") for size in SIZES
+          for game in ("tongiaki", "expeditions")]
 
 
 @pytest.mark.parametrize(("target", "size", "game"), MATRIX, ids=["-".join(m) for m in MATRIX])
@@ -257,6 +293,8 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
     page.wait_for_selector("[data-testid=end-actions]:not([hidden]) [data-testid=end-rematch]")
     j.screen("7-end", ["[data-testid=result]", "[data-testid=end-rematch]", "[data-testid=end-replay]",
                        "[data-testid=end-back]"])
+    if tabs:
+        phone_sheets(j)
     watcher.wait_for_selector("[data-testid=end-replay]")
     w.screen("8-spectator-end", ["[data-testid=result]", "[data-testid=end-replay]", "[data-testid=end-back]"])
 
@@ -266,13 +304,23 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
     page.wait_for_function("() => window.__tongiaki.replay?.table")
     j.screen("9-replay", ["[data-testid=replay-play]", "[data-testid=replay-next]", "[data-testid=board]"])
     page.click("[data-testid=replay-play]")
-    page.wait_for_function("() => { const r = window.__tongiaki.replay; return r.v === r.views.length - 1 && !r.playing; }",
-                           timeout=60_000)
+    page.wait_for_function("() => { const r = window.__tongiaki.replay; "
+                           "return r.v === r.views.length - 1 && !r.playing; }", timeout=60_000)
     page.wait_for_selector("[data-testid=result]:not([hidden])")
     j.screen("10-replay-end", ["[data-testid=replay-start]", "[data-testid=replay-back]"])
 
+    # in Hebrew the bar runs right to left and its arrows point the other way
+    page.goto(f"{url}/{QUERY}&lang=he#/replay/{room}")
+    page.wait_for_function("() => window.__tongiaki.replay?.table && document.documentElement.dir === 'rtl'")
+    start_right, flipped = page.evaluate("""() => {
+      const box = (id) => document.querySelector(`[data-testid=replay-${id}]`).getBoundingClientRect();
+      const arrow = getComputedStyle(document.querySelector('[data-testid=replay-prev] .arrow')).transform;
+      return [box('start').left > box('end').left, arrow.startsWith('matrix(-1')]; }""")
+    assert start_right and flipped
+    j.screen("10b-replay-hebrew", ["[data-testid=replay-play]", "[data-testid=replay-start]"])
+
     # back to the game's end, and a rematch: a new waiting room with its own name
-    page.goto(f"{url}/{QUERY}#/room/{room}")
+    page.goto(f"{url}/{QUERY}&lang=en#/room/{room}")
     page.wait_for_selector("[data-testid=end-rematch]")
     old_name = page.evaluate("() => window.__tongiaki.room.state.settings.name")
     page.click("[data-testid=end-rematch]")

@@ -71,18 +71,20 @@ export class Replay {
   build() {
     const t = this.t, rec = this.record;
     const btn = (id, label, title, fn) => el('button', { type: 'button', 'data-testid': `replay-${id}`, title, 'aria-label': title, onclick: fn }, label);
+    // an arrow drawn left to right, turned over on a right-to-left page (app.css): "back" points to its start
+    const arrow = (id, glyph, title, fn) => btn(id, el('span', { class: 'arrow', text: glyph }), title, fn);
     this.posEl = el('span', { class: 'replay-pos', 'data-testid': 'replay-pos' });
     this.turnInput = el('input', { type: 'number', min: 0, value: 0, 'data-testid': 'replay-turn', 'aria-label': t('replay.turn') });
     this.playBtn = btn('play', '▶', t('replay.play'), () => (this.playing ? this.pause() : this.play()));
     const bar = el('div', { class: 'replay-bar', 'data-testid': 'replay-bar' },
       el('strong', { text: t('replay.title', { name: rec.name }) }), ' ',
-      btn('start', '|‹', t('replay.start'), () => this.jump(0)),
-      btn('prev-turn', '«', t('replay.prev_turn'), () => this.stepTurn(-1)),
-      btn('prev', '‹', t('replay.prev'), () => this.jump(this.v - 1)),
+      arrow('start', '|‹', t('replay.start'), () => this.jump(0)),
+      arrow('prev-turn', '«', t('replay.prev_turn'), () => this.stepTurn(-1)),
+      arrow('prev', '‹', t('replay.prev'), () => this.jump(this.v - 1)),
       this.playBtn,
-      btn('next', '›', t('replay.next'), () => this.step()),
-      btn('next-turn', '»', t('replay.next_turn'), () => this.stepTurn(1)),
-      btn('end', '›|', t('replay.end'), () => this.jump(this.views.length - 1)),
+      arrow('next', '›', t('replay.next'), () => this.step()),
+      arrow('next-turn', '»', t('replay.next_turn'), () => this.stepTurn(1)),
+      arrow('end', '›|', t('replay.end'), () => this.jump(this.views.length - 1)),
       el('form', { class: 'replay-jump', onsubmit: (e) => { e.preventDefault(); this.jumpTurn(Number(this.turnInput.value)); } },
         el('label', {}, t('replay.turn'), ' ', this.turnInput), el('button', { type: 'submit', 'data-testid': 'replay-go' }, t('replay.go'))),
       this.posEl,
