@@ -50,10 +50,10 @@ export class DecisionBar {
   render() {
     const t = this.t;
     const box = clear(this.node);
-    // a page that plays no colour (a spectator) never gets buttons here: its bar is one line, not the
-    // fixed height that keeps a player's board from moving between clicks
-    box.toggleAttribute('data-watching', this.state.myColours().length === 0);
+    // a page that plays no colour (a spectator) never gets buttons here, nor anyone once the game is over:
+    // its bar is one line, not the fixed height that keeps a player's board from moving between clicks
     const v = this.state.shown;
+    box.toggleAttribute('data-watching', this.state.myColours().length === 0 || v?.phase === 'over');
     if (!v) return;
     if (v.phase === 'over') { box.dataset.kind = 'over'; box.append(el('div', { class: 'prompt', text: t('phase.over') })); return; }
     const pend = v.pending;
