@@ -326,8 +326,9 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
     page.wait_for_function("() => window.__tongiaki.replay?.table")
     j.screen("9-replay", ["[data-testid=replay-play]", "[data-testid=replay-next]", "[data-testid=board]"])
     page.click("[data-testid=replay-play]")
+    page.wait_for_function("() => window.__tongiaki.replay.v >= 2")   # it plays on by itself
     page.wait_for_function("() => { const r = window.__tongiaki.replay; "
-                           "return r.v === r.views.length - 1 && !r.playing; }", timeout=60_000)
+                           "return r.v === r.views.length - 1 && !r.playing; }", timeout=240_000)
     page.wait_for_selector("[data-testid=result]:not([hidden])")
     j.screen("10-replay-end", ["[data-testid=replay-start]", "[data-testid=replay-back]"])
 
