@@ -307,7 +307,7 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
 
     # to the end: the scores first, then the buttons
     if tongiaki:
-        ff = page.evaluate(FAST_FORWARD_JS, [3, 240_000])
+        ff = page.evaluate(FAST_FORWARD_JS, [4, 400_000])
         assert ff in ("play", "over"), ff
         click_decisions(j, 0, until_over=True)
     else:
@@ -335,11 +335,11 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
     # in Hebrew the bar runs right to left and its arrows point the other way
     page.goto(f"{url}/{QUERY}&lang=he#/replay/{room}")
     page.wait_for_function("() => window.__tongiaki.replay?.table && document.documentElement.dir === 'rtl'")
-    start_right, flipped = page.evaluate("""() => {
+    back_right, flipped = page.evaluate("""() => {
       const box = (id) => document.querySelector(`[data-testid=replay-${id}]`).getBoundingClientRect();
       const arrow = getComputedStyle(document.querySelector('[data-testid=replay-prev] .arrow')).transform;
-      return [box('start').left > box('end').left, arrow.startsWith('matrix(-1')]; }""")
-    assert start_right and flipped
+      return [box('prev').left > box('next').left, arrow.startsWith('matrix(-1')]; }""")
+    assert back_right and flipped, (back_right, flipped)
     j.screen("10b-replay-hebrew", ["[data-testid=replay-play]", "[data-testid=replay-start]"])
 
     # back to the game's end, and a rematch: a new waiting room with its own name

@@ -134,7 +134,7 @@ def test_the_lobby_welcomes_and_plays_against_bots_in_one_click(browser: Any, co
     assert bots.all_inner_texts() == ["bot · intermediate", "bot · intermediate"]
     assert "#/room/" in page.url
     # the level is the person's to pick beside the button (one click still plays), and it is remembered
-    page.goto(base_url + "/")
+    page.click("[data-testid=nav-lobby]")
     page.wait_for_selector("[data-testid=play-bots-level]")
     assert page.locator("[data-testid=play-bots-level]").input_value() == "greedy"
     page.select_option("[data-testid=play-bots-level]", "random")
@@ -143,7 +143,9 @@ def test_the_lobby_welcomes_and_plays_against_bots_in_one_click(browser: Any, co
     bots = page.locator("[data-testid=players] .tag.bot")
     bots.first.wait_for()
     assert bots.all_inner_texts() == ["bot · beginner", "bot · beginner"]
-    page.goto(base_url + "/")
+    page.reload()
+    page.wait_for_selector("[data-testid=board]")
+    page.click("[data-testid=nav-lobby]")
     page.wait_for_selector("[data-testid=play-bots-level]")
     assert page.locator("[data-testid=play-bots-level]").input_value() == "random"
     assert page.errors == []
