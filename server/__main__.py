@@ -21,11 +21,12 @@ from aiohttp import web
 
 from server import admin, logs
 from server import workers as supervisor
-from server.app import CLOSED, init_app, metrics_app
+from server.app import ADMISSION, CLOSED, init_app, metrics_app
 from server.bots import worker
 from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
 from server.lobby.modes import MODES, bot_thinking
 from server.lobby.store import decision_pending
+from server.realtime.accept import GuardedSite
 from server.workers import CANNOT_LISTEN, bound
 
 log = logging.getLogger("server")
@@ -145,7 +146,8 @@ async def _run(config: Config, sock: socket.socket, extra: socket.socket | None)
         log.error("cannot listen on %s:%s: %s", config.host, config.port, e.strerror or e)
         await runner.cleanup()
         return CANNOT_LISTEN
-    await web.SockSite(runner, sock, shutdown_timeout=10.0).start()
+    # each accepted connection passes the caps at accept first (server/realtime/accept.py)
+    await GuardedSite(runner, sock, app[ADMISSION], shutdown_timeout=10.0).start()
     side = None
     if extra is not None:
         extra.listen(128)

@@ -27,6 +27,7 @@ from server.lobby.modes import MODES
 from server.lobby.offload import Offload
 from server.logs import LogBudget
 from server.metrics import CONTENT_TYPE, Metrics
+from server.realtime.accept import Admission
 from server.realtime.fanout import Fanout, LocalManager, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
 from server.realtime.transport import (
@@ -59,6 +60,7 @@ CLOSED = web.AppKey("closed", list[str])
 """What the shutdown closed, in order, for the process's stop line (server/__main__.py)."""
 MAIN = web.AppKey("main", web.Application)
 BOTS = web.AppKey("bots", BotQueue)
+ADMISSION = web.AppKey("admission", Admission)
 
 FRAME_LIMIT = 64 * 1024
 """Bytes of one Engine.IO frame (websocket message or long-polling POST): docs/protocol.md §2."""
@@ -92,6 +94,10 @@ def init_app(config: Config) -> web.Application:
     app[CONFIG] = config
     app[METRICS] = Metrics()
     app[CLOSED] = []
+    # TCP connections at accept (a GuardedSite serves the app with it: server/realtime/accept.py); behind
+    # our nginx every peer is the proxy, whose limit_conn caps each client instead
+    app[ADMISSION] = Admission(0 if config.forwarded_for else config.tcp_per_address, config.header_timeout,
+                               app[METRICS].refused_connection)
     app[WEBSOCKETS] = install_websocket(sio, config.deflate, config.write_timeout,
                                         app[METRICS].dropped_slow_socket)
     # Engine.IO sessions per address: a little above the Socket.IO cap (which answers with a reason),

@@ -101,6 +101,9 @@ class Config:
     send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
     write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
     connections_per_address: int = 50     # sockets open at once from one client address (this process); 0: no cap
+    tcp_per_address: int = 128            # TCP connections at once from one peer address, at accept; 0: no cap
+                                          # (off behind our nginx, `forwarded_for`: its limit_conn counts clients)
+    header_timeout: float = 10.0          # seconds a new connection has to send its request head; 0: no limit
     forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
     log_format: str = "text"              # "text" or "json" (one JSON object per line)
     event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
@@ -279,6 +282,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("connections_per_address", _number(int, 0, None), "sockets open at once from one client address "
             "on one replica (`0`: no cap); beyond it the connection is refused with `too_many_connections`; "
             "Engine.IO transports are capped at this + 8"),
+    Setting("tcp_per_address", _number(int, 0, None), "TCP connections open at once from one peer address, "
+            "counted at accept before any HTTP is read; one more is closed at once (`0`: no cap). Off with "
+            "`forwarded_for`: behind nginx every peer is the proxy (\"Limits against abuse\" below)"),
+    Setting("header_timeout", _number(float, 0, 3600), "seconds a new TCP connection has to send its first "
+            "request head; one that sends none, or sends it a byte at a time, is closed (`0`: no limit)"),
     Setting("rooms_per_person", _number(int, 1, 1000), "open rooms (waiting or playing) one person may have "
             "created; one more is refused `too_many_rooms`"),
     Setting("search_bots", _number(int, 0, 10_000), "search bots playing in all rooms together; a "

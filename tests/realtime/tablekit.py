@@ -19,9 +19,11 @@ import msgpack
 import socketio
 from aiohttp import web
 
-from server.app import init_app
+from server.app import ADMISSION, init_app
 from server.config import Config
 from server.realtime import patch
+from server.realtime.accept import GuardedSite
+from server.workers import listen
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0
@@ -35,9 +37,15 @@ class Client:
     patches, buffers messages that arrive before its join answer, catches up on gaps with `since`, and
     keeps the legal actions it is sent when it is to decide (`legal` events and catch-up answers)."""
 
-    def __init__(self, name: str = "player") -> None:
+    def __init__(self, name: str = "player", source: str | None = None) -> None:
+        """`source`: a loopback address to connect from (127.0.0.2, ...: another client address)."""
         self.name = name
-        self.sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        self.http = None
+        if source:
+            import aiohttp
+
+            self.http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+        self.sio = socketio.AsyncClient(serializer="msgpack", reconnection=False, http_session=self.http)
         self.session: dict[str, Any] = {}
         self.received: list[tuple[str, Any]] = []      # (event, payload) in arrival order
         self.views: dict[str, tuple[int, Any]] = {}    # room -> (v, view)
@@ -169,6 +177,8 @@ class Client:
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self.sio.disconnect()
+        if self.http is not None:
+            await self.http.close()
 
     # -- the game ----------------------------------------------------------------------------------
     def view(self, room: str) -> Any:
@@ -256,7 +266,8 @@ class InProcessServer:
     async def start(self) -> InProcessServer:
         await self.runner.setup()
         port = free_port()
-        site = web.TCPSite(self.runner, "127.0.0.1", port)
+        # each connection through the caps at accept, as `tongiaki serve` has it
+        site = GuardedSite(self.runner, listen("127.0.0.1", port, False), self.app[ADMISSION])
         await site.start()
         self.url = f"http://127.0.0.1:{port}"
         return self
