@@ -5,6 +5,7 @@ and requests per second to /socket.io/ are capped with 429, and the upstream nev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from pathlib import Path
 
@@ -65,7 +66,7 @@ async def proxy(tmp_path):
 
 async def test_nginx_caps_sockets_per_address(proxy):
     nginx, seen = proxy
-    cap = conf_number(r"limit_conn tongiaki_conn_per_address (\d+);")
+    cap = conf_number(r"location /socket.io/ \{\s*limit_conn tongiaki_conn_per_address (\d+);")
     url = nginx.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket"
     opened, refused = [], []
     async with aiohttp.ClientSession() as http:
@@ -95,3 +96,22 @@ async def test_nginx_limits_requests_per_address(proxy):
         statuses = await asyncio.gather(*(get() for _ in range(burst * 3)))
     assert statuses.count(429) >= burst, statuses            # the excess of a burst is refused at once
     assert seen["polls"] == statuses.count(200) <= burst + 5
+
+
+async def test_nginx_closes_a_connection_without_a_complete_head(proxy):
+    nginx, _seen = proxy
+    timeout = conf_number(r"client_header_timeout (\d+)s;")
+    port = int(nginx.url.rsplit(":", 1)[1])
+    silent, _ = await asyncio.open_connection("127.0.0.1", port)
+    slow, slow_writer = await asyncio.open_connection("127.0.0.1", port)
+    slow_writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")   # and never the end of the head
+    started = asyncio.get_running_loop().time()
+
+    async def closed(reader: asyncio.StreamReader) -> float:
+        with contextlib.suppress(ConnectionError):
+            await asyncio.wait_for(reader.read(), timeout + 5)   # nginx's 408 (or nothing), then the end
+        return asyncio.get_running_loop().time() - started
+
+    took = await asyncio.gather(closed(silent), closed(slow))
+    assert all(timeout - 1 < t < timeout + 3 for t in took), (timeout, took)
+    slow_writer.transport.abort()
