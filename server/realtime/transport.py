@@ -207,12 +207,16 @@ def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: C
 
 def client_address(environ: dict[str, Any], forwarded_for: bool) -> str:
     """The client's address: the peer's, or behind our proxy (`forwarded_for`) the last address it
-    added to X-Forwarded-For (earlier entries are whatever the client claimed)."""
+    added to X-Forwarded-For (earlier entries are whatever the client claimed). The peer's comes from
+    the aiohttp request: Engine.IO's aiohttp driver writes REMOTE_ADDR as "127.0.0.1" for every
+    request, which made every client one address to the per-address caps."""
     if forwarded_for:
         forwarded = str(environ.get("HTTP_X_FORWARDED_FOR", "")).rsplit(",", 1)[-1].strip()
         if forwarded:
             return forwarded[:64]
-    return str(environ.get("REMOTE_ADDR", ""))[:64]
+    request = environ.get("aiohttp.request")
+    peer = request.remote if request is not None else environ.get("REMOTE_ADDR")
+    return str(peer or "")[:64]
 
 
 def cap_sessions(sio: socketio.AsyncServer, cap: int, forwarded_for: bool) -> dict[str, int]:

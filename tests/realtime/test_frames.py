@@ -153,3 +153,4 @@ async def test_a_long_polling_session_still_upgrades_to_a_websocket(server):
         assert (await client.call("set_name", {"name": "Upgraded"}, timeout=5)) == {"ok": True, "name": "Upgraded"}
     finally:
         await client.disconnect()
+

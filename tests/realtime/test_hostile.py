@@ -211,6 +211,10 @@ async def test_connections_per_address_are_capped(config, clients):
         await asyncio.sleep(0.2)
         assert server.app[NAMESPACE].per_address == {}
         first = await people(server.url, clients, "A", "B", "C")
+        # another address has its own share (the address is the peer's, not one for everybody)
+        other = await RawSocket.open(server.url, source="127.0.0.2")
+        assert set(server.app[NAMESPACE].per_address) == {"127.0.0.1", "127.0.0.2"}
+        other.close()
         refused = socketio.AsyncClient(serializer="msgpack", reconnection=False)
         reasons: list[object] = []
         refused.on("connect_error", reasons.append)
