@@ -1,15 +1,20 @@
-"""Soak under attack: normal rooms play while one attacker of each kind of issue 14 runs, all on loopback,
-against one `tongiaki serve` process (embedded Redis). Prints, every `--every` seconds, the normal
-players' action round-trip p50/p99 in that window and the server's resident memory, then a summary.
+"""Soak under attack: normal rooms play while attackers run, all on loopback, against one `tongiaki serve`
+process (embedded Redis). Each attacker of issues 14 and 30 runs alone for a phase, then all of them at
+once; every `--every` seconds it prints the attacker of the moment, the normal players' action
+round-trip p50/p99 in that window, the server's resident memory and Redis's `used_memory` (INFO memory),
+then per attacker the players' p99 over its phase, and a summary.
 
-    python -m bench.soak [--rooms 6] [--duration 60] [--every 5]
+    python -m bench.soak [--rooms 6] [--duration 60] [--every 5] [--attacks issue14,records,...]
 
 Normal players connect from 127.0.0.1, each attacker from its own loopback address (127.0.0.x), so the
-per-address caps bind the attackers and not the players. The attackers: slow readers (never read, flood
-`room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types 4/5/6, empty frames),
-identity switchers (`connect` events), a lobby flooder (rooms up to the cap, `lobby_watch` from four
-sockets), a chat spammer with eleven sockets, a seat squatter (sits in waiting rooms and drops), and a
-connection flood (100 sockets and 100 bare Engine.IO transports at once from one address)."""
+per-address caps bind the attackers and not the players. The attackers (ATTACKS): issue 14's set — slow
+readers (never read, flood `room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types
+4/5/6, empty frames), identity switchers (`connect` events), a lobby flooder (rooms up to the cap,
+`lobby_watch` from four sockets), a chat spammer with eleven sockets, a seat squatter (sits in waiting
+rooms and drops), a connection flood (100 sockets and 100 bare Engine.IO transports at once from one
+address) — and issue 30's: a records API flood (`GET /api/games/<id>` of a live game, 100/s), Engine.IO
+garbage frames (websocket and long-polling), bot starvation (rooms full of search bots from throwaway
+people), TCP holds (400 idle connections), a room flood and a session flood (token-less connections)."""
 
 from __future__ import annotations
 
@@ -295,6 +300,170 @@ async def connection_flood(url: str, stats: Stats, stop: asyncio.Event, source: 
     await forever(stop, attack)
 
 
+async def records_flood(url: str, stats: Stats, stop: asyncio.Event, source: str, room: dict[str, str],
+                        rate: float = 100.0) -> None:
+    """`GET /api/games/<id>` of a live normal game, `rate` times a second from one address (issue 30 §2:
+    each rebuilt the live replay, 10-14 ms of CPU)."""
+    async with session(source) as http:
+        async def get(target: str) -> None:
+            try:
+                async with http.get(f"{url}/api/games/{target}", timeout=aiohttp.ClientTimeout(total=10)) as r:
+                    await r.read()
+                    stats.hit(f"records GET {r.status}")
+            except Exception as e:  # noqa: BLE001 - refused or timed out: a figure too
+                stats.hit(f"records GET {type(e).__name__}")
+
+        pending: set[asyncio.Task[None]] = set()
+        started, sent = time.monotonic(), 0
+        while not stop.is_set():
+            target = room.get("id")
+            if target is None or len(pending) >= 200:   # (no live game yet, or 2 s of answers outstanding)
+                await asyncio.sleep(0.1)
+                continue
+            task = asyncio.create_task(get(target))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            sent += 1
+            await asyncio.sleep(max(0.0, started + sent / rate - time.monotonic()))
+        for task in list(pending):
+            task.cancel()
+
+
+GARBAGE_TEXT = ("9", "-1", "8", "7x", "0", "6", "b!!", "2", "+4", "é")
+"""Engine.IO text frames that do not decode (unknown packet types, types a client never sends, bad base64)."""
+GARBAGE_BINARY = (b"\xc1", b"\x00\xff", b"\x93\x01\x02\x03")
+
+
+async def engineio_garbage(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
+    """Frames that do not decode, by websocket (text and binary) and by long-polling POST (issue 30 §3:
+    Engine.IO logged a 491-byte traceback for each "9" or "-1", outside any log budget), until the
+    server closes the socket; then again."""
+    async with session(source) as http:
+        async def attack() -> None:
+            raw = await RawSocket.open(url, source=source)
+            try:
+                for i in range(50):   # the server should close it long before
+                    if i % 3 == 2:
+                        raw.send_frame(GARBAGE_BINARY[i % len(GARBAGE_BINARY)], 2)
+                    else:
+                        raw.send_frame(GARBAGE_TEXT[i % len(GARBAGE_TEXT)].encode(), 1)
+                    stats.hit("garbage frames")
+                    await raw.writer.drain()
+                    await asyncio.sleep(0.005)
+                stats.hit("garbage sockets left open" if not await raw.closed(1.0) else "garbage sockets closed")
+            except ConnectionError:
+                stats.hit("garbage sockets closed")
+            finally:
+                raw.close()
+            async with http.get(url + "/socket.io/?EIO=4&transport=polling") as r:
+                sid = (await r.text())[1:].split('"sid":"')[1].split('"')[0]
+            for i in range(20):
+                async with http.post(f"{url}/socket.io/?EIO=4&transport=polling&sid={sid}",
+                                     data=GARBAGE_TEXT[i % len(GARBAGE_TEXT)].encode()) as r:
+                    stats.hit(f"garbage POST {r.status}")
+                    if r.status != 200:
+                        break
+        await forever(stop, attack)
+
+
+async def bot_starvation(url: str, stats: Stats, stop: asyncio.Event, source: str, people: int = 4,
+                         rooms: int = 3, seats: int = 5) -> None:
+    """Throwaway people (no token: a new person each) fill rooms with search bots and start them (issue 30
+    §4: 12 rooms of 5 search bots took a greedy bot from 12 ms to 10-32 s a move)."""
+    async with session(source) as http:
+        socks: list[socketio.AsyncClient] = []
+        try:
+            for _ in range(people):
+                if stop.is_set():
+                    break
+                sio = await client(url, source, http)
+                socks.append(sio)
+                for r in range(rooms):
+                    made = await sio.call("room_create", {"name": f"search {r} {secrets.token_hex(2)}",
+                                                          "seats": seats, "bot_pace": 0}, timeout=10)
+                    if not made["ok"]:
+                        stats.hit(f"search rooms refused ({made['error']['code']})")
+                        continue
+                    room = made["room"]["id"]
+                    await sio.call("stand", {"room": room, "seat": 0}, timeout=10)
+                    for seat in range(seats):
+                        added = await sio.call("bot_add", {"room": room, "seat": seat, "level": "search"},
+                                               timeout=10)
+                        stats.hit("search bots added" if added["ok"] else
+                                  f"search bots refused ({added['error']['code']})")
+                    started = await sio.call("room_start", {"room": room, "fill_with_bots": True}, timeout=10)
+                    stats.hit("search rooms started" if started["ok"] else
+                              f"search rooms not started ({started['error']['code']})")
+            await stop.wait()
+        except Exception as e:  # noqa: BLE001 - being refused is the server doing its job
+            stats.hit(f"bot starvation stopped ({type(e).__name__})")
+            await stop.wait()
+        finally:
+            for sio in socks:
+                with contextlib.suppress(Exception):
+                    await sio.disconnect()
+
+
+async def tcp_holds(url: str, stats: Stats, stop: asyncio.Event, source: str, hold: int = 400) -> None:
+    """Up to `hold` idle TCP connections from one address, each opened again when the server closes it
+    (issue 30 §5: 19,920 idle connections used the server's file descriptors)."""
+    host, port = url.removeprefix("http://").split(":")
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(host, int(port), local_addr=(source, 0))
+            except OSError:
+                stats.hit("tcp connects failed")
+                await asyncio.sleep(1)
+                continue
+            opened = time.monotonic()
+            try:
+                with contextlib.suppress(ConnectionError):
+                    await reader.read()   # nothing is ever sent: this waits for the server to close it
+                stats.hit("tcp closed at once" if time.monotonic() - opened < 1 else "tcp closed later")
+            finally:
+                writer.transport.abort()
+            await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one() for _ in range(hold)))
+
+
+async def room_flood(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
+    """Fresh people (no token) from one address, each creating public rooms up to the per-person cap, then
+    gone (issue 30 §6: 1,620 public rooms in 20 s pushed a real room out of the lobby list)."""
+    async with session(source) as http:
+        async def attack() -> None:
+            sio = await client(url, source, http)
+            try:
+                for i in range(4):
+                    made = await sio.call("room_create", {"name": f"flood {i} {secrets.token_hex(3)}"}, timeout=10)
+                    stats.hit("flood rooms created" if made["ok"] else f"flood rooms refused ({made['error']['code']})")
+            finally:
+                with contextlib.suppress(Exception):
+                    await sio.disconnect()
+        await forever(stop, attack)
+
+
+async def session_flood(url: str, stats: Stats, stop: asyncio.Event, source: str, together: int = 10) -> None:
+    """Connections without a token from one address, connected and dropped at once, `together` at a time
+    (issue 30 §6: 3,000 in 7 s wrote 3,000 sessions kept 30 days)."""
+    async with session(source) as http:
+        async def one() -> None:
+            try:
+                sio = await client(url, source, http)
+            except Exception:  # noqa: BLE001
+                stats.hit("session connects refused")
+                await asyncio.sleep(0.2)
+                return
+            stats.hit("sessions opened")
+            with contextlib.suppress(Exception):
+                await sio.disconnect()
+
+        while not stop.is_set():
+            await asyncio.gather(*(one() for _ in range(together)))
+
+
 # -- the run ---------------------------------------------------------------------------------------------
 def rss(proc: psutil.Process) -> float:
     """Resident MB of one process."""
@@ -303,20 +472,44 @@ def rss(proc: psutil.Process) -> float:
     return 0.0
 
 
-def redis_of(data: Path) -> psutil.Process | None:
-    """The embedded redis-server (server/lobby/embedded.py), by its working directory: the data directory."""
-    for p in psutil.process_iter(["name"]):
-        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
-            if "redis-server" in (p.info["name"] or "") and Path(p.cwd()).resolve() == data.resolve():
-                return p
-    return None
-
-
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+ATTACKS = {
+    "issue14": "issue 14's set (slow readers, log bombs, identity switches, lobby flood, chat spam, squatter, "
+               "connection flood)",
+    "records": "records API flood (GET /api/games/<live id>, 100/s)",
+    "garbage": "Engine.IO garbage frames (websocket and long-polling)",
+    "bots": "bot starvation (12 rooms of 5 search bots from 4 throwaway people)",
+    "tcp": "TCP holds (400 idle connections from one address)",
+    "rooms": "room flood (fresh people creating public rooms)",
+    "sessions": "session flood (token-less connections)",
+}
+"""The attackers, by the name `--attacks` takes. Each runs alone for a phase, then all of them at once."""
+
+
+async def redis_used(client: Any) -> float:
+    """The embedded Redis's `used_memory` (INFO memory), in MB; NaN when it does not answer."""
+    if client is None:
+        return float("nan")
+    try:
+        return float((await client.info("memory"))["used_memory"]) / 2**20
+    except Exception:  # noqa: BLE001 - a figure missing is shown as such
+        return float("nan")
+
+
+def embedded_redis(log: Path) -> Any:
+    """A client of the server's embedded Redis, from the socket its log names."""
+    import re
+
+    import redis.asyncio as redis
+
+    found = re.search(r"embedded redis on (\S+) \(data", log.read_text(errors="replace"))
+    return redis.Redis(unix_socket_path=found[1]) if found else None
 
 
 async def soak(args: argparse.Namespace) -> None:
@@ -331,34 +524,58 @@ async def soak(args: argparse.Namespace) -> None:
                               stderr=subprocess.STDOUT)
     stats = Stats()
     stop = asyncio.Event()
-    attack: subprocess.Popen[bytes] | None = None
+    attack: asyncio.subprocess.Process | None = None
+    kinds = [k for k in args.attacks.split(",") if k] if not args.no_attack else []
+    unknown = set(kinds) - set(ATTACKS)
+    if unknown:
+        raise SystemExit(f"--attacks: unknown {sorted(unknown)}; known: {', '.join(ATTACKS)}")
+    phases = [[k] for k in kinds] + ([kinds] if len(kinds) > 1 else []) or [[]]
+    phase_seconds = args.duration / len(phases)
+    windows = max(1, int(phase_seconds // args.every))
+    redis = None
     try:
         await wait_healthy(url, server)
+        redis = embedded_redis(data / "server.log")
         proc = psutil.Process(server.pid)
         tasks = [asyncio.create_task(normal_room(url, stats, stop, seed)) for seed in range(args.rooms)]
         await asyncio.sleep(args.warmup)
-        baseline = rss(proc)   # the server process alone (its embedded Redis is shown apart)
-        print(f"warm-up {args.warmup:.0f} s: {len(stats.all)} normal actions, server RSS {baseline:.0f} MB; "
-              "attackers start")
+        baseline, redis_baseline = rss(proc), await redis_used(redis)
+        print(f"warm-up {args.warmup:.0f} s: {len(stats.all)} normal actions, server RSS {baseline:.0f} MB, "
+              f"Redis used_memory {redis_baseline:.1f} MB; then {len(phases)} phases of {phase_seconds:.0f} s")
         stats.window.clear()
-        if not args.no_attack:
-            attack = subprocess.Popen([sys.executable, "-m", "bench.soak", "--attack", url], cwd=ROOT,
-                                      stdout=subprocess.PIPE, env={**os.environ})
-        redis = redis_of(data)
-        print(f"{'t (s)':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} {'server MB':>10} {'redis MB':>9}")
+        print(f"{'t (s)':>6} {'attacker':<10} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} {'server MB':>10} "
+              f"{'redis used MB':>14}")
         started = time.monotonic()
-        rows = []
-        while time.monotonic() - started < args.duration:
-            await asyncio.sleep(args.every)
-            window, stats.window = stats.window, []
-            row = (time.monotonic() - started, len(window), pct(window, 0.5), pct(window, 0.99), rss(proc),
-                   rss(redis) if redis else 0.0)
-            rows.append(row)
-            print(f"{row[0]:6.0f} {row[1]:8d} {row[2]:8.1f} {row[3]:8.1f} {row[4]:10.0f} {row[5]:9.0f}")
-        attacked = "none (--no-attack)"
-        if attack is not None:
-            attack.terminate()
-            attacked = (attack.communicate(timeout=20)[0] or b"").decode().strip()
+        rows: list[tuple[str, float, int, float, float, float, float]] = []
+        summary: list[tuple[str, list[float], str]] = []
+        for phase in phases:
+            name = "+".join(phase) if len(phase) < 2 else "all"
+            attack = None
+            if phase:   # the phase starts once its attackers' process is up (it says "ready")
+                attack = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bench.soak", "--attack", url, "--attacks", ",".join(phase), cwd=ROOT,
+                    stdout=subprocess.PIPE, env={**os.environ})
+                assert attack.stdout is not None
+                await asyncio.wait_for(attack.stdout.readline(), 60)
+                stats.window.clear()
+            in_phase: list[float] = []
+            for _ in range(windows):
+                await asyncio.sleep(phase_seconds / windows)
+                window, stats.window = stats.window, []
+                in_phase += window
+                row = (name, time.monotonic() - started, len(window), pct(window, 0.5), pct(window, 0.99), rss(proc),
+                       await redis_used(redis))
+                rows.append(row)
+                print(f"{row[1]:6.0f} {name:<10} {row[2]:8d} {row[3]:8.1f} {row[4]:8.1f} {row[5]:10.0f} "
+                      f"{row[6]:14.1f}", flush=True)
+            attacked = "none"
+            if attack is not None:
+                attack.terminate()
+                assert attack.stdout is not None
+                attacked = (await asyncio.wait_for(attack.stdout.read(), 30)).decode().strip()
+                await attack.wait()
+                attack = None
+            summary.append((name, in_phase, attacked))
         stop.set()
         for task in tasks:
             task.cancel()
@@ -366,17 +583,29 @@ async def soak(args: argparse.Namespace) -> None:
         async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
             metrics = {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in (await r.text()).splitlines()
                        if line.startswith("tongiaki_") and not line.startswith("tongiaki_build")}
-        p99s = [row[3] for row in rows if row[1]]
+        p99s = [row[4] for row in rows if row[2]]
         print(f"--- {args.rooms} normal rooms (2 people + 2 bots each), {args.duration:.0f} s "
-              f"{'without attackers' if args.no_attack else 'under attack'}; machine load average "
+              f"{'without attackers' if not kinds else 'under attack'}; machine load average "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        print(f"normal actions       {sum(r[1] for r in rows)} ({stats.games} games finished); errors {stats.errors}")
+        print(f"normal actions       {sum(r[2] for r in rows)} ({stats.games} games finished); errors {stats.errors}")
         print(f"p99 per window       median {statistics.median(p99s):.1f} ms, worst {max(p99s):.1f} ms"
               if p99s else "p99 per window       no actions")
-        print(f"server RSS           {baseline:.0f} MB after warm-up → {rows[-1][4]:.0f} MB at the end "
-              f"(max {max(r[4] for r in rows):.0f} MB); embedded Redis {rows[0][5]:.0f} → {rows[-1][5]:.0f} MB")
-        print(f"attacks              {attacked}")
+        print("players by attacker  (p50 / p99 over the phase, worst window's p99; target p99 < 50 ms)")
+        for name, values, _ in summary:
+            worst = max((r[4] for r in rows if r[0] == name and r[2]), default=float("nan"))
+            verdict = "ok" if worst < 50 else "MISSES the target"
+            print(f"  {name:<10} {len(values):6d} actions  {pct(values, 0.5):8.1f} / {pct(values, 0.99):8.1f} ms  "
+                  f"worst window {worst:8.1f} ms  {verdict}")
+        print(f"server RSS           {baseline:.0f} MB after warm-up → {rows[-1][5]:.0f} MB at the end "
+              f"(max {max(r[5] for r in rows):.0f} MB)")
+        print(f"Redis used_memory    {redis_baseline:.1f} MB after warm-up → {rows[-1][6]:.1f} MB at the end "
+              f"(max {max(r[6] for r in rows):.1f} MB)")
+        for name, _, attacked in summary:
+            print(f"attacks ({name}){' ' * max(1, 11 - len(name))}{attacked}")
         for name in ("tongiaki_slow_sockets_dropped_total", 'tongiaki_connections_refused_total{reason="per_address"}',
+                     'tongiaki_connections_refused_total{reason="tcp_per_address"}',
+                     'tongiaki_connections_refused_total{reason="header_timeout"}',
+                     'tongiaki_connections_refused_total{reason="malformed"}',
                      'tongiaki_requests_rejected_total{code="reserved_event"}',
                      'tongiaki_requests_rejected_total{code="malformed"}',
                      'tongiaki_requests_rejected_total{code="rate_limited"}',
@@ -390,8 +619,12 @@ async def soak(args: argparse.Namespace) -> None:
                 print("  " + line[line.index("full garbage collection"):])
     finally:
         stop.set()
-        if attack is not None and attack.poll() is None:
+        if attack is not None and attack.returncode is None:
             attack.kill()
+            await attack.wait()
+        if redis is not None:
+            with contextlib.suppress(Exception):
+                await redis.aclose()
         server.terminate()
         try:
             server.wait(15)
@@ -399,10 +632,12 @@ async def soak(args: argparse.Namespace) -> None:
             server.kill()
 
 
-async def attack_only(url: str) -> None:
-    """The attackers alone (a process of their own), until terminated; prints what they did."""
+async def attack_only(url: str, kinds: list[str]) -> None:
+    """The attackers of `kinds` (names of ATTACKS) in a process of their own, until terminated; prints
+    what they did. Each attacks from its own loopback address."""
     stats, stop = Stats(), asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    print("ready", flush=True)
     target: dict[str, str] = {}
 
     async def find_target() -> None:   # a normal room for the attackers that need one
@@ -410,21 +645,34 @@ async def attack_only(url: str) -> None:
             watcher = await client(url, "127.0.0.9", http)
             while not stop.is_set():
                 rooms = (await watcher.call("lobby_watch", {}))["rooms"]
-                normal = [r for r in rooms if r["name"].startswith("normal")]
+                normal = [r for r in rooms if r["name"].startswith("normal") and r["status"] == "playing"]
                 if normal:
                     target["id"] = normal[0]["id"]
                 await asyncio.sleep(2)
             await watcher.disconnect()
-    attackers = [
-        find_target(),
-        *(slow_reader(url, stats, stop, "127.0.0.2", target) for _ in range(3)),
-        log_bomb(url, stats, stop, "127.0.0.3"),
-        identity_switcher(url, stats, stop, "127.0.0.4"),
-        lobby_flooder(url, stats, stop, "127.0.0.5"),
-        chat_spammer(url, stats, stop, "127.0.0.6", target),
-        seat_squatter(url, stats, stop, "127.0.0.7"),
-        connection_flood(url, stats, stop, "127.0.0.8"),
-    ]
+    attackers: list[Any] = [find_target()]
+    if "issue14" in kinds:
+        attackers += [
+            *(slow_reader(url, stats, stop, "127.0.0.2", target) for _ in range(3)),
+            log_bomb(url, stats, stop, "127.0.0.3"),
+            identity_switcher(url, stats, stop, "127.0.0.4"),
+            lobby_flooder(url, stats, stop, "127.0.0.5"),
+            chat_spammer(url, stats, stop, "127.0.0.6", target),
+            seat_squatter(url, stats, stop, "127.0.0.7"),
+            connection_flood(url, stats, stop, "127.0.0.8"),
+        ]
+    if "records" in kinds:
+        attackers.append(records_flood(url, stats, stop, "127.0.0.10", target))
+    if "garbage" in kinds:
+        attackers.append(engineio_garbage(url, stats, stop, "127.0.0.11"))
+    if "bots" in kinds:
+        attackers.append(bot_starvation(url, stats, stop, "127.0.0.12"))
+    if "tcp" in kinds:
+        attackers.append(tcp_holds(url, stats, stop, "127.0.0.13"))
+    if "rooms" in kinds:
+        attackers.append(room_flood(url, stats, stop, "127.0.0.14"))
+    if "sessions" in kinds:
+        attackers.append(session_flood(url, stats, stop, "127.0.0.15"))
     tasks = [asyncio.create_task(a) for a in attackers]
     await stop.wait()
     for task in tasks:
@@ -440,11 +688,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--every", type=float, default=5.0, help="seconds per printed window")
     parser.add_argument("--no-attack", action="store_true", help="the normal rooms alone (a baseline)")
+    parser.add_argument("--attacks", default=",".join(ATTACKS),
+                        help=f"attackers, each alone for a phase, then all at once (default: {','.join(ATTACKS)})")
     parser.add_argument("--attack", metavar="URL", help=argparse.SUPPRESS)  # the attackers' own process
     args = parser.parse_args()
     if not args.attack:   # a terminated soak still stops its server and attackers (the `finally` of soak)
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-    asyncio.run(attack_only(args.attack) if args.attack else soak(args))
+    kinds = [k for k in args.attacks.split(",") if k]
+    asyncio.run(attack_only(args.attack, kinds) if args.attack else soak(args))
 
 
 if __name__ == "__main__":
