@@ -23,7 +23,7 @@ from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
 from server.realtime.requests import Act, BotLevel, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
-from server.realtime.transport import bound_send_queue, client_address, malformed_frame
+from server.realtime.transport import bound_send_queue, client_address
 from server.realtime.wire import MALFORMED, RESERVED
 from server.tutorial import Tutorials
 
@@ -235,8 +235,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             conn = self.connections.get(sid)
             if conn is None:
                 raise Rejected("internal", "this connection is closing")
-            if event == MALFORMED:   # counted against the socket, which is closed after a few
-                malformed_frame(self.server, sid, "not a msgpack Socket.IO packet of a client")
+            if event == MALFORMED:   # (and counted against its socket: transport.count_malformed)
                 raise Rejected("malformed", "the frame is not a msgpack Socket.IO packet")
             self._rate(conn, arrived)
             if event == RESERVED:

@@ -32,6 +32,7 @@ from engineio.async_drivers import aiohttp as eio_aiohttp
 from engineio.async_socket import AsyncSocket
 
 from server.logs import LogBudget
+from server.realtime import wire
 
 log = logging.getLogger(__name__)
 
@@ -155,30 +156,27 @@ def _start(data: Any) -> str:
 
 def count_malformed(sio: socketio.AsyncServer, malformed: Malformed) -> None:
     """Makes every frame of this server that does not decode a malformed frame of its socket
-    (`Malformed`): Engine.IO's packets (in `Session`), and whatever fails in Socket.IO's handling of a
-    message (the namespace counts the `__malformed__` requests that wire.py decodes bad packets to)."""
+    (`Malformed`): Engine.IO's packets (in `Session`), Socket.IO's packets (wire.py notes each it could
+    not decode, before the socket has connected to the namespace as after), and whatever else fails in
+    Socket.IO's handling of a message."""
     sio.eio.tongiaki_malformed = malformed
     handle = sio.eio.handlers["message"]
 
     async def message(eio_sid: str, data: Any) -> Any:
+        failures: list[str] = []
+        noted = wire.FAILURES.set(failures)   # what wire.WirePacket could not decode in this message
         try:
             return await handle(eio_sid, data)
         except Exception as e:  # noqa: BLE001 - whatever the client sent, one counted line and no traceback
-            eio_socket = sio.eio.sockets.get(eio_sid)
-            if eio_socket is not None:
-                malformed.frame(eio_socket, f"{type(e).__name__} {str(e)[:60]} in {_start(data)}")
+            failures.append(f"{type(e).__name__} {str(e)[:60]}")
             return None
+        finally:
+            wire.FAILURES.reset(noted)
+            eio_socket = sio.eio.sockets.get(eio_sid) if failures else None
+            for failure in failures if eio_socket is not None else ():
+                malformed.frame(eio_socket, f"Socket.IO packet: {failure} in {_start(data)}")
 
     sio.eio.on("message", message)
-
-
-def malformed_frame(sio: socketio.AsyncServer, sid: str, what: str) -> None:
-    """A malformed frame from the socket of Socket.IO session `sid` (`Malformed`)."""
-    eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
-    eio_socket = sio.eio.sockets.get(eio_sid) if eio_sid else None
-    malformed = getattr(sio.eio, "tongiaki_malformed", None)
-    if eio_socket is not None and malformed is not None:
-        malformed.frame(eio_socket, what)
 
 
 def bound_send_queue(sio: socketio.AsyncServer, sid: str, limit: int, dropped: Callable[[], None],

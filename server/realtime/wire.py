@@ -4,10 +4,13 @@ exception in the transport. So do the packets a client has no business sending: 
 BINARY_EVENT (5) and BINARY_ACK (6) (msgpack carries binary inline, and python-socketio would otherwise
 wait for attachments that never come), and ACK (3) (the server never asks a client for one). An event
 named like one of Socket.IO's own (`connect`, `disconnect`, ...) becomes `__reserved__`: it never
-reaches the connection handlers."""
+reaches the connection handlers. Each packet that does not decode is also noted in `FAILURES`, for the
+transport to count against its socket (transport.count_malformed), whether or not the socket has
+connected to the namespace yet."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -19,6 +22,8 @@ RESERVED = "__reserved__"
 RESERVED_NAMES = frozenset({"connect", "connect_error", "disconnect", "__disconnect_final", "message", "*",
                             MALFORMED, RESERVED})
 CLIENT_KINDS = frozenset({packet.CONNECT, packet.DISCONNECT, packet.EVENT})
+FAILURES: ContextVar[list[str] | None] = ContextVar("wire_failures", default=None)
+"""Why each packet decoded in this context failed (a list the message's handler sets, or None: not noted)."""
 
 
 class WirePacket(MsgPackPacket):  # type: ignore[misc]
@@ -38,7 +43,10 @@ class WirePacket(MsgPackPacket):  # type: ignore[misc]
                 raise ValueError("a packet type clients do not send")
             if kind == packet.EVENT and (not isinstance(data, list) or not data or not isinstance(data[0], str)):
                 raise ValueError("event data")
-        except Exception:  # anything undecodable: hand it on as one malformed request
+        except Exception as e:  # anything undecodable: hand it on as one malformed request
+            failures = FAILURES.get()
+            if failures is not None:
+                failures.append(f"{type(e).__name__} {str(e)[:40]}")
             self.packet_type, self.namespace, self.id, self.data = packet.EVENT, "/", None, [MALFORMED]
             if isinstance(locals().get("ack"), int) and not isinstance(locals()["ack"], bool):
                 self.id = locals()["ack"]

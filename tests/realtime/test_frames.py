@@ -55,14 +55,29 @@ def assert_quiet(caplog: pytest.LogCaptureFixture, frames: int) -> None:
     assert sum(map(len, lines)) < 3_000, (frames, len(lines), lines[:20])
 
 
+async def a_token(url: str) -> str:
+    """A person's session token: the sockets of a test come back as that person (one address makes
+    only so many new people a minute)."""
+    raw = await RawSocket.open(url)
+    try:
+        session = await raw.next_packet()
+        assert session["data"][0] == "session"
+        return str(session["data"][1]["token"])
+    finally:
+        raw.close()
+
+
 async def test_garbage_websocket_frames_close_the_socket_and_log_within_the_budget(server, clients, caplog):
     caplog.set_level(logging.INFO)
     rng = random.Random(30)
     frames = 0
-    kinds: list[tuple[str, str | bytes]] = [("text", t) for t in garbage_texts(rng)]
-    kinds += [("binary", b) for b in garbage_binaries(rng)]
-    for opcode, frame in kinds:
-        raw = await RawSocket.open(server.url)
+    auth = {"protocol": 2, "token": await a_token(server.url)}
+    kinds: list[tuple[str, str | bytes, bool]] = [("text", t, True) for t in garbage_texts(rng)]
+    kinds += [("binary", b, True) for b in garbage_binaries(rng)]
+    # and before the socket has connected to the namespace (Socket.IO dropped those unseen)
+    kinds += [("text", "40x", False), ("binary", b"\xc1", False), ("binary", msgpack.packb([1]), False)]
+    for opcode, frame, connect in kinds:
+        raw = await RawSocket.open(server.url, auth=auth, connect=connect)
         try:
             for _ in range(SENT):
                 if opcode == "text":
@@ -100,12 +115,12 @@ async def test_a_few_malformed_frames_are_answered_and_the_socket_stays(server, 
     assert_quiet(caplog, MALFORMED_FRAMES)
 
 
-async def _polling_session(http: aiohttp.ClientSession, url: str) -> str:
+async def _polling_session(http: aiohttp.ClientSession, url: str, token: str) -> str:
     """A long-polling Engine.IO session connected to Socket.IO (msgpack, base64 in text): its URL."""
     async with http.get(url + "/socket.io/?EIO=4&transport=polling") as r:
         sid = json.loads((await r.text())[1:])["sid"]
     session = url + f"/socket.io/?EIO=4&transport=polling&sid={sid}"
-    connect = msgpack.packb({"type": 0, "nsp": "/", "data": {"protocol": 2}})
+    connect = msgpack.packb({"type": 0, "nsp": "/", "data": {"protocol": 2, "token": token}})
     async with http.post(session, data=b"b" + base64.b64encode(connect)) as r:
         assert r.status == 200, await r.text()
     async with http.get(session) as r:   # the CONNECT answer (and the `session` event)
@@ -121,10 +136,11 @@ async def test_garbage_long_polling_posts_close_the_session_and_log_within_the_b
     bodies += [b"\xff\xfe\x00", "\x1e".join(["6"] * 17).encode(), b"4x\x1e9", b"b" + base64.b64encode(b"\xc1"),
                b"d=%ZZ", rng.randbytes(64)]
     posts = 0
+    token = await a_token(server.url)
     timeout = aiohttp.ClientTimeout(total=5)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         for body in bodies:
-            session = await _polling_session(http, server.url)
+            session = await _polling_session(http, server.url, token)
             statuses = []
             for _ in range(SENT):
                 async with http.post(session, data=body) as r:
@@ -133,7 +149,7 @@ async def test_garbage_long_polling_posts_close_the_session_and_log_within_the_b
             # answered while the session lives, then refused: the session was closed after a few
             assert statuses[0] == 200 and statuses[-1] == 400, (body, statuses)
             assert statuses.count(200) <= MALFORMED_FRAMES, (body, statuses)
-        fine = await _polling_session(http, server.url)
+        fine = await _polling_session(http, server.url, token)
         ping = msgpack.packb({"type": 2, "nsp": "/", "data": ["set_name", {"name": "Polite"}], "id": 1})
         async with http.post(fine, data=b"b" + base64.b64encode(ping)) as r:
             assert r.status == 200
