@@ -23,7 +23,7 @@ from server.app import ADMISSION, init_app
 from server.config import Config
 from server.realtime import patch
 from server.realtime.accept import GuardedSite
-from server.workers import listen
+from server.workers import bound
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0
@@ -267,7 +267,9 @@ class InProcessServer:
         await self.runner.setup()
         port = free_port()
         # each connection through the caps at accept, as `tongiaki serve` has it
-        site = GuardedSite(self.runner, listen("127.0.0.1", port, False), self.app[ADMISSION])
+        sock = bound("127.0.0.1", port, False)
+        sock.listen(1024)
+        site = GuardedSite(self.runner, sock, self.app[ADMISSION])
         await site.start()
         self.url = f"http://127.0.0.1:{port}"
         return self
