@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 PROTOCOL = 2
 LOBBY = "lobby"
+LEAVE_RETRY = 1.0
+"""Seconds between two tries of the room leaves of sockets that closed while Redis was away."""
 
 
 def room_channel(room_id: str) -> str:
@@ -117,6 +119,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
             "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
+        self.unfinished_leaves: dict[tuple[str, str], Connection] = {}   # (room, sid): left in an outage
+        self._leaver: asyncio.Task[None] | None = None
         self.tutorials = Tutorials(store.redis, store.prefix)
 
     # -- connection and identity -------------------------------------------------------------------
@@ -215,11 +219,34 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             # unwatch socket by socket (the other processes see the seats disconnected)
             return
         for room_id in conn.rooms:
-            try:
-                await self.lobby.leave(conn.person, room_id, sid, explicit=False)
-            except Exception:
-                if self.log_budget.allow(conn.address):
-                    log.exception("leaving %s on disconnect", room_id)
+            await self._leave_closed(conn, room_id, sid)
+
+    async def _leave_closed(self, conn: Connection, room_id: str, sid: str) -> None:
+        """A closed socket leaves a room. In a Redis outage that waits until Redis is back (`_retry_leaves`):
+        its presence record would otherwise hold its person's seat, and list the room, for ever."""
+        try:
+            await self.lobby.leave(conn.person, room_id, sid, explicit=False)
+        except StoreUnavailable:
+            self.unfinished_leaves[(room_id, sid)] = conn
+            if self._leaver is None or self._leaver.done():
+                self._leaver = asyncio.ensure_future(self._retry_leaves())
+        except Exception:
+            if self.log_budget.allow(conn.address):
+                log.exception("leaving %s on disconnect", room_id)
+
+    async def _retry_leaves(self) -> None:
+        """Every second, the leaves a Redis outage held up, until none is left."""
+        while self.unfinished_leaves and not self.closing:
+            await asyncio.sleep(LEAVE_RETRY)
+            for (room_id, sid), conn in list(self.unfinished_leaves.items()):
+                try:
+                    await self.lobby.leave(conn.person, room_id, sid, explicit=False)
+                except StoreUnavailable:
+                    break   # still away: all of them next time
+                except Exception:
+                    if self.log_budget.allow(conn.address):
+                        log.exception("leaving %s on disconnect", room_id)
+                self.unfinished_leaves.pop((room_id, sid), None)
 
     # -- dispatch ----------------------------------------------------------------------------------
     async def trigger_event(self, event: str, *args: Any) -> Any:
@@ -352,7 +379,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         """A socket that closed while it was joining a room (its disconnect ran before the join was
         stored) leaves it now: else its presence record would hold its seat, and list the room, for ever."""
         if self.connections.get(call.sid) is not call.conn:
-            await self.lobby.leave(call.conn.person, room_id, call.sid, explicit=False)
+            await self._leave_closed(call.conn, room_id, call.sid)
 
     async def room_leave(self, call: Call, data: Payload) -> dict[str, Any]:
         room_id = self._joined(call, data)
@@ -426,6 +453,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def close(self, timeout: float = 5.0) -> None:
         """Graceful shutdown: refuse new connections, finish in-flight requests, close every socket."""
         self.closing = True
+        if self._leaver is not None:
+            self._leaver.cancel()
         current = asyncio.current_task()
         pending = [t for t in self.inflight if t is not current and not t.done()]
         if pending:
