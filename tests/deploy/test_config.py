@@ -14,9 +14,20 @@ import pytest
 
 import server.__main__ as cli
 import server.config as settings
+import server.workers
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "deploy.md"
+
+
+@pytest.fixture(autouse=True)
+def never_serve(monkeypatch):
+    """A value wrongly accepted must fail the test, not start a server inside it."""
+    def started(*args, **kwargs):
+        raise AssertionError("the command went on to serve")
+    monkeypatch.setattr(cli, "serve", started, raising=False)
+    monkeypatch.setattr(server.workers, "run", started)
+    monkeypatch.setattr(cli.web, "run_app", started)
 
 
 @pytest.mark.parametrize("word, value", [("off", False), ("False", False), ("No", False), ("0", False),
