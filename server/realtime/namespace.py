@@ -345,9 +345,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return {}
 
     async def room_create(self, call: Call, data: Payload) -> dict[str, Any]:
-        settings = Settings.from_wire(data)
-        await self._keep(call.conn)
-        state = await self.lobby.create(call.conn.person, settings, call.sid)
+        state = await self.lobby.create(call.conn.person, Settings.from_wire(data), call.sid)
+        await self._keep(call.conn)   # a room made (not one refused): the session is used
         room = await self.lobby.room(state["id"])
         await self._enter(call, room.id)
         _room, joined = await self.lobby.join(call.conn.person, room, call.sid)

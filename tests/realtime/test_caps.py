@@ -89,7 +89,8 @@ async def test_new_people_per_address_are_capped_per_minute(config, clients):
 
 
 async def test_a_session_lives_long_only_once_used(config, store, clients):
-    server = await InProcessServer(config.with_(session_ttl=86400.0, fresh_session_ttl=60.0)).start()
+    server = await InProcessServer(config.with_(session_ttl=86400.0, fresh_session_ttl=60.0,
+                                                rooms_per_address=1)).start()
 
     async def ttl(client: Client) -> int:
         key = store.key("session", hashlib.sha256(client.session["token"].encode()).hexdigest())
@@ -104,6 +105,8 @@ async def test_a_session_lives_long_only_once_used(config, store, clients):
         await named.ok("set_name", {"name": "Named"})
         assert await ttl(named) > 3600
         room = (await named.ok("room_create", {"name": "table", "seats": 2}))["room"]["id"]
+        refused = await idle.call("room_create", {"name": "one too many"})   # the address's one room is made
+        assert refused["error"]["code"] == "too_many_rooms" and 0 < await ttl(idle) <= 60   # no use either
         await seated.join(room)
         assert 0 < await ttl(seated) <= 60                  # watching a table is no use either
         await seated.ok("sit", {"room": room, "seat": 1})
