@@ -23,8 +23,9 @@ def run(args: list[str], tmp_path: Path, timeout: float, env: dict[str, str] | N
     try:
         return subprocess.run([*tongiaki_command(), "serve", "--host", "127.0.0.1", "--data-dir",
                                str(tmp_path / "data"), *args],
-                              env={**clean, "TONGIAKI_BOT_WORKERS": "0", **(env or {})}, cwd=ROOT, capture_output=True, text=True,
-                              timeout=timeout, preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+                              env={**clean, "TONGIAKI_BOT_WORKERS": "0", **(env or {})}, cwd=ROOT,
+                              capture_output=True, text=True, timeout=timeout,
+                              preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     except subprocess.TimeoutExpired as e:
         out = e.stderr.decode() if isinstance(e.stderr, bytes) else e.stderr or ""
         pytest.fail(f"`tongiaki serve {' '.join(args)}` still running after {timeout:.0f} s; it said:\n{out[-3000:]}")
