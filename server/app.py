@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import secrets
 import sys
 import time
@@ -322,12 +323,22 @@ async def _exposition(app: web.Application) -> web.Response:
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"})
 
 
+HASHED_NAME = re.compile(r"\w-[A-Z0-9]{8}\.(?:js|css)(?:\.map)?$")
+"""A file of the client's build named with a hash of its content (client/build.mjs): what it holds never changes."""
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""Cache-Control of a hashed file: a year, not even revalidated (a new build has new names)."""
+
+
 async def client_files(request: web.Request) -> web.StreamResponse:
-    """The built web client from client/dist/ (index.html at /), or a plain note when it is not built."""
+    """The built web client from client/dist/ (index.html at /), or a plain note when it is not built.
+    Hashed files are cached for good, the rest (the page) revalidated at every load; a file's precompressed
+    copy beside it (.br, .gz, written by the build) is sent where the browser accepts it (aiohttp's
+    FileResponse picks it by Accept-Encoding)."""
     root = request.app[CONFIG].client_dir.resolve()
     index = root / "index.html"
     if not index.is_file():
-        return web.Response(text=NOT_BUILT, content_type="text/html")
+        return web.Response(text=NOT_BUILT, content_type="text/html", headers={"Cache-Control": "no-cache"})
     wanted = request.match_info["path"]
     target = (root / wanted).resolve() if wanted else index
     if not target.is_relative_to(root):
@@ -336,4 +347,5 @@ async def client_files(request: web.Request) -> web.StreamResponse:
         target = target / "index.html"
     if not target.is_file():
         raise web.HTTPNotFound()
-    return web.FileResponse(Path(target))
+    cache = IMMUTABLE if HASHED_NAME.search(target.name) else "no-cache"
+    return web.FileResponse(Path(target), headers={"Cache-Control": cache, "Vary": "Accept-Encoding"})
