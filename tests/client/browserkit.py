@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import random
+import shutil
 import time
+from pathlib import Path
 from typing import Any
 
 Page = Any
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def node_binary() -> str | None:
+    """The Node the client is built and tested with: the .nvmrc line scripts/bootstrap.sh put in .node/ when the
+    machine's own node is another line, else the one on PATH."""
+    local = ROOT / ".node" / "bin" / "node"
+    return str(local) if local.exists() else shutil.which("node")
+
 CHOICE = random.Random(4)  # clicks vary like a person's (always the first option makes long games)
 KINDS: dict[str, int] = {}  # decision kinds met by step(), for the tests to check what was exercised
 

@@ -33,10 +33,7 @@ def _free_port() -> int:
 def _ensure_client_built() -> None:
     if (ROOT / "client" / "dist" / "index.html").is_file():
         return
-    client = ROOT / "client"
-    if not (client / "node_modules").is_dir():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=client, check=True)
-    subprocess.run(["npm", "run", "build"], cwd=client, check=True)
+    subprocess.run(["./scripts/bootstrap.sh"], cwd=ROOT, check=True)   # the client with the .nvmrc line of Node
 
 
 @pytest.fixture(scope="session")

@@ -7,11 +7,11 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from browserkit import node_binary
 
 CLIENT = Path(__file__).resolve().parents[2] / "client"
 HASHED = re.compile(r"[a-z]+-[A-Z0-9]{8}\.(js|css)(\.map)?")
@@ -29,7 +29,7 @@ console.log(JSON.stringify(out));
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    node = shutil.which("node")
+    node = node_binary()
     assert node is not None, "the client needs Node.js to build"
     out = tmp_path_factory.mktemp("dist")
     run = subprocess.run([node, "build.mjs", str(out)], cwd=CLIENT, capture_output=True, text=True, timeout=180)
@@ -60,7 +60,7 @@ def test_each_file_has_brotli_and_gzip_copies_of_the_same_bytes(built: Path) -> 
     for p in shipped:
         assert (built / (p.name + ".gz")).is_file(), p.name
         assert gzip.decompress((built / (p.name + ".gz")).read_bytes()) == p.read_bytes(), p.name
-    node = shutil.which("node")
+    node = node_binary()
     assert node is not None
     run = subprocess.run([node, "-e", SAME_AS_BROTLI, str(built)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr

@@ -4,20 +4,22 @@ queue, patches, i18n) run with Node's built-in test runner; this makes them part
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from browserkit import node_binary
 
 CLIENT = Path(__file__).resolve().parents[2] / "client"
 
 
 def test_client_unit_tests_pass_under_node() -> None:
-    node = shutil.which("node")
+    node = node_binary()
     if node is None:
         pytest.fail("node is not installed (the client needs Node.js to build and test)")
-    run = subprocess.run([node, "--test", "test/"], cwd=CLIENT, capture_output=True, text=True, timeout=120)
+    # the files are found as `npm test` finds them; TAP, whatever the line's default reporter
+    run = subprocess.run([node, "--test", "--test-reporter=tap"], cwd=CLIENT, capture_output=True, text=True,
+                         timeout=120)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout
 
@@ -26,7 +28,7 @@ def test_client_and_server_number_view_keys_alike() -> None:
     """Patches send the view's keys by number (docs/protocol.md §5): both ends must share one table."""
     from server.realtime.patch import KEYS
 
-    node = shutil.which("node")
+    node = node_binary()
     assert node is not None
     run = subprocess.run([node, "--input-type=module", "-e",
                           "import { KEYS } from './src/patch.js'; console.log(JSON.stringify(KEYS));"],

