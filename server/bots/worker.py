@@ -38,8 +38,9 @@ from server.config import REDIS_OPTIONS
 log = logging.getLogger(__name__)
 
 JOB_GUARD = 10.0
-"""Seconds a posted job stands for its room, colour and round: no other is posted meanwhile. After that a
-post replaces it (a job lost with a Redis restart is posted again; one still waiting is not doubled)."""
+"""Seconds a posted job stands for its room, colour and round even once it left its stream (answered, or
+lost with a Redis restart): no other is posted meanwhile. A job still in its stream (waiting, or being
+thought about) stands however old: a re-post would only send it to the back of its queue."""
 
 STREAM_CAP = 10_000
 """Entries a stream keeps (approximately): jobs and results are small and taken within seconds."""
@@ -56,12 +57,16 @@ QUICK = ("urgent", "quick")
 """The classes a worker that never searches takes (`tongiaki serve` starts one beside its full workers)."""
 
 # Posts a job, or not: KEYS = the room and colour's slot (a hash), the class's stream; ARGV = the round,
-# now, JOB_GUARD, STREAM_CAP, SLOT_TTL, then the entry's fields. A job of the same round posted less than
-# JOB_GUARD ago stands (nil); else the slot's previous job, if still queued, is deleted (a re-post replaces
-# it rather than adding a copy that a worker would compute again), the new one added and its id returned.
+# now, JOB_GUARD, STREAM_CAP, SLOT_TTL, then the entry's fields. A job of the same round still in its
+# stream, or posted less than JOB_GUARD ago, stands (nil); else the slot's previous job (of an earlier
+# round), if still queued, is deleted (a post replaces it rather than adding a job that a worker would
+# compute for nothing), the new one added and its id returned.
 POST = """
 local slot = redis.call('HMGET', KEYS[1], 'round', 'at', 'stream', 'id')
-if slot[1] == ARGV[1] and tonumber(slot[2]) + tonumber(ARGV[3]) > tonumber(ARGV[2]) then return false end
+if slot[1] == ARGV[1] then
+  if tonumber(slot[2]) + tonumber(ARGV[3]) > tonumber(ARGV[2]) then return false end
+  if slot[3] and #redis.call('XRANGE', slot[3], slot[4], slot[4]) > 0 then return false end
+end
 if slot[3] and slot[4] then redis.call('XDEL', slot[3], slot[4]) end
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', unpack(ARGV, 6))
 redis.call('HSET', KEYS[1], 'round', ARGV[1], 'at', ARGV[2], 'stream', KEYS[2], 'id', id)
@@ -155,8 +160,9 @@ class BotQueue:
     # -- a server process --------------------------------------------------------------------------
     async def post(self, job: BotJob, state: bytes, round_v: int) -> bool:
         """Posts the job (with the game's stored state, so a worker needs nothing else) on its class's
-        stream, unless one was posted for that room, colour and round (the round that began at version
-        `round_v`) less than JOB_GUARD ago; a job posted before is replaced. True when posted."""
+        stream, unless the job for that room, colour and round (the round that began at version `round_v`)
+        is still in its stream or was posted less than JOB_GUARD ago; the job of an earlier round, if still
+        queued, is replaced. True when posted."""
         fields = [x for k, v in {**job.fields(), "state": state}.items() for x in (k, v)]
         posted = await self._post(keys=[f"{self.slot}:{job.room}:{job.colour}", self.streams[job.kind]],
                                   args=[round_v, time.time(), JOB_GUARD, STREAM_CAP, SLOT_TTL, *fields])

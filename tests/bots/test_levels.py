@@ -115,3 +115,20 @@ def test_no_level_depends_on_the_order_of_the_stack(level: str) -> None:
         first = make_bot(level, seed=5, budget=40).choose(game)
         again = make_bot(level, seed=5, budget=40).choose(other)
         assert first == again, (game.version, first, again)
+
+
+def test_a_search_bot_spends_a_budget_per_turn():
+    """Issue 31: each decision of a turn gets a share of what is left of the turn's budget, so a turn of
+    any length thinks about TURN_BUDGET in all (plus a small floor per decision), most on its first."""
+    from server.bots import TURN_BUDGET, turn_budget
+
+    first = turn_budget(0.0).seconds
+    assert first is not None and 0.5 * TURN_BUDGET <= first <= 1.0
+    for decisions in (1, 3, 12, 24):
+        spent = 0.0
+        for _ in range(decisions):
+            seconds = turn_budget(spent).seconds
+            assert seconds is not None and seconds > 0
+            spent += seconds   # each decision thinks its whole budget
+        assert spent <= TURN_BUDGET + 0.05 * decisions
+    assert turn_budget(10 * TURN_BUDGET).seconds == turn_budget(TURN_BUDGET).seconds   # a floor, never negative

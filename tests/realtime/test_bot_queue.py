@@ -57,17 +57,24 @@ async def test_a_worker_that_never_searches_leaves_the_searches(store: Store, pr
     assert await queue.waiting_by_class() == {"urgent": 0, "quick": 0, "search": 1}
 
 
-async def test_a_repost_replaces_its_job(store: Store, prefix: str, monkeypatch: pytest.MonkeyPatch):
+async def test_a_repost_never_adds_a_copy(store: Store, prefix: str, monkeypatch: pytest.MonkeyPatch):
     queue = BotQueue(store.redis, prefix, "s1")
     job = BotJob("r1", 4, "red", "search", "bot")
     assert await queue.post(job, b"s", 4)
     assert not await queue.post(job, b"s", 4)   # within the guard: it stands
-    monkeypatch.setattr(worker, "JOB_GUARD", 0.0)   # the guard ran out: posted again, as the timers do
+    monkeypatch.setattr(worker, "JOB_GUARD", 0.0)   # the guard ran out, as the timers post again
     for _ in range(3):
-        assert await queue.post(job, b"s", 4)
+        assert not await queue.post(job, b"s", 4)   # still queued: it stands (and keeps its place)
+    assert await queue.waiting_by_class() == {"urgent": 0, "quick": 0, "search": 1}
+    stream = queue.streams["search"]
+    lost = (await store.redis.xrange(stream))[0][0]
+    await store.redis.xdel(stream, lost)   # lost (a Redis restart): posted again
+    assert await queue.post(job, b"s", 4)
+    later = BotJob("r1", 6, "red", "search", "bot")   # the next round's decision replaces a queued one
+    assert await queue.post(later, b"s", 6)
     assert await queue.waiting_by_class() == {"urgent": 0, "quick": 0, "search": 1}
     taken = await _work(queue, 1)
-    assert taken == [job]
+    assert taken == [later]
 
 
 async def test_a_job_the_game_moved_past_is_dropped_before_thinking(store: Store, prefix: str):
