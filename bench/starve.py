@@ -28,6 +28,22 @@ from typing import Any
 from bench.load import ROOT, free_port, wait_healthy
 
 
+async def connected(url: str, name: str) -> Any:
+    """A socket.io client connected as `name` (three tries: a loaded machine may refuse one)."""
+    import socketio
+
+    for attempt in range(3):
+        sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        try:
+            await sio.connect(url, auth={"protocol": 2, "name": name}, transports=["websocket"], wait_timeout=10)
+            return sio
+        except socketio.exceptions.ConnectionError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(1.0)
+    raise AssertionError("unreachable")
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
@@ -35,11 +51,8 @@ def percentile(values: list[float], p: float) -> float:
 
 async def attacker(url: str, index: int, decisions: list[int], refused: list[str], stop: asyncio.Event) -> None:
     """One throwaway person's room of search bots, watched until `stop`."""
-    import socketio
-
-    sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+    sio = await connected(url, f"Attacker {index}")
     sio.on("game", lambda m: decisions.__setitem__(0, decisions[0] + (m.get("by") == "bot")))
-    await sio.connect(url, auth={"protocol": 2, "name": f"Attacker {index}"}, transports=["websocket"])
     try:
         made = await sio.call("room_create", {"name": f"deep {index}", "seats": 4, "bot_pace": 0})
         room = made["room"]["id"]
@@ -60,9 +73,7 @@ async def attacker(url: str, index: int, decisions: list[int], refused: list[str
 async def player(url: str, index: int, level: str, waits: list[float], stop: asyncio.Event) -> None:
     """A person against one bot of `level`: plays random legal moves at once; `waits` gets, for each bot
     turn, the seconds from the answer to the person's move to the bot's first move."""
-    import socketio
-
-    sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+    sio = await connected(url, f"Player {index}")
     legal: dict[str, Any] = {}
     changed = asyncio.Event()
     answered = [0.0]   # when the person's last move was answered (0: the bot's first move is measured)
@@ -78,7 +89,6 @@ async def player(url: str, index: int, level: str, waits: list[float], stop: asy
 
     sio.on("legal", on_legal)
     sio.on("game", on_game)
-    await sio.connect(url, auth={"protocol": 2, "name": f"Player {index}"}, transports=["websocket"])
     rng = random.Random(index)
     try:
         made = await sio.call("room_create", {"name": f"plain {index}", "seats": 2, "bot_pace": 0, "first": 0})
