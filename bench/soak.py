@@ -549,7 +549,7 @@ async def soak(args: argparse.Namespace) -> None:
         rows: list[tuple[str, float, int, float, float, float, float]] = []
         summary: list[tuple[str, list[float], str]] = []
         for phase in phases:
-            name = "+".join(phase) if len(phase) < 2 else "all"
+            name = phase[0] if len(phase) == 1 else "all" if phase else "none"
             attack = None
             if phase:   # the phase starts once its attackers' process is up (it says "ready")
                 attack = await asyncio.create_subprocess_exec(
