@@ -284,6 +284,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             self.metrics.refused_request(e.code)
             return {"ok": False, "error": e.to_wire()}
         except Exception:
+            if sid not in self.connections:   # the socket left while its request was handled: nobody to tell
+                return {"ok": False, "error": {"code": "internal", "message": "this connection is closing"}}
             self.metrics.refused_request("internal")
             conn = self.connections.get(sid)
             # a fault is logged, but only a few lines a minute per client address: what one client

@@ -506,7 +506,11 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             # aiohttp refuses a message of max_msg_size bytes or more; the limit itself is allowed
             self._sock = web.WebSocketResponse(max_msg_size=limit + 1,
                                                compress=deflate)
-            await self._sock.prepare(request)
+            try:
+                await self._sock.prepare(request)
+            except ConnectionError:   # the client left before the handshake's answer: nothing to log
+                self.abort()
+                return self._sock     # (aiohttp's own finish of it meets the same end quietly)
             self.environ = environ
             self.eio_socket = getattr(self.handler, "__self__", None)
             if self.eio_socket is not None:
