@@ -110,14 +110,16 @@ export function oceanTile(t, size = SIZE, ui = {}) {
     kids.push(h('path', { class: 'foam-under', d: p.fp.d }));
     kids.push(h('path', { class: 'foam', d: p.fp.d, 'data-path': `${p.a}-${p.b}` }));
   }
+  // (any two paths may cross, not only a diameter: every number may move along its path, away from the
+  // others, so that "4 3 4" never reads as one number)
   const order = [...paths].filter((p) => p.danger).sort((x, y) => Number(x.diam) - Number(y.diam));
   for (const p of order) {
     let best = null;
-    for (const tt of p.diam ? [0.5, 0.3, 0.7, 0.2, 0.8] : [0.5, 0.35, 0.65]) {
+    for (const tt of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.12, 0.88]) {
       const q = bezierPoint(p.fp, tt);
       const free = Math.min(Infinity, ...taken.map((o) => Math.hypot(o.x - q.x, o.y - q.y)));
       if (!best || free > best.free) best = { q, free };
-      if (free > size * 0.4) break;
+      if (free > size * 0.45) break;
     }
     taken.push(best.q);
     const q = best.q;
@@ -201,9 +203,12 @@ export function islandTile(t, size = SIZE, ui = {}) {
       d: `M${s0.x},${s0.y} A${round(arcR)},${round(arcR)} 0 0 1 ${s1.x},${s1.y}`,
       'stroke-width': round(size * 0.2),
     }));
+    const planned = ui.planned?.get(key) || [];
     pts.forEach((p, m) => {
       const colour = b.boats[m];
+      const next = planned[m - b.boats.length];
       if (colour) parts.push(boatShape(p, colour, size * 0.095, { 'data-mooring': m }));
+      else if (next) parts.push(boatShape(p, next, size * 0.095, { class: 'planned-boat', 'data-mooring': m }));
       else parts.push(h('circle', { class: 'mooring', cx: p.x, cy: p.y, r: round(size * 0.045), 'data-mooring': m }));
     });
     for (const d of b.piers) {
@@ -225,10 +230,12 @@ export function islandTile(t, size = SIZE, ui = {}) {
   });
 
   // name, value and the royal mask
-  kids.push(h('text', { class: 'island-name', x: c.x, y: round(c.y - size * 0.08), 'text-anchor': 'middle', 'font-size': round(size * Math.min(0.16, 1.05 / Math.max(1, name.length))) }, name));
-  kids.push(h('text', { class: 'island-value', x: c.x, y: round(c.y + size * 0.11), 'text-anchor': 'middle', 'font-size': round(size * 0.17) }, String(t.value ?? 0)));
+  // readable at the smallest scale the board is drawn (boardview.js MIN_SCALE): a long name may reach over
+  // the sand, its halo (app.css) keeps it legible
+  kids.push(h('text', { class: 'island-name', x: c.x, y: round(c.y - size * 0.05), 'text-anchor': 'middle', 'font-size': round(size * Math.min(0.2, 1.8 / Math.max(1, name.length))) }, name));
+  kids.push(h('text', { class: 'island-value', x: c.x, y: round(c.y + size * 0.19), 'text-anchor': 'middle', 'font-size': round(size * 0.19) }, String(t.value ?? 0)));
   if (name !== 'Tonga') {
-    const m = { x: c.x, y: round(c.y + size * 0.27) };
+    const m = { x: c.x, y: round(c.y + size * 0.33) };
     const w = size * 0.13;
     kids.push(h('path', {
       class: 'mask',

@@ -5,10 +5,11 @@ import { toDom, h, SVG_NS } from './vdom.js';
 import { cellCenter, sideMidpoint } from './hex.js';
 import { tween, ease } from './tween.js';
 
-// The smallest the board is drawn, in CSS px per board unit (a tile is 120 units wide): boats stay
-// readable, and on a touch screen every target's hit area is at least 44×44 px. A board that would need
-// less is shown at this scale and scrolls (drag, or the camera following the action).
-const MIN_SCALE = 0.75;
+// The smallest the board is drawn, in CSS px per board unit (a tile is 120 units wide): an island's name
+// (12 units, board.js) at least 11 px and a boat's hull 12 px, and on a touch screen every target's hit
+// area at least 44×44 px. A board that would need less is shown at this scale and scrolls (drag, or the
+// camera following the action).
+const MIN_SCALE = 0.92;
 const MIN_SCALE_TOUCH = 1.45;
 
 export function minScale() {
@@ -17,9 +18,13 @@ export function minScale() {
 }
 
 export class BoardView {
-  /** onHit(hit): a target was chosen (click, tap, Enter or Space); label(dataset): a target's accessible name. */
-  constructor(container, { onHit, label } = {}) {
+  /** onHit(hit): a target was chosen (click, tap, Enter or Space); label(dataset): a target's accessible name;
+   *  covers(): elements that may lie over the board (a phone's tab bar and sheet), kept clear of targets;
+   *  still: a picture (the rules page), drawn whole in its box: no readable-size zoom, no camera. */
+  constructor(container, { onHit, label, covers, still = false } = {}) {
     this.container = container;
+    this.still = still;
+    this.covers = covers || (() => []);
     this.onHit = onHit || (() => {});
     this.label = label || (() => null);
     this.svg = document.createElementNS(SVG_NS, 'svg');
@@ -67,9 +72,9 @@ export class BoardView {
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
         box.x + box.w > this.box.x + this.box.w || box.y + box.h > this.box.y + this.box.h) {
-      // the board point now at the centre of the screen stays there when the box grows (the camera may
-      // just have followed a fleet to the tile that grows it; re-centring elsewhere lost it off-screen)
-      const keep = this.fixedBox ? this.viewCentre() : undefined;
+      // a board that grew is framed on its islands (where the boats are), not on the old centre that
+      // left half the screen empty; a fleet sailing on is followed again by the event player
+      const keep = this.islandsCentre();
       const x0 = Math.min(box.x, this.fixedBox ? this.box.x : Infinity);
       const y0 = Math.min(box.y, this.fixedBox ? this.box.y : Infinity);
       const x1 = Math.max(box.x + box.w, this.fixedBox ? this.box.x + this.box.w : -Infinity);
@@ -84,15 +89,77 @@ export class BoardView {
     this._showTargets(node);
   }
 
-  /** A new decision whose targets are all off screen (the special start on Tonga after the camera
-   *  followed a voyage far away, say): bring the first into view, once per new set of targets. */
+  /** A new decision (a new set of targets): unless the person is dragging the board or has turned
+   *  following off, every target is brought wholly into view, in the part of the board nothing covers
+   *  (the window's edge, a phone's tab bar and sheet, the decision bar): moved there at this zoom when
+   *  they fit, else zoomed out to fit them. Once per new set of targets. */
   _showTargets(node) {
     const targets = [...node.querySelectorAll('[data-hit]')];
-    const key = targets.map((t) => `${t.dataset.hit}:${t.dataset.island || ''}:${t.dataset.cell || ''}`).join('|');
+    const key = targets.map((t) => `${t.dataset.hit}:${t.dataset.island || ''}:${t.dataset.beach || ''}:${t.dataset.cell || ''}`).join('|');
     if (key === this._targetsKey) return;
     this._targetsKey = key;
-    if (!targets.length || !this.following || this.dragging) return;
-    if (!targets.some((t) => this.onScreen(t))) this.reveal(targets[0]);
+    if (!targets.length || !this.following || this.dragging || this.still) return;
+    this.frame(targets);
+  }
+
+  /** The part of the board's element a person sees: inside the window, below and above whatever lies
+   *  over it (`covers()`, the table's fixed tab bar and sheet); in CSS px. */
+  clearArea() {
+    const r = this.svg.getBoundingClientRect();
+    const c = { left: Math.max(r.left, 0), top: Math.max(r.top, 0),
+      right: Math.min(r.right, globalThis.innerWidth || r.right), bottom: Math.min(r.bottom, globalThis.innerHeight || r.bottom) };
+    for (const o of this.covers()) {
+      const b = o.getBoundingClientRect();
+      if (!b.width || !b.height || b.right <= c.left || b.left >= c.right || b.bottom <= c.top || b.top >= c.bottom) continue;
+      // a bar across the board cuts it from above or below; anything narrower from its side
+      if (b.width >= (c.right - c.left) / 2) {
+        if (b.top + b.height / 2 > (c.top + c.bottom) / 2) c.bottom = Math.min(c.bottom, b.top); else c.top = Math.max(c.top, b.bottom);
+      } else if (b.left + b.width / 2 > (c.left + c.right) / 2) c.right = Math.min(c.right, b.left); else c.left = Math.max(c.left, b.right);
+    }
+    return c;
+  }
+
+  /** Board units → CSS px on screen, for the zoom and pan given. */
+  _toScreen(p, zoom = this.zoom, panX = this.panX, panY = this.panY) {
+    const r = this.svg.getBoundingClientRect(), s = this.fitScale();
+    const ox = r.left + (r.width - this.box.w * s) / 2, oy = r.top + (r.height - this.box.h * s) / 2;
+    return { x: ox + (panX + zoom * p.x - this.box.x) * s, y: oy + (panY + zoom * p.y - this.box.y) * s };
+  }
+
+  /** Bring every node of `nodes` wholly into the clear area: nothing moves when they are; else they are
+   *  centred in it, zoomed out just enough when they do not fit at this zoom. True when the camera moved. */
+  frame(nodes, pad = 8) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const n of nodes) {
+      const b = n.getBBox();
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y); x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+    }
+    if (!Number.isFinite(x0)) return false;
+    const c = this.clearArea();
+    if (c.right - c.left < 60 || c.bottom - c.top < 60) return false;   // the board is scrolled out of the window
+    const a = this._toScreen({ x: x0, y: y0 }), z = this._toScreen({ x: x1, y: y1 });
+    if (a.x >= c.left && a.y >= c.top && z.x <= c.right && z.y <= c.bottom) return false;
+    const s = this.fitScale();
+    const w = c.right - c.left - 2 * pad, hgt = c.bottom - c.top - 2 * pad;
+    let zoom = this.zoom;
+    if ((x1 - x0) * zoom * s > w || (y1 - y0) * zoom * s > hgt) zoom = Math.max(0.2, Math.min(w / ((x1 - x0) * s), hgt / ((y1 - y0) * s)));
+    // the targets' centre on the clear area's centre
+    const centre = { x: (x0 + x1) / 2, y: (y0 + y1) / 2 };
+    const at = this._toScreen(centre, zoom, 0, 0);
+    this.zoom = zoom;
+    this.panX = ((c.left + c.right) / 2 - at.x) / s;
+    this.panY = ((c.top + c.bottom) / 2 - at.y) / s;
+    this._centre = centre;
+    this._applyTransform();
+    return true;
+  }
+
+  /** The islands' centre (board units): what a board that grew is framed on. */
+  islandsCentre() {
+    const cells = (this.lastView?.tiles || []).filter((x) => x.kind === 'island').map((x) => cellCenter(x.cell, SIZE));
+    if (!cells.length) return undefined;
+    const xs = cells.map((p) => p.x), ys = cells.map((p) => p.y);
+    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
   }
 
   /** CSS px per board unit of the whole box fitted into the element (zoom 1). */
@@ -104,6 +171,7 @@ export class BoardView {
   /** Zoom in, if fitting the whole board would make it smaller than readable, around `at` (a board point;
    *  default: where the view is centred now, or Tonga). */
   _readable(at) {
+    if (this.still) return;
     const need = minScale() / this.fitScale();
     if (need <= 1.001) {
       if (this.zoom !== 1 && !this.userMoved) { this.zoom = 1; this.panX = 0; this.panY = 0; this._applyTransform(); }
@@ -405,13 +473,26 @@ export class BoardView {
     g.remove();
   }
 
-  /** The fleet goes down: shrink and fade. */
-  async sink(ctx, ms = 700) {
+  /** The fleet goes down where it is: it lists and settles into the water while rings of foam spread
+   *  and fade around it (a fleet that just vanished was missed). */
+  async sink(ctx, ms = 1100) {
     const p = this.fleetPos || { x: 0, y: 0 };
+    if (!this.fleetNode) this.showFleet([], p);
+    this.fleetNode.classList.add('sinking');
+    const rings = this._mount(h('g', { class: 'sink-rings', 'data-testid': 'sink-rings' },
+      [0, 1, 2].map((i) => h('circle', { cx: p.x, cy: p.y, r: SIZE * 0.1, 'data-ring': i }))));
     await tween(ctx, ms, (t) => {
-      this._placeFleet({ x: p.x, y: p.y + t * 10 }, `scale(${1 - t * 0.9}) rotate(${t * 40})`);
-      if (this.fleetNode) this.fleetNode.setAttribute('opacity', String(1 - t));
+      const k = ease(t);
+      this._placeFleet(p, `translate(0 ${k * SIZE * 0.18}) rotate(${k * 35}) scale(${1 - k * 0.75})`);
+      this.fleetPos = p;
+      if (this.fleetNode) this.fleetNode.setAttribute('opacity', String(1 - k));
+      rings.querySelectorAll('circle').forEach((c, i) => {
+        const u = Math.max(0, Math.min(1, t * 1.4 - i * 0.2));
+        c.setAttribute('r', String(SIZE * (0.1 + 0.45 * u)));
+        c.setAttribute('opacity', String(u > 0 ? 1 - u : 0));
+      });
     });
+    rings.remove();
     this.hideFleet();
   }
 

@@ -1,4 +1,5 @@
 // Readable text for events (the game log) and actions (the list of legal moves). Pure.
+import { neighbour } from './hex.js';
 
 const colourName = (t, c) => t(`colour.${c}`);
 
@@ -41,7 +42,29 @@ export function countReturned(r) {
 }
 
 /** A tile as players know it: an island by its name and value, an ocean tile by its dangers (its letter
- *  in the box means nothing at the table). */
+ *  in the box means nothing at the table). `tile`: a tile's drawing ({tile, kind, value | paths}). */
+export function tileWords(tile, t) {
+  if (!tile) return '';
+  if (tile.kind === 'island') return t('tile.island_words', { island: tile.tile, value: tile.value ?? '?' });
+  const dangers = (tile.paths || []).map((p) => p[2]).filter((d) => d > 0).sort((a, b) => a - b);
+  return dangers.length ? t('tile.ocean_words', { dangers: dangers.join(' · '), n: dangers.length }) : t('tile.ocean_calm');
+}
+
+/** An empty space in words: beside which tile, on which side ("south of Tonga"); an island neighbour
+ *  first (players find islands), else an ocean tile by its dangers; '' when no tile is beside it. */
+export function placeWords(view, cell, t) {
+  const near = [];
+  for (let d = 0; d < 6; d++) {
+    const n = neighbour(cell, d);
+    const tile = (view?.tiles || []).find((x) => x.cell[0] === n[0] && x.cell[1] === n[1]);
+    if (tile) near.push({ tile, side: (d + 3) % 6 });
+  }
+  const by = near.find((x) => x.tile.kind === 'island') || near[0];
+  if (!by) return '';
+  const name = by.tile.kind === 'island' ? by.tile.tile : t('a11y.the_ocean_tile', { tile: tileWords(by.tile, t) });
+  return t(`place.side.${by.side}`, { tile: name });
+}
+
 function tileLabel(ev, t) {
   if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
   if (ev.kind !== 'ocean') return ev.tile;
@@ -49,7 +72,9 @@ function tileLabel(ev, t) {
   return dangers.length ? t('tile.ocean_dangers', { dangers: dangers.join(' · ') }) : t('tile.ocean');
 }
 
-export function describeAction(a, t) {
+/** A legal action in words; `view`: the position it is played in (names a tile's place by its
+ *  neighbour rather than by coordinates). */
+export function describeAction(a, t, view = null) {
   const dir = (d) => t(`dir.${d}`);
   switch (a.type) {
     case 'setup': return t('act.setup', { b: a.beach + 1 });
@@ -63,7 +88,7 @@ export function describeAction(a, t) {
     case 'restart': return a.tonga ? t('act.restart_tonga', { beaches: a.tonga.map((b) => b + 1).join(', '), k: a.tonga.length }) : t('act.restart_island', { island: a.island, b: a.beach + 1 });
     case 'migrate': return t('act.migrate', { island: a.island, b: a.beach + 1, dir: dir(a.pier) });
     case 'land': return t('act.land', { boats: a.boats.map(([c, b]) => `${t(`colour.${c}`)}→${b + 1}`).join(', ') || '—' });
-    case 'place_tile': return t('act.place_tile', { cell: `(${a.cell[0]}, ${a.cell[1]})`, rot: dir(a.rotation) });
+    case 'place_tile': return t('act.place_tile', { place: placeWords(view, a.cell, t) || `(${a.cell[0]}, ${a.cell[1]})`, rot: dir(a.rotation) });
     case 'settle': return t('act.settle', { b: a.beach + 1 });
     case 'turn_tile': return t('act.turn_tile', { rot: dir(a.rotation) });
     default: return JSON.stringify(a);

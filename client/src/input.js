@@ -169,9 +169,10 @@ export class DecisionInput {
     }
     if (k === 'land') {
       const island = this._landIsland();
-      const counts = new Map();
-      for (const [, b] of this.sel.assign) counts.set(`${island}|${b}`, (counts.get(`${island}|${b}`) || 0) + 1);
-      ui.selectedBeaches = counts;
+      // the boats placed so far, drawn at the moorings they will take
+      ui.planned = new Map();
+      for (const [c, b] of this.sel.assign) ui.planned.set(`${island}|${b}`, [...(ui.planned.get(`${island}|${b}`) || []), c]);
+      if (this.sel.confirm) return ui;
       const rem = [...new Set(this._landRemaining())];
       const cols = this.sel.colour ? [this.sel.colour] : rem;
       const free = this.decision.free || [];
@@ -204,7 +205,8 @@ export class DecisionInput {
     if (this.sel.confirm) {
       // the last step of a drastic or many-click decision: say it, then send on Confirm (or Enter)
       const type = this.sel.confirm.type;
-      out.push({ id: 'confirm', label: `btn.confirm_${type}`, enabled: true, danger: type !== 'expand' });
+      out.push({ id: 'confirm', label: type === 'land' ? 'btn.confirm_landing' : `btn.confirm_${type}`, enabled: true,
+        danger: type !== 'expand' && type !== 'land' });
       out.push({ id: 'undo', label: 'btn.undo', enabled: true });
       return out;
     }
@@ -221,10 +223,12 @@ export class DecisionInput {
     if (k === 'migrate' && this.sel.beach) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
     if (k === 'land') {
       const rem = this._landRemaining();
-      const distinct = [...new Set(rem)];
-      for (const c of distinct) {
-        out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n: rem.filter((x) => x === c).length }, colour: c,
-          pressed: this.sel.colour === c, enabled: true });
+      // the fleet's colours in its own order, each in its place even when none is left: a button never
+      // moves under the pointer
+      for (const c of new Set(this._landFleet())) {
+        const n = rem.filter((x) => x === c).length;
+        out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n }, colour: c,
+          pressed: this.sel.colour === c && n > 0, enabled: n > 0 });
       }
       out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!this._landExact() });
       if (this.sel.assign.length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
@@ -250,6 +254,10 @@ export class DecisionInput {
       return { key: 'prompt.confirm_colonise', args: { n: me?.on_board ?? 0 } };
     }
     if (c?.type === 'royal') return { key: 'prompt.confirm_royal', args: { island: c.island } };
+    if (c?.type === 'land') {
+      const back = this._landFleet().length - c.boats.length;
+      return { key: back ? 'prompt.confirm_land_back' : 'prompt.confirm_land', args: { island: c.island ?? this._landIsland(), n: back } };
+    }
     if (c?.type === 'expand') return { key: 'prompt.confirm_expand', args: { island: c.island, beaches: c.beaches.map((b) => b + 1).join(', '), n: c.beaches.length } };
     if (k === 'turn') {
       if (this.sel.mode === 'royal') return { key: 'prompt.royal' };
@@ -281,7 +289,7 @@ export class DecisionInput {
     const beachHit = hit.hit === 'beach' || hit.hit === 'pier';
     // waiting for a confirmation: only another royal island, or a chosen beach (to take it back), counts
     const pending = this.sel.confirm?.type;
-    if (pending === 'colonise') return {};
+    if (pending === 'colonise' || pending === 'land') return {};
     const isl = hit.island, b = hit.beach === undefined ? undefined : Number(hit.beach);
     if (k === 'setup' && beachHit) {
       const a = L.find((x) => x.type === 'setup' && x.beach === b && isl === 'Tonga');
@@ -395,10 +403,12 @@ export class DecisionInput {
     return {};
   }
 
+  /** Every boat placed (or no mooring left for the rest): say it, and land on Confirm, as an expansion
+   *  asks (Undo takes the last boat back). */
   _landAuto() {
     const exact = this._landExact();
-    if (exact && this._landExtends([]).every((a) => a.boats.length === this.sel.assign.length)) return { send: clone(exact) };
-    if (!this._landRemaining().length && exact) return { send: clone(exact) };
+    const complete = exact && (!this._landRemaining().length || this._landExtends([]).every((a) => a.boats.length === this.sel.assign.length));
+    if (complete) this.sel.confirm = clone(exact);
     return {};
   }
 
@@ -419,6 +429,7 @@ export class DecisionInput {
       delete this.sel.confirm;
       // an expansion goes back one beach; the other choices back to before their click
       if (c?.type === 'expand') this.sel.beaches = (this.sel.beaches || []).slice(0, -1);
+      if (c?.type === 'land') { this.sel.assign.pop(); this._autoLand(); }
       return {};
     }
     if (id === 'clear') { this.reset(this.view, this.mine, this.actions); return {}; }

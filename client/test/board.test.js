@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardTree, beachAngle, mooringPoints, foamPath, bezierPoint, viewBoxOf, SIZE } from '../src/board.js';
+import { boardTree, beachAngle, mooringPoints, foamPath, bezierPoint, viewBoxOf, oceanTile, SIZE } from '../src/board.js';
 import { findAll, toMarkup } from '../src/vdom.js';
 import { turnedTile } from '../src/tiles.js';
 import { cellCenter, sideMidpoint } from '../src/hex.js';
@@ -126,5 +126,23 @@ test('the view box contains every tile', () => {
   for (const t of view.tiles) {
     const c = cellCenter(t.cell, SIZE);
     assert.ok(c.x > b.x && c.x < b.x + b.w && c.y > b.y && c.y < b.y + b.h);
+  }
+});
+
+test('danger numbers of crossing paths stand apart (never "4 3 4" read as one number)', () => {
+  const pairings = (sides) => {
+    if (!sides.length) return [[]];
+    const [a, ...rest] = sides;
+    return rest.flatMap((b, i) => pairings(rest.filter((_, j) => j !== i)).map((p) => [[a, b], ...p]));
+  };
+  for (const pr of pairings([0, 1, 2, 3, 4, 5])) {
+    const g = oceanTile({ tile: 'x', cell: [0, 0], paths: pr.map(([a, b], i) => [a, b, 2 + i]) }, SIZE);
+    const cs = findAll(g, (n) => n.tag === 'circle').map((n) => n.attrs);
+    for (let i = 0; i < cs.length; i++) {
+      for (let j = i + 1; j < cs.length; j++) {
+        // a third of a tile's radius between centres: a clear gap between two numbers' discs
+        assert.ok(Math.hypot(cs[i].cx - cs[j].cx, cs[i].cy - cs[j].cy) >= SIZE * 0.4, JSON.stringify(pr));
+      }
+    }
   }
 });

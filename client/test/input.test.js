@@ -123,7 +123,7 @@ test('migrate: a pier click sends; a beach click with one pier sends; otherwise 
   assert.deepEqual([...inp.highlights().piers].sort(), ['Samoa|1|3', 'Samoa|1|4']);
 });
 
-test('land: assign boats to beaches by colour; the complete landing is sent', () => {
+test('land: assign boats to beaches by colour; the complete landing asks, Undo takes the last boat back, Confirm sends', () => {
   const legal = [
     { type: 'land', boats: [['blue', 0], ['red', 1]] }, { type: 'land', boats: [['blue', 1], ['red', 0]] },
   ];
@@ -137,7 +137,19 @@ test('land: assign boats to beaches by colour; the complete landing is sent', ()
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '0' }), {});
   assert.equal(inp.sel.colour, 'blue', 'the last colour is picked by itself');
   assert.deepEqual([...inp.highlights().beaches], ['Samoa|1']);
-  assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '1' }), { send: legal[1] });
+  const order = () => inp.buttons().filter((b) => b.id.startsWith('colour:')).map((b) => `${b.id}:${b.args.n}`);
+  assert.deepEqual(order(), ['colour:red:0', 'colour:blue:1'], 'the colours keep their places, a spent one stays');
+  assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '1' }), {}, 'the last boat does not send at once');
+  assert.deepEqual(inp.sel.confirm, legal[1]);
+  assert.equal(inp.prompt().key, 'prompt.confirm_land');
+  assert.deepEqual(inp.highlights().beaches.size, 0);
+  assert.deepEqual([...inp.highlights().planned], [['Samoa|0', ['red']], ['Samoa|1', ['blue']]]);
+  assert.deepEqual(inp.click({ hit: 'beach', island: 'Samoa', beach: '0' }), {}, 'a click while asked changes nothing');
+  assert.deepEqual(inp.press('undo'), {});
+  assert.deepEqual(inp.sel.assign, [['red', 0]]);
+  assert.equal(inp.sel.colour, 'blue');
+  inp.click({ hit: 'beach', island: 'Samoa', beach: '1' });
+  assert.deepEqual(inp.press('confirm'), { send: legal[1] });
   // one colour in the fleet: picked by itself, nothing begun yet
   const one = input(V('land', [{ type: 'land', boats: [['red', 0]] }], { island: 'Samoa', fleet: ['red'], free: [1, 0, 0] }), ['red']);
   assert.equal(one.sel.colour, 'red');

@@ -7,6 +7,7 @@ CODES = frozenset({
     "not_waiting", "not_playing", "seat_taken", "not_seated", "seats_empty", "not_your_turn",
     "stale_version", "illegal_action", "not_finished", "internal", "reserved_event", "name_taken",
     "too_many_rooms", "too_many_search_bots", "search_bots_busy", "too_many_people", "barred", "unavailable",
+    "not_the_lesson",
 })
 
 

@@ -23,6 +23,19 @@ def _lesson(lesson_id: Any) -> Lesson:
     return BY_ID[lesson_id]
 
 
+def _canonical(action: dict[str, Any]) -> dict[str, Any]:
+    """A move with its unordered parts sorted: the beaches of an expansion, the boats of a landing."""
+    out = dict(action)
+    for key in ("beaches", "boats", "tonga"):
+        if isinstance(out.get(key), list):
+            out[key] = sorted(out[key], key=repr)
+    return out
+
+
+def _same_move(a: Any, b: Any) -> bool:
+    return isinstance(a, dict) and isinstance(b, dict) and _canonical(a) == _canonical(b)
+
+
 def _answer(lesson: Lesson, game: Game, events: list[dict[str, Any]], step: int, done: bool) -> dict[str, Any]:
     """What the learner sees: the view, their legal actions, the events of the move, and how it stands
     (`done`: the lesson's goal was reached; `retry`: the turn went on without it, start again)."""
@@ -71,6 +84,11 @@ class Tutorials:
         game = Game.from_bytes(held["state"])
         if game.to_move != LEARNER:
             raise Rejected("not_your_turn", "this lesson's turn is over: start it again")
+        step = held["step"]
+        if step < len(lesson.moves) and not _same_move(action, lesson.moves[step]) \
+                and any(_same_move(action, legal) for legal in game.legal_actions()):
+            # a legal move, but not the one the lesson teaches: refused, nothing changes, try again
+            raise Rejected("not_the_lesson", "not the lesson's move: try the one its guide names")
         try:
             events = game.apply(action, colour=LEARNER)
         except IllegalAction as e:

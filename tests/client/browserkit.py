@@ -116,7 +116,7 @@ def step(page: Page) -> str:
             confirm.click()
             return "confirm"
         if kind == "land":
-            colours = dec.locator('button[data-action^="colour:"]')
+            colours = dec.locator('button[data-action^="colour:"]:not([disabled])')
             if colours.count() and not dec.locator('button[data-action^="colour:"][aria-pressed=true]').count():
                 colours.nth(CHOICE.randrange(colours.count())).click()
                 return "land-colour"

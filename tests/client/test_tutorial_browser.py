@@ -105,7 +105,7 @@ def test_rules_page_in_five_languages_with_boards(browser: Any, contexts: list[A
         page.goto(f"{base_url}/?lang={lang}#/rules")
         page.wait_for_selector("[data-testid=rules] .rule-board svg .tile")
         texts[lang] = page.locator("[data-testid=rules]").inner_text()
-        assert page.locator("[data-testid=rules] .rule-board").count() == 6
+        assert page.locator("[data-testid=rules] .rule-board").count() == 7
         assert page.locator("[data-testid=rules] .rule").count() == 12
         if lang in ("en", "he"):
             page.screenshot(path=str(artifacts / f"31-rules-{lang}.png"), full_page=True)

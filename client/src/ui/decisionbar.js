@@ -3,7 +3,8 @@
 // one chosen action through the `act` callback it was given.
 import { el, clear, swatch, colourAndName } from './dom.js';
 import { DecisionInput } from '../input.js';
-import { describeAction } from '../describe.js';
+import { describeAction, tileWords } from '../describe.js';
+import { tilePicture } from './tilepicture.js';
 import { countdown } from './clock.js';
 import { loadDraft, saveDraft, dropDraft } from './draft.js';
 
@@ -65,6 +66,9 @@ export class DecisionBar {
     }
     const pr = this.input.prompt();
     const args = this.promptArgs(pr.args);
+    // the tile in hand, drawn as it would lie (turned as chosen so far)
+    const hand = v.hand && (this.input.kind === 'place_tile' || this.input.kind === 'turn_tile') && this.input.canAct ? v.hand : null;
+    if (hand) box.append(tilePicture(hand, t, this.input.highlights().preview?.rotation ?? 0, 'decision-tile'));
     const who = this.state.seatOfColour(pend.colour);
     const prompt = el('div', { class: 'prompt', 'data-testid': 'prompt', 'data-prompt': this.input.canAct ? pr.key : 'prompt.waiting' }, swatch(pend.colour), ' ',
       this.input.canAct ? t(pr.key, args) : t('prompt.waiting', { colour: colourAndName(t, pend.colour, who?.name), kind: t(`kind.${pend.kind}`) }));
@@ -90,7 +94,7 @@ export class DecisionBar {
       const list = el('div', { class: 'move-list' });
       const fill = () => {
         if (list.childElementCount) return;
-        legal.forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t))));
+        legal.forEach((a, i) => list.append(el('button', { type: 'button', 'data-legal': i, onclick: () => this.send(a) }, describeAction(a, t, v))));
       };
       const det = el('details', { class: 'all-moves', open: this._movesOpen === legal ? true : null, ontoggle: () => {
         this._movesOpen = det.open ? legal : null;
@@ -105,6 +109,8 @@ export class DecisionBar {
     const args = { ...(a || {}) };
     if (args.colour) args.colour = this.t(`colour.${args.colour}`);
     if (args.kind) args.kind = this.t(`kind.${args.kind}`);
+    // a tile by what players see on it, never its letter in the box
+    if (args.tile) args.tile = tileWords(tileOf(this.state.shown, args.tile), this.t);
     return args;
   }
 
@@ -194,9 +200,16 @@ export class DecisionBar {
     if (!res.ok) {
       this._sent = false;
       const code = res.error?.code;
-      this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
+      // (a refusal its caller has already explained, e.g. a lesson's "not quite", is not toasted again)
+      if (!res.error?.shown) this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
       this.reset(true);
       this.onInput();
     }
   }
+}
+
+/** A tile's drawing by its id: the tile in hand, or one on the table. */
+export function tileOf(view, id) {
+  if (view?.hand?.tile === id) return view.hand;
+  return (view?.tiles || []).find((x) => x.tile === id) || { tile: id, kind: 'ocean' };
 }

@@ -120,7 +120,7 @@ export class EventPlayer {
         return;
       }
       case 'sunk': {
-        await b.sink(ctx, 700);
+        await b.sink(ctx, 1100);
         return;
       }
       case 'turned_back': {

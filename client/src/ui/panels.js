@@ -3,6 +3,8 @@
 import { el, clear, swatch, nameAndColour } from './dom.js';
 import { countdown } from './clock.js';
 import { botTag } from './room.js';
+import { tilePicture } from './tilepicture.js';
+import { tileWords } from '../describe.js';
 
 export class Panels {
   constructor(state, t) {
@@ -72,7 +74,11 @@ export class Panels {
       el('div', { class: 'chips' }, Object.entries(map || {}).sort().map(([k, n]) => el('span', { class: `chip ${n ? '' : 'zero'}` }, el('b', { text: label(k) }), ` ×${n}`))));
     box.append(row(t('stack.values'), s.island_values, (k) => k));
     box.append(row(t('stack.dangers'), s.ocean_dangers, (k) => (k === '0' ? t('stack.no_number') : k)));
-    if (this.state.shown.in_hand) box.append(el('div', { class: 'in-hand', 'data-testid': 'in-hand', text: t('stack.in_hand', { tile: this.state.shown.in_hand }) }));
+    const hand = this.state.shown.hand;
+    if (hand) {
+      box.append(el('div', { class: 'in-hand', 'data-testid': 'in-hand' }, tilePicture(hand, t, 0, 'in-hand-tile'),
+        el('span', { text: t('stack.in_hand', { tile: tileWords(hand, t) }) })));
+    }
   }
 
   drawResult() {

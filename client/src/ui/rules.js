@@ -25,7 +25,7 @@ const SECTIONS = [
   ['learn.landing.title', 'rules.landing', 'chain'],
   ['learn.royal.title', 'rules.royal', 'turn_back'],
   ['learn.colonise.title', 'rules.colonise', 'colonise'],
-  ['learn.end.title', 'rules.end', null],
+  ['learn.end.title', 'rules.end', 'end'],
   [null, 'rules.variants', null],
 ];
 
@@ -43,7 +43,7 @@ export async function renderRules(app, root) {
       const figure = el('figure', { class: 'rule-board', 'data-lesson': lesson });
       section.append(figure);
       page.append(section);
-      const board = new BoardView(figure);
+      const board = new BoardView(figure, { still: true });
       board.render(views[lesson], {});
       board.svg.setAttribute('viewBox', tightBox(views[lesson]));
       continue;

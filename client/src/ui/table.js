@@ -11,6 +11,7 @@ import { ClockTicker } from './clock.js';
 import { TurnSignals, soundOn, setSound } from './signals.js';
 import { routeAhead, fleetColours, routeWords } from '../route.js';
 import { endMoment } from './endscreen.js';
+import { placeWords } from '../describe.js';
 
 const SPEEDS = [['slow', 0.5], ['normal', 1], ['fast', 2.5], ['instant', 0]];
 
@@ -27,7 +28,8 @@ export class Table {
     this.root = root; this.state = state; this.t = t; this.replay = replay;
     this.toastEl = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' });
     this.boardWrap = el('div', { class: 'board-wrap' });
-    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.hit(hit, how), label: (d) => this.targetName(d) });
+    this.board = new BoardView(this.boardWrap, { onHit: (hit, how) => this.hit(hit, how), label: (d) => this.targetName(d),
+      covers: () => [this.sideEl, this.decision.node].filter(Boolean) });
     this.board.svg.setAttribute('aria-label', t('a11y.board'));
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw(), keepDraft });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
@@ -96,6 +98,7 @@ export class Table {
     const panels = [['players', p.playersEl], ['stack', p.stackEl], ['log', this.logPanel.node], ['chat', this.chatSlot]];
     // on a phone the board comes first: the panels are one tap away in a sheet over the board's foot
     const side = el('aside', { class: 'side', 'data-open': '' });
+    this.sideEl = side;
     const tabs = el('nav', { class: 'side-tabs', 'data-testid': 'side-tabs', 'aria-label': t('panel.panels') },
       panels.map(([k]) => el('button', { type: 'button', 'data-tab': k, 'aria-pressed': 'false', onclick: () => {
         side.dataset.open = side.dataset.open === k ? '' : k;
@@ -178,9 +181,12 @@ export class Table {
       for (const c of b?.boats || []) counts[c] = (counts[c] || 0) + 1;
       const boats = Object.entries(counts).map(([c, n]) => `${t(`colour.${c}`)} ${n}`).join(', ');
       const name = t('a11y.beach', { island: d.island, b: Number(d.beach) + 1, used: (b?.boats || []).length, n: b?.moorings ?? '?' }) + (boats ? `: ${boats}` : '');
-      return d.hit === 'pier' ? `${t('a11y.pier', { dir: t(`dir.${d.dir}`) })} — ${name}` : name;
+      return d.hit === 'pier' ? `${t('a11y.pier', { dir: t(`dir_word.${d.dir}`) })} — ${name}` : name;
     }
-    if (d.hit === 'cell') return t('a11y.cell', { cell: d.cell });
+    if (d.hit === 'cell') {
+      const place = placeWords(v, d.cell.split(',').map(Number), t);
+      return place ? t('a11y.cell', { place }) : t('a11y.cell_alone');
+    }
     if (d.hit === 'preview') return t('a11y.preview');
     return null;
   }

@@ -25,10 +25,24 @@ export function renderLessons(app, root) {
   const t = app.t, done = progress();
   const list = el('ol', { class: 'lessons', 'data-testid': 'lessons' });
   LESSON_IDS.forEach((id) => list.append(el('li', { class: `lesson-item ${done.has(id) ? 'done' : ''}`, 'data-lesson': id },
-    el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null)));
+    el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null,
+    // what the lesson teaches: the first sentence of its explanation
+    el('div', { class: 'teaches muted', 'data-testid': 'lesson-teaches', text: firstSentence(t(`learn.${id}.text`)) }))));
   clear(root).append(el('div', { class: 'learn panel' },
     el('h2', { text: t('lobby.how') }), el('p', { text: t('learn.intro') }), list,
     el('p', {}, el('a', { href: '#/rules', text: t('lobby.rules') }), ' · ', el('a', { href: '#/', text: t('misc.back') }))));
+}
+
+function firstSentence(text) {
+  const m = /^.+?[.!?;:](\s|$)/u.exec(text);
+  return (m ? m[0] : text).trim();
+}
+
+/** The same move, whatever the order of its unordered parts (an expansion's beaches, a landing's boats). */
+function sameMove(a, b) {
+  const canon = (x) => JSON.stringify(Object.keys(x).sort().map((k) => [k,
+    ['beaches', 'boats', 'tonga'].includes(k) && Array.isArray(x[k]) ? x[k].map((v) => JSON.stringify(v)).sort() : x[k]]));
+  return !!a && !!b && canon(a) === canon(b);
 }
 
 /** One lesson: its explanation, the move to make next, and the board. */
@@ -57,11 +71,13 @@ export class Lesson {
       el('div', { class: 'tutorial-head' },
         el('strong', { text: `${LESSON_IDS.indexOf(id) + 1}/${LESSON_IDS.length} · ${t(`learn.${id}.title`)}` }), ' ',
         el('a', { href: '#/learn', 'data-testid': 'lessons-link', text: t('learn.all') })),
-      el('p', { class: 'tutorial-text', 'data-testid': 'tutorial-text', text: t(`learn.${id}.text`) }),
+      // on a phone the explanation folds to one line that opens on a tap (app.css)
+      this.textEl = el('p', { class: 'tutorial-text', 'data-testid': 'tutorial-text', role: 'button', tabindex: '0', 'aria-expanded': 'false',
+        text: t(`learn.${id}.text`), onclick: () => this.toggleText(), onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.toggleText(); } } }),
       this.moveEl, this.stateEl,
       el('div', { class: 'buttons' },
         el('button', { type: 'button', 'data-testid': 'tutorial-restart', onclick: () => this.begin() }, t('learn.restart')),
-        next ? el('a', { class: 'button', href: `#/learn/${next}`, 'data-testid': 'tutorial-next', text: t('learn.next') })
+        this.nextEl = next ? el('a', { class: 'button', href: `#/learn/${next}`, 'data-testid': 'tutorial-next', text: t('learn.next') })
           : el('a', { class: 'button', href: '#/', 'data-testid': 'tutorial-next', text: t('misc.back') }))),
     holder);
     this.table = new Table(holder, { state: this.state, log: this.log, t, act: (action) => this.act(action) });
@@ -80,10 +96,32 @@ export class Lesson {
     this.absorb(res);
   }
 
-  absorb(res) {
-    this.lessonState = res;
-    this.state.set({ v: this.v, legal: res.legal, waitV: this.v });
+  toggleText() {
+    const open = this.textEl.getAttribute('aria-expanded') !== 'true';
+    this.textEl.setAttribute('aria-expanded', String(open));
+  }
+
+  /** The lesson's answer: only the move its guide names is offered (its targets alone on the board); once
+   *  the goal is reached the table stops (nothing more to choose) and, when the board has shown the move,
+   *  "Next lesson" becomes the primary action. */
+  async absorb(res) {
+    const move = res.moves[res.step];
+    const legal = res.done ? [] : (move && res.legal.some((a) => sameMove(a, move)) ? res.legal.filter((a) => sameMove(a, move)) : res.legal);
+    this.lessonState = { ...res, shownDone: false };
+    this.state.set({ v: this.v, legal, waitV: this.v });
+    if (res.done) await this.settled();
+    if (this.gone || this.lessonState.step !== res.step) return;
+    this.lessonState.shownDone = res.done;
     this.drawGuide();
+  }
+
+  /** Resolves once the board has played what it was given (the "Well done!" comes after the move is seen). */
+  settled() {
+    const calm = () => !this.state.playing && !this.state.animating && this.state.shown === this.state.target;
+    if (calm()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const off = this.state.subscribe(() => { if (calm() || this.gone) { off(); resolve(); } });
+    });
   }
 
   drawGuide() {
@@ -92,13 +130,17 @@ export class Lesson {
     clear(this.moveEl);
     clear(this.stateEl);
     this.stateEl.dataset.state = res.done ? 'done' : res.retry ? 'retry' : 'playing';
+    this.nextEl?.classList.toggle('primary', !!res.done);
+    this.root.querySelector('[data-testid=tutorial]')?.toggleAttribute('data-done', !!res.done);
     if (res.done) {
+      this.nextEl?.focus({ preventScroll: true });
       this.stateEl.append(el('strong', { class: 'ok', text: t('learn.well_done') }), ' ', t(`learn.${this.id}.after`));
       return;
     }
     if (res.retry) { this.stateEl.append(el('strong', { class: 'bad', text: t('learn.retry') })); return; }
+    if (this.notQuite) this.moveEl.append(el('strong', { class: 'bad', 'data-testid': 'tutorial-not-quite', text: t('learn.not_quite') }), ' ');
     if (move && res.legal.length) {
-      this.moveEl.append(t('learn.your_move'), ' ', el('q', { 'data-testid': 'tutorial-move-text', text: describeAction(move, t) }));
+      this.moveEl.append(t('learn.your_move'), ' ', el('q', { 'data-testid': 'tutorial-move-text', text: describeAction(move, t, res.view) }));
     }
   }
 
@@ -110,7 +152,14 @@ export class Lesson {
     try {
       res = await this.app.net.request('tutorial_act', { lesson: this.id, action });
     } finally { this.state.set({ sending: false }); }
+    if (!res.ok && res.error?.code === 'not_the_lesson') {
+      // nothing was played: say so by the guide, the decision starts afresh (the bar's reset)
+      this.notQuite = true;
+      this.drawGuide();
+      return { ok: false, error: { ...res.error, shown: true } };
+    }
     if (!res.ok || this.gone) return res;
+    this.notQuite = false;
     const prev = this.state.target;
     this.v += 1;
     this.table.show({ status: 'applied', prev, events: res.events, view: res.view });

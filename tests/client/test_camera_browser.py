@@ -1,0 +1,101 @@
+"""The camera in Chromium, at the desktop's 1366×800 and a phone's 390×844 (touch): when a decision becomes
+the person's, every target of it is wholly in the part of the board nothing covers (the window's edge, the
+phone's tab bar), even when only a sliver of them was in view; and at the desktop's "fit" a big board's
+names and boats stay readable (the board scrolls instead of shrinking)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import PHONE, bots_only_room, open_page
+from test_tutorial_browser import lesson_state, make_guide_move
+
+DESKTOP = {"width": 1366, "height": 800}
+
+# Each target's box against the clear part of the board: the board's box inside the window, above the
+# phone's tab bar (fixed over the board's foot); the targets that are not wholly inside it.
+HIDDEN_JS = r"""
+() => {
+  const svg = document.querySelector('[data-testid=board]').getBoundingClientRect();
+  let bottom = Math.min(svg.bottom, innerHeight), top = Math.max(svg.top, 0);
+  const tabs = document.querySelector('[data-testid=side-tabs]');
+  const side = tabs && tabs.closest('.side');
+  if (side && getComputedStyle(side).position === 'fixed') bottom = Math.min(bottom, side.getBoundingClientRect().top);
+  const left = Math.max(svg.left, 0), right = Math.min(svg.right, innerWidth);
+  const out = [];
+  for (const t of document.querySelectorAll('[data-testid=board] [data-hit]')) {
+    const r = t.getBoundingClientRect();
+    if (r.left < left - 0.5 || r.right > right + 0.5 || r.top < top - 0.5 || r.bottom > bottom + 0.5)
+      out.push(`${t.getAttribute('aria-label')} ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+  }
+  return {hidden: out, count: document.querySelectorAll('[data-testid=board] [data-hit]').length,
+          area: [left, top, right, bottom].map(Math.round)};
+}
+"""
+
+
+def drag_board(page: Any, dx: float, dy: float) -> None:
+    """Pan the board as a person does: press on it, move, let go."""
+    box = page.locator("[data-testid=board]").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 150)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=6)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_targets_of_a_new_decision_come_wholly_into_view(browser: Any, contexts: list[Any], base_url: str,
+                                                            artifacts: Path, size: str) -> None:
+    """Lesson 6 (a chain reaction): the board panned so that Tubuai, where the landing will be, shows only a
+    sliver at the board's left edge; the expansion sails there; the landing's beaches are then all wholly in
+    view, clear of the phone's tab bar."""
+    phone = size == "phone"
+    page = open_page(browser, contexts, viewport=PHONE if phone else DESKTOP, touch=phone)
+    page.goto(f"{base_url}/?anim=0&lang=en#/learn/chain")
+    page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
+    state = lesson_state(page)
+    page.wait_for_selector("[data-testid=board] [data-hit]")
+    # Tubuai's centre a few px inside the board's left edge: a sliver of it on screen
+    tubuai = page.locator("[data-testid=board] .tile[data-tile=Tubuai]").bounding_box()
+    board = page.locator("[data-testid=board]").bounding_box()
+    drag_board(page, board["x"] + 12 - (tubuai["x"] + tubuai["width"] / 2), 0)
+    tubuai = page.locator("[data-testid=board] .tile[data-tile=Tubuai]").bounding_box()
+    assert tubuai["x"] < board["x"] < tubuai["x"] + tubuai["width"], (tubuai, board)
+    make_guide_move(page, state)   # the expansion: the fleet lands on Tubuai, whose beaches are the targets
+    page.wait_for_selector("[data-testid=decision][data-kind=land]")
+    page.wait_for_selector("[data-testid=board] [data-hit=beach]")
+    if page.locator("[data-testid=decision] details[open]").count():
+        page.click("[data-testid=decision] details summary")
+    seen = page.evaluate(HIDDEN_JS)
+    page.screenshot(path=str(artifacts / f"51-camera-landing-{size}.png"))
+    assert seen["count"] >= 2 and seen["hidden"] == [], seen
+    assert page.errors == []
+
+
+def test_at_fit_a_big_board_keeps_its_names_and_boats_readable(browser: Any, contexts: list[Any], base_url: str,
+                                                              artifacts: Path) -> None:
+    """A bots' game played until its board is big, watched at the desktop's 1366×800: after "fit" every
+    island's name is at least 11 px tall on screen and a boat at least 12 px wide; the board scrolls."""
+    page = open_page(browser, contexts, viewport=DESKTOP)
+    bots_only_room(page, base_url, "?anim=0", seats=4, pace=0.1)
+    page.wait_for_selector("[data-testid=board] .board > .tile")
+    deadline = time.monotonic() + 90
+    while page.locator("[data-testid=board] .board > .tile").count() < 12:
+        assert time.monotonic() < deadline, "the board did not grow"
+        time.sleep(0.1)
+    page.locator("[data-testid=fit]").dispatch_event("click")   # (the board redraws under it at every move)
+    page.wait_for_timeout(200)
+    sizes = page.evaluate("""() => {
+      const all = (sel) => [...document.querySelectorAll(`[data-testid=board] ${sel}`)];
+      return {fonts: all('.island-name').map((n) => Number(n.getAttribute('font-size')) * n.getScreenCTM().a),
+              boats: all('.boat .hull').map((n) => n.getBoundingClientRect().width),
+              tiles: all('.board > .tile').length}; }""")
+    page.screenshot(path=str(artifacts / "52-fit-readable-desktop.png"), timeout=60000)   # (bots play on meanwhile)
+    assert sizes["tiles"] >= 8, sizes
+    assert min(sizes["fonts"]) >= 11, sizes["fonts"]
+    assert sizes["boats"] and min(sizes["boats"]) >= 12, sorted(sizes["boats"])[:5]
+    assert page.errors == []
