@@ -5,12 +5,14 @@ names and boats stay readable (the board scrolls instead of shrinking)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browserkit import PHONE, bots_only_room, open_page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_tutorial_browser import lesson_state, make_guide_move
 
 DESKTOP = {"width": 1366, "height": 800}
@@ -81,7 +83,7 @@ def test_at_fit_a_big_board_keeps_its_names_and_boats_readable(browser: Any, con
     """A bots' game played until its board is big, watched at the desktop's 1366×800: after "fit" every
     island's name is at least 11 px tall on screen and a boat at least 12 px wide; the board scrolls."""
     page = open_page(browser, contexts, viewport=DESKTOP)
-    bots_only_room(page, base_url, "?anim=0", seats=4, pace=0.1)
+    bots_only_room(page, base_url, "?anim=0", seats=4, pace=0.4)   # paced: the page settles between moves
     page.wait_for_selector("[data-testid=board] .board > .tile")
     deadline = time.monotonic() + 90
     while page.locator("[data-testid=board] .board > .tile").count() < 12:
@@ -94,7 +96,9 @@ def test_at_fit_a_big_board_keeps_its_names_and_boats_readable(browser: Any, con
       return {fonts: all('.island-name').map((n) => Number(n.getAttribute('font-size')) * n.getScreenCTM().a),
               boats: all('.boat .hull').map((n) => n.getBoundingClientRect().width),
               tiles: all('.board > .tile').length}; }""")
-    page.screenshot(path=str(artifacts / "52-fit-readable-desktop.png"), timeout=60000)   # (bots play on meanwhile)
+    # for a person to look at; the bots play on meanwhile and a loaded machine may not give a frame
+    with contextlib.suppress(PlaywrightTimeout):
+        page.screenshot(path=str(artifacts / "52-fit-readable-desktop.png"), timeout=20000)
     assert sizes["tiles"] >= 8, sizes
     assert min(sizes["fonts"]) >= 11, sizes["fonts"]
     assert sizes["boats"] and min(sizes["boats"]) >= 12, sorted(sizes["boats"])[:5]
