@@ -178,6 +178,8 @@ def test_dockerfile_server_image_has_no_embedded_redis_one_worker_an_init_and_it
     for stage in ("server", "proxy"):
         lines = " ".join(all_stages[stage])
         assert "ARG REVISION" in lines and 'org.opencontainers.image.revision="${REVISION}"' in lines, stage
+    # the server reports the same revision in build_info (server/metrics.py reads TONGIAKI_REVISION)
+    assert env["TONGIAKI_REVISION"] == "${REVISION}"
     compose = yaml.safe_load(COMPOSE.read_text())
     for service in ("server", "proxy"):
         assert "REVISION" in compose["services"][service]["build"]["args"], service
