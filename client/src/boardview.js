@@ -72,9 +72,10 @@ export class BoardView {
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
         box.x + box.w > this.box.x + this.box.w || box.y + box.h > this.box.y + this.box.h) {
-      // a board that grew is framed on its islands (where the boats are), not on the old centre that
-      // left half the screen empty; a fleet sailing on is followed again by the event player
-      const keep = this.islandsCentre();
+      // the board point now at the centre of the screen stays there when the box grows (the camera may
+      // just have followed a fleet to the tile that grows it; re-centring on the islands lost that tile
+      // off a phone's screen); a first drawing is framed on the islands
+      const keep = this.fixedBox ? this.viewCentre() : this.islandsCentre();
       const x0 = Math.min(box.x, this.fixedBox ? this.box.x : Infinity);
       const y0 = Math.min(box.y, this.fixedBox ? this.box.y : Infinity);
       const x1 = Math.max(box.x + box.w, this.fixedBox ? this.box.x + this.box.w : -Infinity);
