@@ -431,8 +431,9 @@ def test_colonise_royal_island_and_restart_by_clicking(browser: Any, contexts: l
 
 def test_the_host_frees_a_seat_another_person_holds_in_a_waiting_room(browser: Any, contexts: list[Any],
                                                                       base_url: str) -> None:
-    """Seat squatting (issue 14): the host sees "Free this seat" on a seat another person holds and frees
-    it; the seat is empty for everyone, and the person may sit again like anyone."""
+    """Seat squatting: the host sees "Free this seat" on a seat another person holds and frees it; the seat
+    is empty for everyone, and the person freed may watch but not sit at this table again (refused
+    `barred`, said in words)."""
     alice = open_page(browser, contexts)
     room = create_table(alice, base_url, name="Alice", seats=3)
     bob = open_page(browser, contexts)
@@ -445,5 +446,6 @@ def test_the_host_frees_a_seat_another_person_holds_in_a_waiting_room(browser: A
     alice.wait_for_selector("[data-testid=sit-1]")
     bob.wait_for_selector("[data-testid=sit-1]")
     bob.click("[data-testid=sit-1]")
-    alice.wait_for_selector("[data-testid=kick-1]")
+    bob.wait_for_function("document.querySelector('[data-testid=global-toast]').textContent.includes('removed you')")
+    assert alice.locator("[data-testid=kick-1]").count() == 0 and alice.locator("[data-testid=sit-1]").count() == 1
     assert alice.errors == [] and bob.errors == []
