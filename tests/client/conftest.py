@@ -47,8 +47,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One real server for the browser tests, fast bots (TONGIAKI_TICK) and its own Redis namespace."""
     _ensure_client_built()
     port = _free_port()
+    # every person of every browser test comes from 127.0.0.1: the caps per address (tested on their own in
+    # tests/realtime/test_caps.py) would refuse the suite's later tables and people
     env = dict(os.environ, TONGIAKI_TICK="0.02", TONGIAKI_PREFIX=f"client-test-{secrets.token_hex(4)}",
-               TONGIAKI_CLIENT_DIR=str(ROOT / "client" / "dist"))
+               TONGIAKI_CLIENT_DIR=str(ROOT / "client" / "dist"), TONGIAKI_ROOMS_PER_ADDRESS="100000",
+               TONGIAKI_NEW_PEOPLE_PER_MINUTE="0")
     # two server processes on the port, as README's run command starts on these two-core machines
     cmd = [str(Path(sys.executable).parent / "tongiaki"), "serve", "--host", "127.0.0.1", "--port", str(port),
            "--log-level", "warning", "--workers", "2"]
