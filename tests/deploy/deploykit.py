@@ -527,7 +527,7 @@ class Player:
                         await self._quiet()
                 elif answer["error"]["code"] in ("stale_version", "not_your_turn"):
                     await self.catch_up()
-                else:                     # `internal` while Redis is away, `rate_limited`: retry shortly
+                else:                     # `unavailable` while Redis is away, `rate_limited`: retry shortly
                     await self.wait_for(lambda: False, 0.2)
                     await self.catch_up()
             else:

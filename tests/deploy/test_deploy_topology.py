@@ -215,13 +215,13 @@ async def play_through_failures(t: Topology, person: Callable[..., Player], boar
         await reach(lambda: v() >= 28, "v >= 28")
         before = await t.store(lambda st: st.actions(room))
         v_crash = len(before)              # type: ignore[arg-type]
-        failed_before = sum(p.rejected["internal"] for p in everyone)
+        failed_before = sum(p.rejected["unavailable"] for p in everyone)
         t.redis.kill()
         for s in t.servers:
             await until(lambda s=s: _health_is(s, 503), 15, f"{s.name} /readyz to say 503 while Redis is away")
             assert await s.health("/healthz") == 200, f"{s.name} is alive (liveness ignores Redis)"
-        # Redis stays away until the clients have felt it: a request answered `internal` (nothing changed)
-        await reach(lambda: sum(p.rejected["internal"] for p in everyone) > failed_before,
+        # Redis stays away until the clients have felt it: a request answered `unavailable` (nothing changed)
+        await reach(lambda: sum(p.rejected["unavailable"] for p in everyone) > failed_before,
                     "a request to fail cleanly while Redis is away", timeout=15)
         t.redis.start()
         await t.redis.ready()
