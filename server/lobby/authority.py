@@ -17,7 +17,7 @@ from typing import Any
 from server.bots.worker import BotJob, BotQueue
 from server.lobby.errors import Rejected
 from server.lobby.lobby import Lobby
-from server.lobby.mode import Action, GameMode, Illegal, LiveGame
+from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
@@ -163,7 +163,7 @@ class Authority:
             # No read: checked against the room and game held; stored only if both are unchanged.
             # Anything else (a refusal, or the room or game moved on) is answered from the store below.
             with contextlib.suppress(Rejected):
-                colour = self._may_act(held.room, person, v, held)
+                colour = self._may_act(held.room, person, v, held, self.mode_of(held.room).simultaneous)
                 done = await self._apply(held, action, person.id, arrived, colour)
                 if done is not None:
                     return done[0]
@@ -172,16 +172,31 @@ class Authority:
             if room is None:
                 raise Rejected("no_room", f"no room {room_id!r}")
             stored = None if record is None else Held.stored(room, raw, record)
-            colour = self._may_act(room, person, v, stored)
+            colour = self._may_act(room, person, v, stored, self.mode_of(room).simultaneous)
             assert stored is not None
             done = await self._apply(stored, action, person.id, arrived, colour)
             if done is not None:
                 return done[0]
         raise Rejected("stale_version", "another action was applied first")
 
+    async def withdraw(self, person: Person, room_id: str, arrived: float) -> int:
+        """Takes back the person's pending order of the current round, in a mode with simultaneous orders
+        (docs/protocol.md §14); returns the new version."""
+        held = self._held.get(room_id)
+        if held is not None:
+            v = held.v   # if another process moved the round on, `act` finds out from the store
+        else:
+            head = await self.store.game_head(room_id)
+            if head is None:
+                raise Rejected("not_playing", "no game is being played here")
+            v = head.v
+        return await self.act(person, room_id, v, WITHDRAW, arrived)
+
     @staticmethod
-    def _may_act(room: Room, person: Person, v: int, stored: Held | None) -> str:
-        """The checks of docs/protocol.md §5, in its order; the colour the person acts for."""
+    def _may_act(room: Room, person: Person, v: int, stored: Held | None, simultaneous: bool = False) -> str:
+        """The checks of docs/protocol.md §5, in its order; the colour the person acts for (in a mode with
+        simultaneous orders, any of their colours while the round is open: a decision in may be
+        replaced or withdrawn)."""
         over = room.status == FINISHED or (room.status == PLAYING and stored is not None and not stored.deciding)
         if over and stored is not None and room.seats_of(person.id) and (
                 v == stored.v - 1 or stored.began_v <= v < stored.v):
@@ -200,9 +215,9 @@ class Authority:
         for colour in stored.deciding:
             if room.seat_of_colour(colour) in mine:
                 return colour
-        if len(stored.deciding) == 1:
-            raise Rejected("not_your_turn", f"{stored.deciding[0]} is to move")
-        raise Rejected("not_your_turn", "your order for this turn is in")
+        if simultaneous:
+            return room.settings.seat_colours(mine[0])[0]
+        raise Rejected("not_your_turn", f"{stored.deciding[0]} is to move")
 
     def _take(self, room_id: str, v: int) -> Held | None:
         """The game held for the room if version v is of its pending round (it leaves the cache: whoever
@@ -246,7 +261,7 @@ class Authority:
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
-        line = logged(v, colour, action, by, how, now, events)   # who, when, and the tiles it drew
+        line = logged(v, colour, self.mode_of(room).logged(action), by, how, now, events)   # who, when, tiles drawn
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
         # the colour that decided decides again (a chain of its turn): its turn goes on, and a bot's pace,
         # waited once at the turn's start, is not waited again

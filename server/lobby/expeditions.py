@@ -2,8 +2,9 @@
 authority (server/lobby/mode.py): simultaneous secret orders, one round per turn (docs/protocol.md §14).
 
 A player's order is kept in the secret state until the turn resolves: the events of a submission say
-only who ordered. The last order in resolves the turn at once; the deadline resolves it without the
-missing ones (`apply(…, None)`)."""
+only who ordered. E3: an order may be replaced (another order for the same turn) or withdrawn
+(`WITHDRAW`) until the turn resolves. The last order in resolves the turn at once; the deadline resolves
+it without the missing ones (`apply(…, None)`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,13 @@ from typing import Any
 
 from server.game.expeditions import Expeditions, OrderError
 from server.game.expeditions.bots import GreedyBot, RandomBot
-from server.lobby.mode import Action, Event, Illegal, LiveGame, View
+from server.lobby.mode import WITHDRAW, Action, Event, Illegal, LiveGame, View
 from server.lobby.settings import Settings
+
+CHANGES = 12
+"""Orders and withdrawals one colour may send in one turn (E3 lets a player change their mind until the
+turn resolves; each change is a message to the whole table and a line of the game's log, so not without
+bound)."""
 
 
 class ExpeditionsGame:
@@ -45,12 +51,20 @@ class ExpeditionsGame:
         if colour is None:   # the deadline: the turn resolves with the orders in (E3: missing ones do nothing)
             missing = list(self.deciding)
             return [{"type": "deadline", "turn": turn, "missing": missing}, *self._resolve()]
-        if colour in game.pending:
-            raise Illegal("already_ordered", f"{colour}'s order for turn {turn} is in")
+        if game.changed(colour) >= CHANGES and game.pending_order(colour) is not None:
+            # (without an order in, one more is always welcome: a player is never locked out of a turn)
+            raise Illegal("too_many_changes", f"{colour} changed its order for turn {turn} {CHANGES} times: "
+                                              "the last one stands until the turn resolves")
+        if action.get("type") == WITHDRAW["type"]:
+            if game.pending_order(colour) is None:
+                raise Illegal("no_order", f"{colour} has no order in for turn {turn}")
+            game.withdraw(colour)
+            return [{"type": "withdrawn", "colour": colour, "turn": turn}]
         try:
-            game.submit(colour, action)
+            game.submit(colour, action)   # E3: replaces the colour's order, if it had one in
         except OrderError as e:
             raise Illegal(e.code, e.message) from None
+        # the same event for a first order and a replacement: nobody else learns which version is in
         events: list[Event] = [{"type": "submitted", "colour": colour, "turn": turn}]
         if not self.deciding:   # the last order is in
             events.extend(self._resolve())
@@ -67,9 +81,10 @@ class ExpeditionsGame:
         if game.over is not None or colour not in game.colours:
             return None
         order = game.pending_order(colour)
-        return {"colour": colour, "turn": game.turn,
-                "options": None if order is not None else game.legal_orders(colour).to_wire(),
-                "order": None if order is None else order.to_wire()}
+        # the options stay while an order is in: it may be replaced until the turn resolves (E3)
+        return {"colour": colour, "turn": game.turn, "options": game.legal_orders(colour).to_wire(),
+                "order": None if order is None else order.to_wire(),
+                "changes_left": max(0, CHANGES - game.changed(colour))}
 
     def to_bytes(self) -> bytes:
         return self.game.to_bytes()
@@ -93,6 +108,12 @@ class ExpeditionsMode:
 
     def load(self, state: bytes) -> LiveGame:
         return ExpeditionsGame(Expeditions.from_bytes(state))
+
+    def logged(self, action: Action) -> Action:
+        """An order stays its seat's secret, even once its turn is over: the log keeps only that one was
+        sent or withdrawn; what each colour played is the resolution's `orders` event (E3, E13)."""
+        kind = action.get("type")
+        return {"type": kind} if kind in ("deadline", WITHDRAW["type"]) else {"type": "order"}
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         """Random at level `random`; every other level plays the greedy bot (no search level yet)."""

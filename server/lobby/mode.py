@@ -19,6 +19,10 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 View = dict[str, Any]
 
+WITHDRAW: Action = {"type": "withdraw"}
+"""In a mode with simultaneous orders, the action that takes back the colour's pending order (the
+`withdraw` event, docs/protocol.md §14); another action of a colour whose order is in replaces it."""
+
 
 class Illegal(Exception):
     """An action a game refused (the game is unchanged); `reason` is the rule set's own stable code."""
@@ -80,7 +84,8 @@ class GameMode(Protocol):
 
     simultaneous: bool
     """True: its rounds end at the turn clock's deadline (`apply(…, None)`), not by a bot playing for
-    the late seat."""
+    the late seat; and every colour of the round may act until it ends, whether or not its decision is
+    in (a second decision replaces the first, `WITHDRAW` takes it back)."""
 
     def new(self, settings: Settings, seed: int) -> LiveGame:
         """A new game for these settings; `seed` never leaves the server (R15)."""
@@ -88,6 +93,11 @@ class GameMode(Protocol):
 
     def load(self, state: bytes) -> LiveGame:
         """The game stored as `state` (LiveGame.to_bytes)."""
+        ...
+
+    def logged(self, action: Action) -> Action:
+        """What the game's action log (and so its record) keeps of `action`: the action itself, or, in a
+        mode whose decisions stay secret, only its kind."""
         ...
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:

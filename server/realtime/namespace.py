@@ -116,7 +116,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "sit": self.sit, "stand": self.stand, "bot_add": self.bot_add, "bot_remove": self.bot_remove,
             "bot_level": self.bot_level,
             "kick": self.kick,
-            "room_start": self.room_start, "act": self.act, "since": self.since, "chat": self.chat,
+            "room_start": self.room_start, "act": self.act, "withdraw": self.withdraw, "since": self.since,
+            "chat": self.chat,
             "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
         self.unfinished_leaves: dict[tuple[str, str], Connection] = {}   # (room, sid): left in an outage
@@ -279,7 +280,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             return {"ok": False, "error": {"code": "unavailable", "message": "the service cannot reach its "
                                            "storage; retry in a few seconds (nothing may have changed)"}}
         except Rejected as e:
-            if event == "act":
+            if event in ("act", "withdraw"):
                 self.metrics.rejected(e.code)
             self.metrics.refused_request(e.code)
             return {"ok": False, "error": e.to_wire()}
@@ -437,6 +438,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         request = Act.from_wire(self._joined(call, data), data)
         return {"v": await self.authority.act(call.conn.person, request.room, request.v, request.action,
                                               call.arrived)}
+
+    async def withdraw(self, call: Call, data: Payload) -> dict[str, Any]:
+        room_id = self._joined(call, data)
+        return {"v": await self.authority.withdraw(call.conn.person, room_id, call.arrived)}
 
     async def since(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Since.from_wire(self._joined(call, data), data)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.lobby.errors import Rejected
+from server.lobby.mode import WITHDRAW
 from server.realtime import validate
 
 Payload = dict[str, Any]
@@ -102,6 +103,8 @@ class Act:
         action = data.get("action")
         if not isinstance(action, dict):
             raise Rejected("malformed", "action must be a map")
+        if action.get("type") == WITHDRAW["type"]:   # one way to take an order back: the `withdraw` event
+            raise Rejected("malformed", "to take back an order, send withdraw")
         return cls(room, v, action)
 
 

@@ -59,6 +59,9 @@ async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, 
         (mover, "act", ({"room": room, "v": v - 1 if v else v + 5, "action": legal},), "stale_version"),
         (waiter, "act", ({"room": room, "v": v, "action": legal},), "not_your_turn"),  # another seat's turn
         (spectator, "act", ({"room": room, "v": v, "action": legal},), "not_seated"),
+        (waiter, "withdraw", ({"room": room},), "not_your_turn"),     # no orders to take back in Tongiaki
+        (mover, "withdraw", ({"room": room},), "illegal_action"),
+        (mover, "withdraw", ({"room": "r_nope"},), "not_in_room"),
         (spectator, "sit", ({"room": room, "seat": 0},), "not_waiting"),
         (spectator, "room_start", ({"room": room},), "not_host"),
         (mover, "sit", ({"room": room, "seat": 9},), "not_waiting"),

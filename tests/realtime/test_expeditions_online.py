@@ -33,6 +33,12 @@ def my_order(client: Client, room: str) -> dict[str, Any] | None:
     return held[1]
 
 
+def to_order(client: Client, room: str) -> bool:
+    """Whether the client has the order form of the current version and no order in yet."""
+    payload = my_order(client, room)
+    return payload is not None and payload["order"] is None
+
+
 def random_order(client: Client, room: str, rng: random.Random) -> dict[str, Any]:
     """A random legal order, chosen by the engine's random bot on the colour's public view rebuilt as a
     position (the client knows only what the server sent it)."""
@@ -55,8 +61,7 @@ async def order_every_turn(client: Client, room: str, rng: random.Random) -> int
     """Sends a legal order each turn until the game is over; returns the turns it ordered in."""
     ordered = 0
     while True:
-        await client.wait_healing(room, lambda: client.over(room) or (
-            (p := my_order(client, room)) is not None and p["options"] is not None))
+        await client.wait_healing(room, lambda: client.over(room) or to_order(client, room))
         if client.over(room):
             return ordered
         v = client.v(room)
@@ -150,7 +155,7 @@ async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store
     submitted = {p["colour"]: p["submitted"] for p in spectator.view(room)["players"]}
     assert submitted == {"red": True, "blue": False, "green": False}
     await a.wait(lambda: my_order(a, room) is not None)
-    assert my_order(a, room)["order"] == order and my_order(a, room)["options"] is None
+    assert my_order(a, room)["order"] == order and my_order(a, room)["options"]["expand"]   # E3: replaceable
     # a late joiner and a catch-up are messages too
     late = (await people(server.url, clients, "Late"))[0]
     await late.join(room)
@@ -162,12 +167,9 @@ async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store
         for _event, payload in x.received:
             for node in walk(payload):
                 assert node != order, (x.name, payload)
-    # a second order for the same turn is refused and changes nothing
-    again = await a.call("act", {"room": room, "v": a.v(room), "action": {"type": "pass"}})
-    assert not again["ok"] and again["error"]["code"] == "not_your_turn"
     # the others order; the last order resolves the turn, and only then is red's order public
     for x in (b, c):
-        await x.wait(lambda x=x: my_order(x, room) is not None and my_order(x, room)["options"] is not None)
+        await x.wait(lambda x=x: to_order(x, room))
         assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
     await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
     reveal = next(e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders")
@@ -175,6 +177,58 @@ async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store
     # the state kept on the server matches: the engine replayed from the stored state's log
     stored = Expeditions.from_bytes((await store.game(room))["state"])
     assert stored.log[0]["red"] == order and stored.turn == 2
+
+
+async def test_an_order_may_be_replaced_or_withdrawn_until_the_turn_resolves(server, clients, store):
+    """E3: a player "may replace it until the turn is resolved": a second order replaces the first, and
+    `withdraw` takes it back; the others see only whether an order is in. The turn resolves with the
+    version in at the end; the log keeps no order, only that one was sent or withdrawn."""
+    from server.lobby.expeditions import CHANGES
+
+    room, (a, b) = await expeditions_table(server.url, clients, humans=2)
+    spectator = (await people(server.url, clients, "S"))[0]
+    await spectator.join(room)
+    await a.wait(lambda: to_order(a, room))
+    red = lambda: next(p for p in spectator.view(room)["players"] if p["colour"] == "red")  # noqa: E731
+    first = {"type": "expand", "island": "TONG", "moves": {"N": 2}}
+    second = {"type": "expand", "island": "TONG", "moves": {"E": 1, "S": 1}}
+    for order in (first, second):   # the second replaces the first: no already_ordered, no not_your_turn
+        v = a.v(room)
+        assert (await a.call("act", {"room": room, "v": v, "action": order}))["ok"]
+        await spectator.wait(lambda v=v: spectator.v(room) == v + 1)
+        assert red()["submitted"] is True
+        await a.wait(lambda v=v: my_order(a, room) is not None)
+        assert my_order(a, room)["order"] == order and my_order(a, room)["options"]["expand"]
+    # withdrawn: nobody's order is in; the others see only that
+    v = a.v(room)
+    assert (await a.ok("withdraw", {"room": room}))["v"] == v + 1
+    await spectator.wait(lambda: spectator.v(room) == v + 1)
+    assert red()["submitted"] is False
+    message = next(m for e, m in spectator.received if e == "game" and m["v"] == v + 1)
+    assert message["events"] == [{"type": "withdrawn", "colour": "red", "turn": 1}]
+    await a.wait(lambda: to_order(a, room))
+    # refused, changing nothing: a second withdrawal, a spectator's, and a withdrawal sent as an action
+    again = await a.call("withdraw", {"room": room})
+    assert again["error"]["code"] == "illegal_action" and again["error"]["reason"] == "no_order", again
+    assert (await spectator.call("withdraw", {"room": room}))["error"]["code"] == "not_seated"
+    sneaky = await a.call("act", {"room": room, "v": a.v(room), "action": {"type": "withdraw"}})
+    assert sneaky["error"]["code"] == "malformed"
+    assert a.v(room) == v + 1 and (await store.game_head(room)).v == v + 1
+    # each change is a message to the table and a line of the log: bounded per turn
+    for _ in range(CHANGES - 3):
+        assert (await a.call("act", {"room": room, "v": a.v(room), "action": first}))["ok"]
+    refused = await a.call("act", {"room": room, "v": a.v(room), "action": second})
+    assert refused["error"]["reason"] == "too_many_changes", refused
+    # blue's order is the last one in: the turn resolves with red's last version
+    await b.wait(lambda: to_order(b, room))
+    assert (await b.call("act", {"room": room, "v": b.v(room), "action": {"type": "pass"}}))["ok"]
+    await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
+    reveal = next(e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders")
+    assert reveal["orders"] == {"red": first, "blue": {"type": "pass"}}
+    kinds = [line["action"] for line in await store.actions(room)]
+    assert kinds == [{"type": "order"}] * 2 + [{"type": "withdraw"}] + [{"type": "order"}] * (CHANGES - 2), kinds
+    await a.wait(lambda: to_order(a, room) and my_order(a, room)["turn"] == 2)
+    assert my_order(a, room)["changes_left"] == CHANGES   # a new turn, a new allowance
 
 
 async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server, clients, store, redis_url):
@@ -273,7 +327,8 @@ async def test_a_player_who_reconnects_gets_the_exact_state_and_their_own_order_
     clients.append(back)
     joined = await back.join(room)
     assert back.view(room) == b.view(room)
-    assert joined["game"]["legal"]["actions"] == {"colour": "red", "turn": 1, "options": None, "order": order}
+    mine = joined["game"]["legal"]["actions"]
+    assert (mine["colour"], mine["turn"], mine["order"]) == ("red", 1, order) and mine["options"]["expand"]
     assert joined["room"]["clock"]["colours"] == ["blue"]
     answer = await b.call("since", {"room": room, "v": 0})   # blue's catch-up: blue's own form, not red's order
     assert answer["legal"]["actions"]["colour"] == "blue" and answer["legal"]["actions"]["order"] is None

@@ -10,7 +10,7 @@ import random
 import aiohttp
 import pytest
 from tablekit import Client, packed, people, table, walk
-from test_expeditions_online import expeditions_table, my_order
+from test_expeditions_online import expeditions_table, my_order, to_order
 
 from server.game import Game
 
@@ -113,8 +113,9 @@ async def http_reads(url: str, room: str, person: str, token: str | None = None)
     return out
 
 
-def assert_no_part_of(order: dict, received: list[tuple[str, object]]) -> int:
-    """No message, answer or page holds the order, its moves, or its island with its kind."""
+def assert_no_part_of(order: dict, received: list[tuple[str, object]], strict: bool = True) -> int:
+    """No message, answer or page holds the order or its moves; `strict`: nor its island with its kind
+    (off for an order of the same kind and island as one the turn made public)."""
     parts = [order] + [v for v in order.values() if isinstance(v, dict)]
     for where, payload in received:
         if isinstance(payload, str):   # a text page (metrics): not even the order's words
@@ -122,7 +123,7 @@ def assert_no_part_of(order: dict, received: list[tuple[str, object]]) -> int:
             continue
         for node in walk(payload):
             assert all(node != part for part in parts), (where, node)
-            if isinstance(node, dict) and node.get("type") == order["type"] and "island" in node:
+            if strict and isinstance(node, dict) and node.get("type") == order["type"] and "island" in node:
                 assert node.get("island") != order.get("island"), (where, node)
     return len(received)
 
@@ -130,22 +131,38 @@ def assert_no_part_of(order: dict, received: list[tuple[str, object]]) -> int:
 async def test_a_pending_order_reaches_nobody_but_its_owner_by_any_channel(server, clients, store):
     """During an open Expeditions turn, a rival seat and a spectator read every socket event, the room
     state, the lobby, a catch-up, the lists of games, the record, the replay and the metrics: no part of
-    red's order is in any of them. Once the turn resolves, the record shows it (the check would see it)."""
+    red's order is in any of them, nor of the versions it replaced or withdrew (E3), nor which version is
+    in. Once the turn resolves, the last version is public (the check would see it); the versions it
+    replaced never are."""
     room, (red, blue, green) = await expeditions_table(server.url, clients, humans=3)
     spectator, lobby = await people(server.url, clients, "Spectator", "Lobby")
     await lobby.ok("lobby_watch")
     await spectator.join(room)
     # turn 1 resolves (everyone passes): the record so far then holds public actions
     for x in (red, blue, green):
-        await x.wait(lambda x=x: (p := my_order(x, room)) is not None and p["options"] is not None)
+        await x.wait(lambda x=x: to_order(x, room))
         assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
     await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
-    await red.wait(lambda: (p := my_order(red, room)) is not None and p["options"] is not None)
-    order = {"type": "expand", "island": "TONG", "moves": {"N": 2}}
+    await red.wait(lambda: to_order(red, room))
+    # red orders, replaces it, withdraws it, and orders again: four versions, the last one stands
+    first = {"type": "expand", "island": "TONG", "moves": {"N": 2}}
+    second = {"type": "expand", "island": "TONG", "moves": {"E": 2}}
+    order = {"type": "expand", "island": "TONG", "moves": {"S": 1, "W": 1}}
     v = red.v(room)
-    assert (await red.call("act", {"room": room, "v": v, "action": order}))["ok"]
+    for step in (first, second, None, order):
+        if step is None:
+            assert (await red.call("withdraw", {"room": room}))["ok"]
+        else:
+            assert (await red.call("act", {"room": room, "v": red.v(room), "action": step}))["ok"]
+        await red.wait(lambda step=step: (p := my_order(red, room)) is not None and p["order"] == step)
     for x in (red, blue, green, spectator):
-        await x.wait(lambda x=x: x.v(room) == v + 1)
+        await x.wait(lambda x=x: x.v(room) == v + 4)
+    # what the others were told of the four: who, and whether an order is in, nothing else
+    told = [m for e, m in spectator.received if e == "game" and v < m["v"] <= v + 4]
+    assert [[e["type"] for e in m["events"]] for m in told] == [["submitted"], ["submitted"], ["withdrawn"],
+                                                                 ["submitted"]]
+    # a replacement changes nothing anyone else sees; an order after a withdrawal looks like a first one
+    assert told[1]["patch"] == [] and told[0]["patch"] == told[3]["patch"], told
 
     # what the others can ask for, on the socket and over HTTP
     await blue.ok("since", {"room": room, "v": 0})
@@ -159,15 +176,20 @@ async def test_a_pending_order_reaches_nobody_but_its_owner_by_any_channel(serve
     reads += await http_reads(server.url, room, red_person, blue.session["token"])   # as a rival seat
     record = next(body for path, body in reads if path == f"/api/games/{room}")
     assert record["live"] and record["actions"], "the record so far holds turn 1"
-    assert assert_no_part_of(order, reads) > 50
+    for version in (first, second, order):
+        assert assert_no_part_of(version, reads) > 50
 
-    # the others order: the turn resolves, and only now is red's order public (in the record too)
+    # the others order: the turn resolves, and only now is red's last order public; the replaced ones never
     for x in (blue, green):
-        await x.wait(lambda x=x: (p := my_order(x, room)) is not None and p["options"] is not None)
+        await x.wait(lambda x=x: to_order(x, room))
         assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
     await spectator.wait(lambda: spectator.view(room)["turn"] == 3)
+    after = [m for x in (blue, green, spectator, lobby, late) for m in x.received]
+    after += await http_reads(server.url, room, red_person)
     with pytest.raises(AssertionError):
-        assert_no_part_of(order, await http_reads(server.url, room, red_person))
+        assert_no_part_of(order, after)
+    for replaced in (first, second):
+        assert_no_part_of(replaced, after, strict=False)
 
 
 async def test_no_http_answer_reveals_the_stack_order_or_the_seed(server, clients, store):

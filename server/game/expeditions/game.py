@@ -52,6 +52,7 @@ class Expeditions:
         self.deck: list[str] = []
         self.dice = Dice(0)
         self.pending: dict[str, Order] = {}
+        self.changes: dict[str, int] = {}
         self.log: list[dict[str, Any]] = []
         self.over: str | None = None
 
@@ -165,11 +166,18 @@ class Expeditions:
         """Check and keep (or replace) the colour's order for this turn; returns the canonical order."""
         checked = check(self, colour, order)
         self.pending[colour] = checked
+        self.changes[colour] = self.changes.get(colour, 0) + 1
         return checked
 
     def withdraw(self, colour: str) -> None:
         """Forget the colour's pending order."""
-        self.pending.pop(colour, None)
+        if self.pending.pop(colour, None) is not None:
+            self.changes[colour] = self.changes.get(colour, 0) + 1
+
+    def changed(self, colour: str) -> int:
+        """How many times the colour submitted or withdrew an order this turn (E3 lets it replace its order
+        until the turn resolves; a service may bound how often)."""
+        return self.changes.get(colour, 0)
 
     def resolve(self) -> list[ev.Event]:
         """Resolve the turn with the orders in (missing ones do nothing): E5-E11, every step an event."""
@@ -178,6 +186,7 @@ class Expeditions:
         orders = {c: self.pending.get(c) for c in self.colours}
         self.log.append({c: o.to_wire() for c, o in orders.items() if o is not None})
         self.pending = {}
+        self.changes = {}
         out: list[ev.Event] = [
             ev.OrdersRevealed(self.turn, {c: None if o is None else o.to_wire() for c, o in orders.items()})
         ]
@@ -362,6 +371,7 @@ class Expeditions:
             "deck": self.deck,
             "dice": [self.dice.state, self.dice.fixed],
             "pending": {c: o.to_wire() for c, o in self.pending.items()},
+            "changes": self.changes,
             "log": self.log,
         }
         return bytes(msgpack.packb(data, use_bin_type=True))
@@ -384,6 +394,7 @@ class Expeditions:
         game.deck = list(data["deck"])
         game.dice = Dice(data["dice"][0], data["dice"][1])
         game.pending = {c: order_from_wire(o) for c, o in data["pending"].items()}
+        game.changes = dict(data.get("changes", {}))   # (states stored before it count from 0)
         game.log = list(data["log"])
         return game
 
