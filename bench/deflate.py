@@ -30,7 +30,7 @@ def frames(games: int = 3) -> list[bytes]:
     from server.game import Game
     from server.game.bots import RandomBot
     from server.lobby.tongiaki import TongiakiGame
-    from server.realtime.patch import diff
+    from server.patch import diff
     from server.realtime.wire import WirePacket
 
     out = []

@@ -13,7 +13,7 @@ import time
 from server.game import Game
 from server.game.bots import RandomBot
 from server.lobby.tongiaki import Tongiaki
-from server.realtime.patch import diff
+from server.patch import diff
 
 GAMES = [(["red", "blue", "green"], {"free_follow_up": True}, 3175),   # the slow game
          (["red", "blue", "green", "yellow", "orange", "purple"], {}, 4059)]

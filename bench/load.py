@@ -415,7 +415,7 @@ def whole_games(games: int = 5) -> None:
     from server.game import Game
     from server.game.bots import RandomBot
     from server.lobby.tongiaki import TongiakiGame
-    from server.realtime.patch import diff
+    from server.patch import diff
 
     patches, views, legals, messages = [], [], [], []
     for seed in range(games):

@@ -20,12 +20,15 @@ import socketio
 from aiohttp import web
 from redis.exceptions import RedisError
 
+from server.bots import DEFAULT_LEVEL, LEVELS
 from server.bots.worker import CLASSES, QUICK, BotQueue
 from server.config import REDIS_OPTIONS, Config
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
+from server.lobby.keeper import live_record
 from server.lobby.modes import MODES
 from server.lobby.offload import Offload
+from server.lobby.rooms import BotLevels
 from server.logs import LogBudget
 from server.metrics import CONTENT_TYPE, Metrics
 from server.realtime.accept import Admission
@@ -43,7 +46,6 @@ from server.realtime.transport import (
 )
 from server.realtime.wire import WirePacket
 from server.records import Records, api
-from server.records.keeper import live_record
 from server.tutorial import http as tutorial_http
 
 log = logging.getLogger(__name__)
@@ -144,7 +146,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       rooms_per_person=config.rooms_per_person, search_bots=config.search_bots,
                       rooms_per_address=config.rooms_per_address, listing=config.lobby_listing)
     outbox = SocketOutbox(sio)
-    lobby = Lobby(store, outbox, timings, proc)
+    lobby = Lobby(store, outbox, timings, proc, MODES, BotLevels(LEVELS, DEFAULT_LEVEL))
     bots = app[BOTS] = BotQueue(client, config.prefix, proc, config.bot_reclaim)
     offload = Offload(config.loop_slice, app[METRICS].offloaded)
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)

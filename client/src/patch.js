@@ -4,7 +4,7 @@
 const clone = (x) => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
 
 /** Key numbers of protocol 2 (docs/protocol.md §5): in a patch, a map key listed here is sent as its
- *  index. The same table as server/realtime/patch.py. */
+ *  index. The same table as server/patch.py. */
 export const KEYS = [
   'colours', 'variants', 'phase', 'turn', 'active', 'tiles', 'players', 'stack', 'removed', 'fleet',
   'at_sea', 'in_hand', 'hand', 'pending', 'legal', 'result', 'you',

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server import patch
 from server.bots.worker import BotJob, BotQueue
 from server.lobby.errors import Rejected
+from server.lobby.keeper import keep_finished
 from server.lobby.lobby import Lobby
 from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
@@ -23,9 +25,7 @@ from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import GameRecord, Head, Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
-from server.realtime import patch
 from server.records import Records, logged
-from server.records.keeper import keep_finished
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ class Authority:
             r.must_host(person.id)
             r.must_wait()
             if fill_with_bots:
-                r.fill_with_bots()
+                r.fill_with_bots(self.lobby.levels.default)
             elif any(s.kind == "empty" for s in r.seats):
                 raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
             if r.search_bots() > searches:

@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.lobby.errors import Rejected
-from server.lobby.modes import MODES
+from server.lobby.mode import GameMode
 from server.lobby.person import Outbox, Person, Timings
-from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, Room
+from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, BotLevels, Room
 from server.lobby.settings import Settings
 from server.lobby.store import AtCap, Head, Store
 
@@ -47,13 +47,17 @@ def pending_clock(room: Room, head: Head | None, now: float, simultaneous: bool)
 
 
 class Lobby:
-    """Rooms and seats for one server process (`proc` names it in presence records)."""
+    """Rooms and seats for one server process (`proc` names it in presence records); `modes` are the rule sets
+    rooms may play, by name, and `levels` the bots a host may seat."""
 
-    def __init__(self, store: Store, outbox: Outbox, timings: Timings, proc: str) -> None:
+    def __init__(self, store: Store, outbox: Outbox, timings: Timings, proc: str, modes: Mapping[str, GameMode],
+                 levels: BotLevels) -> None:
         self.store = store
         self.outbox = outbox
         self.timings = timings
         self.proc = proc
+        self.modes = modes
+        self.levels = levels
         self._listing: tuple[int, asyncio.Future[list[dict[str, Any]]]] | None = None
 
     def __repr__(self) -> str:
@@ -102,7 +106,7 @@ class Lobby:
         head = await self.store.game_head(room.id) if room.status != WAITING else None
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head.v if head else None)
-        state["clock"] = pending_clock(room, head, time.time(), MODES[room.settings.game].simultaneous)
+        state["clock"] = pending_clock(room, head, time.time(), self.modes[room.settings.game].simultaneous)
         await self.outbox.room_changed(room.id, state)
         if room.listed(set(present)):
             await self.announce({"op": "upsert", "room": room.summary(spectators)})
@@ -165,7 +169,7 @@ class Lobby:
         capped = await self._search_cap(person, room_id, level)
 
         def add(room: Room) -> None:
-            room.add_bot(seat, person.id, level)
+            room.add_bot(seat, person.id, self.levels, level)
             capped(room)
         return await self._seat_change(room_id, add)
 
@@ -173,7 +177,7 @@ class Lobby:
         capped = await self._search_cap(person, room_id, level)
 
         def change(room: Room) -> None:
-            room.set_bot_level(seat, person.id, level)
+            room.set_bot_level(seat, person.id, level, self.levels)
             capped(room)
         return await self._seat_change(room_id, change)
 

@@ -1,4 +1,5 @@
-"""The game modes a room may play, by the name its settings give (server/lobby/settings.py GAMES)."""
+"""The game modes a room may play, by the name its settings give (`Settings.game`): the registry the composition
+root (server/app.py, server/__main__.py) hands the lobby, the authority and the bot workers."""
 
 from __future__ import annotations
 

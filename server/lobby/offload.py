@@ -24,7 +24,6 @@ from typing import Any
 
 from server.lobby.embedded import die_with_parent
 from server.lobby.mode import Action, Event, GameMode, Illegal, LiveGame, View
-from server.lobby.modes import MODES
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +70,13 @@ WORKER_HELD = 64
 _held: OrderedDict[str, tuple[bytes, LiveGame]] = OrderedDict()   # in the worker: room -> (state, live game)
 
 
-def _step_stored(room: str, mode: str, state: bytes, action: Action, colour: str | None,
+def _step_stored(room: str, mode: GameMode, state: bytes, action: Action, colour: str | None,
                  private_for: tuple[str, ...]) -> tuple[Step, float]:
     """`take_step` on the game stored as `state`, in the engine worker, and the seconds it took. The
     worker holds each room's game live after its step, with the engine's caches: the room's next step,
     when it comes from exactly that state, does not search again what this one searched."""
     kept = _held.pop(room, None)
-    game = kept[1] if kept is not None and kept[0] == state else MODES[mode].load(state)
+    game = kept[1] if kept is not None and kept[0] == state else mode.load(state)
     began = time.perf_counter()
     try:
         step = take_step(game, action, colour, private_for)
@@ -91,9 +90,9 @@ def _step_stored(room: str, mode: str, state: bytes, action: Action, colour: str
     return step, took
 
 
-def _privates_stored(mode: str, state: bytes, colours: tuple[str, ...]) -> dict[str, Any]:
+def _privates_stored(mode: GameMode, state: bytes, colours: tuple[str, ...]) -> dict[str, Any]:
     """`privates_of` the game stored as `state`, in the engine worker."""
-    return privates_of(MODES[mode].load(state), colours)
+    return privates_of(mode.load(state), colours)
 
 
 class Offload:
@@ -134,7 +133,7 @@ class Offload:
                     return take_step(live, action, colour, private_for), live
             except TooLong:
                 pass
-        step, took = await self._elsewhere(_step_stored, room, mode.name, state, action, colour, private_for)
+        step, took = await self._elsewhere(_step_stored, room, mode, state, action, colour, private_for)
         self._away.pop(room, None)
         if took > self.slice:
             self._away[room] = True
@@ -150,7 +149,7 @@ class Offload:
                 return privates_of(live, colours)
         except TooLong:
             pass
-        return await self._elsewhere(_privates_stored, mode.name, state, colours)  # type: ignore[no-any-return]
+        return await self._elsewhere(_privates_stored, mode, state, colours)  # type: ignore[no-any-return]
 
     def _watching(self, game: LiveGame) -> _Watch:
         return _Watch(game, self.slice)

@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.bots import DEFAULT_LEVEL, LEVELS
 from server.lobby.errors import Rejected
 from server.lobby.settings import Settings
 
@@ -23,6 +22,22 @@ SEARCH_PER_ROOM = 3
 the bot workers, so a table of them costs the service whole seconds per round."""
 
 
+@dataclass(frozen=True, slots=True)
+class BotLevels:
+    """The bot levels a host may seat (`names`, weakest first) and `default`: a bot seat's level when the host
+    names none, and the level of the bot that decides for a person (their clock ran out, or a takeover). The
+    composition root gives them (server.bots.LEVELS, DEFAULT_LEVEL): rooms are bookkeeping and import no bot."""
+
+    names: tuple[str, ...]
+    default: str
+
+    def check(self, level: object) -> str:
+        """`level` when it is one of `names`, else Rejected 'malformed'."""
+        if not isinstance(level, str) or level not in self.names:
+            raise Rejected("malformed", f"a bot's level is one of {', '.join(self.names)}, not {level!r}")
+        return level
+
+
 @dataclass
 class Seat:
     """One seat at the table: empty, a person, or a bot."""
@@ -32,23 +47,22 @@ class Seat:
     name: str | None = None
     away_since: float | None = None  # when the person's last socket left the room (playing only)
     autopilot: bool = False          # a bot plays for the away person (grace ran out)
-    level: str | None = None         # a bot's level (server.bots.LEVELS); None for a person or an empty seat
+    level: str | None = None         # a bot's level (one of BotLevels.names); None for a person or an empty seat
     held_for: str | None = None      # an empty seat of a rematch, kept for the person who held it last game
 
     def to_store(self) -> dict[str, Any]:
         return {"kind": self.kind, "person": self.person, "name": self.name, "away_since": self.away_since,
                 "autopilot": self.autopilot, "level": self.level, "held_for": self.held_for}
 
-    @property
-    def bot_level(self) -> str:
+    def bot_level(self, default: str) -> str:
         """The level of the bot that decides for this seat: its own bot's, or for a person's seat played by
-        the takeover bot or the clock, the default level (a bot seat stored before levels: the default)."""
-        return self.level if self.kind == "bot" and self.level else DEFAULT_LEVEL
+        the takeover bot or the clock, `default` (BotLevels.default)."""
+        return self.level if self.kind == "bot" and self.level else default
 
     @property
     def shown_level(self) -> str | None:
         """The level the room state, the lobby and the game record show: a bot seat's, else None."""
-        return self.bot_level if self.kind == "bot" else None
+        return self.level if self.kind == "bot" else None
 
 
 @dataclass
@@ -109,35 +123,35 @@ class Room:
             raise Rejected("not_seated", f"you do not hold seat {index}")
         self.seats[index] = Seat()
 
-    def add_bot(self, index: Any, person: str, level: str | None = None) -> None:
-        """The host seats a bot of `level` (None: the default level)."""
+    def add_bot(self, index: Any, person: str, levels: BotLevels, level: str | None = None) -> None:
+        """The host seats a bot of `level`, one of `levels` (None: their default)."""
         self.must_wait()
         self.must_host(person)
         seat = self.seat(index)
         if seat.kind != "empty":
             raise Rejected("seat_taken", f"seat {index} is taken")
-        level = _level(level or DEFAULT_LEVEL)
+        level = levels.check(level or levels.default)
         self._room_for(level, seat)
         self.seats[index] = self._bot(level)
 
-    def set_bot_level(self, index: Any, person: str, level: str) -> None:
-        """The host changes a bot seat's level before the game starts."""
+    def set_bot_level(self, index: Any, person: str, level: str, levels: BotLevels) -> None:
+        """The host changes a bot seat's level (one of `levels`) before the game starts."""
         self.must_wait()
         self.must_host(person)
         seat = self.seat(index)
         if seat.kind != "bot":
             raise Rejected("malformed", f"seat {index} holds no bot")
-        level = _level(level)
+        level = levels.check(level)
         self._room_for(level, seat)
         seat.level = level
 
     def search_bots(self) -> int:
         """The search bots seated here (what the caps on search bots count)."""
-        return sum(1 for s in self.seats if s.kind == "bot" and s.bot_level == SEARCH)
+        return sum(1 for s in self.seats if s.kind == "bot" and s.level == SEARCH)
 
     def _room_for(self, level: str, seat: Seat) -> None:
         """Refuses a search bot for `seat` beyond SEARCH_PER_ROOM (nothing changed)."""
-        already = seat.kind == "bot" and seat.bot_level == SEARCH
+        already = seat.kind == "bot" and seat.level == SEARCH
         if level == SEARCH and not already and self.search_bots() >= SEARCH_PER_ROOM:
             raise Rejected("too_many_search_bots", f"a table seats at most {SEARCH_PER_ROOM} search bots")
 
@@ -195,14 +209,15 @@ class Room:
             raise Rejected("malformed", f"seat {index} holds no bot")
         self.seats[index] = Seat()
 
-    def _bot(self, level: str = DEFAULT_LEVEL) -> Seat:
+    def _bot(self, level: str) -> Seat:
         self.bots_named += 1
         return Seat("bot", None, f"Bot {self.bots_named}", level=level)
 
-    def fill_with_bots(self) -> None:
+    def fill_with_bots(self, level: str) -> None:
+        """Seats a bot of `level` (BotLevels.default) in every empty seat."""
         for i, seat in enumerate(self.seats):
             if seat.kind == "empty":
-                self.seats[i] = self._bot()
+                self.seats[i] = self._bot(level)
 
     def release(self, person: str) -> bool:
         """A person leaves a waiting room: their seats are freed and hosting passes on."""
@@ -337,9 +352,3 @@ class Room:
                    seats=[Seat(**s) for s in data["seats"]], status=data["status"], created=data["created"],
                    finished=data["finished"], rev=data["rev"], bots_named=data["bots_named"],
                    barred=data.get("barred", []))
-
-
-def _level(level: str) -> str:
-    if level not in LEVELS:
-        raise Rejected("malformed", f"a bot's level is one of {', '.join(LEVELS)}, not {level!r}")
-    return level

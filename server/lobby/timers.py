@@ -115,7 +115,8 @@ class Timers:
                     how = "bot" if seat.kind == "bot" else "takeover" if seat.autopilot else "clock"
                     # a bot's turn is thought about from when its pace ran out: its budget is per turn
                     turn = due if seat.kind == "bot" or seat.autopilot else now
-                    await self.authority.bot_due(room_id, head.v, colour, how, seat.bot_level, turn)
+                    level = seat.bot_level(self.lobby.levels.default)
+                    await self.authority.bot_due(room_id, head.v, colour, how, level, turn)
                     posted = True
             if posted:
                 # the worker's answer brings the room's next check forward when it is applied; look

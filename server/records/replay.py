@@ -12,9 +12,9 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from server import patch
 from server.game import Game, PositionError
 from server.game.catalogue import STACK_TILES
-from server.realtime import patch
 from server.records.record import GameRecord
 
 

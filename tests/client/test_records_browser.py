@@ -13,7 +13,7 @@ from typing import Any
 from browserkit import is_over, open_page, play
 from test_browser import FAST, create_table
 
-from server.realtime import patch
+from server import patch
 
 # Tiles and the boats on each beach (sorted) and the royal boat, as the board draws them.
 BOARD_JS = r"""

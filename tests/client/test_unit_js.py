@@ -26,7 +26,7 @@ def test_client_unit_tests_pass_under_node() -> None:
 
 def test_client_and_server_number_view_keys_alike() -> None:
     """Patches send the view's keys by number (docs/protocol.md §5): both ends must share one table."""
-    from server.realtime.patch import KEYS
+    from server.patch import KEYS
 
     node = node_binary()
     assert node is not None

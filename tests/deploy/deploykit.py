@@ -24,7 +24,7 @@ import aiohttp
 import redis.asyncio as aioredis
 import socketio
 
-from server.realtime import patch
+from server import patch
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -8,9 +8,11 @@ import pytest
 from server.lobby.errors import Rejected
 from server.lobby.person import Person
 from server.lobby.rematch import _new_room
-from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room, Seat
+from server.lobby.rooms import FINISHED, PLAYING, WAITING, BotLevels, Room, Seat
 from server.lobby.settings import Settings
 from server.lobby.store import REAL_ROOM, listing_score
+
+LEVELS = BotLevels(("random", "greedy", "search"), "greedy")
 
 
 def room(seats: int = 3, private: bool = False, created: float = 100.0) -> Room:
@@ -53,7 +55,7 @@ def test_a_seat_kept_for_a_player_is_theirs_until_the_host_opens_it():
 def test_a_rematch_keeps_the_bots_and_each_players_seat_for_them():
     old = room(seats=3)
     old.sit(1, "p_b", "B")
-    old.add_bot(2, "p_host")
+    old.add_bot(2, "p_host", LEVELS)
     old.status = FINISHED
     new = _new_room(old, Person("p_b", "B"), 200.0)
     assert new.host == "p_b" and new.id != old.id and new.status == WAITING
@@ -85,3 +87,17 @@ def test_names_are_unique_at_a_table_ignoring_case():
     r = room()
     assert r.name_taken("HOST", "p_other") and not r.name_taken("HOST", "p_host")
     assert code(lambda: r.sit(1, "p_other", "host")) == "name_taken"
+
+
+def test_a_bot_seat_takes_the_level_named_or_the_default_and_refuses_others():
+    r = room(seats=4)
+    r.add_bot(1, "p_host", LEVELS)
+    r.add_bot(2, "p_host", LEVELS, "search")
+    assert [s.shown_level for s in r.seats] == [None, "greedy", "search", None]
+    assert code(lambda: r.add_bot(3, "p_host", LEVELS, "grandmaster")) == "malformed"
+    assert code(lambda: r.add_bot(2, "p_host", LEVELS, "grandmaster")) == "seat_taken"   # the seat is looked at first
+    assert code(lambda: r.set_bot_level(1, "p_host", "grandmaster", LEVELS)) == "malformed"
+    assert r.seats[3].kind == "empty" and r.seats[1].level == "greedy"                  # nothing changed
+    r.fill_with_bots("random")
+    assert r.seats[3].shown_level == "random" and r.search_bots() == 1
+    assert r.seats[0].bot_level("greedy") == "greedy"   # a person's seat: the bot that plays for them

@@ -19,9 +19,9 @@ import msgpack
 import socketio
 from aiohttp import web
 
+from server import patch
 from server.app import ADMISSION, init_app
 from server.config import Config
-from server.realtime import patch
 from server.realtime.accept import GuardedSite
 from server.workers import bound
 

@@ -88,7 +88,7 @@ async def test_an_illegal_action_is_refused_from_the_worker_too():
     offload = Offload(0.004)
     try:
         with pytest.raises(Illegal) as refused:   # what a step abandoned on the loop does in the worker
-            await offload._elsewhere(_step_stored, "r_slow", "tongiaki", state, {"type": "nonsense"}, colour, ())
+            await offload._elsewhere(_step_stored, "r_slow", TONGIAKI, state, {"type": "nonsense"}, colour, ())
     finally:
         offload.close()
     assert refused.value.reason == "malformed"
@@ -119,14 +119,14 @@ def test_the_worker_holds_the_game_it_stepped_and_plays_on_it_exactly():
     """In the worker, a room's next step from exactly the state its last step left plays on the live game
     (caches kept); from any other state it loads that state. Both give what a fresh game gives."""
     state, colour, action, _took = slowest_step()
-    first, _ = _step_stored("r_kept", "tongiaki", state, action, colour, tuple(SIX))
+    first, _ = _step_stored("r_kept", TONGIAKI, state, action, colour, tuple(SIX))
     after = TONGIAKI.load(first.state)
     following = RandomBot(5).choose(after.game)   # type: ignore[attr-defined]
     mover = after.deciding[0]
     expected = take_step(TONGIAKI.load(first.state), following, mover, tuple(SIX))
-    kept, _ = _step_stored("r_kept", "tongiaki", first.state, following, mover, tuple(SIX))
+    kept, _ = _step_stored("r_kept", TONGIAKI, first.state, following, mover, tuple(SIX))
     assert (kept.events, kept.view, kept.state, kept.privates) == \
         (expected.events, expected.view, expected.state, expected.privates)
     # a state the worker does not hold for the room (another process moved it on): loaded, not reused
-    other, _ = _step_stored("r_kept", "tongiaki", state, action, colour, tuple(SIX))
+    other, _ = _step_stored("r_kept", TONGIAKI, state, action, colour, tuple(SIX))
     assert other.state == first.state

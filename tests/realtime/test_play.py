@@ -249,7 +249,7 @@ async def test_legal_actions_go_only_to_the_person_deciding(server, clients, sto
 
 def replay(client: Client, room: str) -> tuple[list[dict], list[str | None]]:
     """The game messages a client received, in order, and who was to decide after each."""
-    from server.realtime import patch
+    from server import patch
 
     messages = sorted((d for e, d in client.received if e == "game" and d["room"] == room), key=lambda m: m["v"])
     view, deciders = None, []

@@ -14,10 +14,10 @@ import msgpack
 import pytest
 from tablekit import people, table
 
+from server import patch
 from server.app import LOBBY
 from server.game import Game
 from server.game.bots import RandomBot
-from server.realtime import patch
 from server.records import GameRecord, Records, rebuild
 from server.records.replay import views
 

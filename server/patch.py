@@ -7,6 +7,8 @@ KEYS when it has one, else the key itself (a string); a step into an array is an
 `what` is a list of splices `[index, remove, item...]` (as JavaScript's Array.splice). `what` is a scalar
 (put it there), a list (the change of what is there), `{"=": value}` (put that map or array there) or `{}`
 (delete that map key). Putting at index == length appends.
+
+It sits below the layers: the authority and the replays build patches, the realtime layer sends them.
 """
 
 from __future__ import annotations

@@ -1,20 +1,22 @@
-"""The one call the lobby makes when a game ends: its record is built from the stored log and kept."""
+"""The one call the lobby makes when a game ends: its record is built from the stored log and kept (in the
+lobby: it reads the room and its log from the Store, and hands the records layer a finished record)."""
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
+from server.lobby.rooms import Room
+from server.lobby.store import Store
 from server.records.record import GameRecord
 from server.records.store import Records
 
 log = logging.getLogger(__name__)
 
 
-async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord | None:
-    """Keeps the record of `room` (a finished `server.lobby.Room`) from the action log and final view in
-    `store` (`server.lobby.Store`). A failure is logged, never raised: the game is over either way."""
+async def keep_finished(records: Records, store: Store, room: Room) -> GameRecord | None:
+    """Keeps the record of the finished `room` from the action log and final view in `store`. A failure is
+    logged, never raised: the game is over either way."""
     try:
         log_lines = await store.actions(room.id)
         snapshot = await store.snapshot(room.id)
@@ -32,7 +34,7 @@ async def keep_finished(records: Records, store: Any, room: Any) -> GameRecord |
         return None
 
 
-async def live_record(store: Any, room_id: str) -> GameRecord | None:
+async def live_record(store: Store, room_id: str) -> GameRecord | None:
     """The record so far of a game being played in `room_id`, or None when no game is being played there.
     It holds the actions of the rounds already over only (`store.settled_actions`): those and the tiles
     they drew are public; an order of the round still open is its seat's secret."""
