@@ -263,6 +263,9 @@ class Authority:
         now = time.time()
         line = logged(v, colour, self.mode_of(room).logged(action), by, how, now, events)   # who, when, tiles drawn
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
+        waited = not step.same_round and bool(deciding) and self._connected(room)
+        if waited:   # the new round's clock starts once its report was seen (report_seen), at the latest then
+            began += self.mode_of(room).report_wait(room.settings)
         # the colour that decided decides again (a chain of its turn): its turn goes on, and a bot's pace,
         # waited once at the turn's start, is not waited again
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
@@ -289,6 +292,8 @@ class Authority:
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
             if not deciding:
                 await self.finish(room.id)
+            elif began > now:   # the room's clock says when it starts at the latest
+                await self.lobby.publish(room)
         except Exception as e:
             if isinstance(e, StoreUnavailable):   # an outage: the timer loop says so once, not per room
                 log.debug("room %s v%s is stored; sending it waits for Redis", room.id, v)
@@ -296,6 +301,45 @@ class Authority:
                 log.exception("room %s v%s is stored, but what follows it failed; it will be resent", room.id, v)
             self._unsent[room.id] = max(v, self._unsent.get(room.id, 0))
         return v, check
+
+    @staticmethod
+    def _connected(room: Room) -> set[str]:
+        """The seated persons whose sockets are in the room (bots and away seats are not waited for)."""
+        return {s.person for s in room.seats if s.kind == "human" and s.person and s.away_since is None}
+
+    async def report_seen(self, person: Person, room_id: str, turn: int) -> bool:
+        """The person's client has played (or skipped) the report of `turn`, which began the pending round:
+        once every connected seated person's has, the round's clock starts (docs/protocol.md §14). True
+        when this started it."""
+        room, _raw, record = await self.store.room_and_game(room_id)
+        if room is None:
+            raise Rejected("no_room", f"no room {room_id!r}")
+        if room.status != PLAYING or record is None or not record.deciding:
+            raise Rejected("not_playing", "no game is being played here")
+        if not room.seats_of(person.id):
+            raise Rejected("not_seated", "spectators can only watch and chat")
+        mode = self.mode_of(room)
+        wait, clock = mode.report_wait(room.settings), room.settings.clock
+        if not wait or clock is None:
+            raise Rejected("not_playing", "this game's clock does not wait for reports")
+        held = self._held.get(room_id)
+        game = held.game if held is not None and held.v == record.v and held.game is not None else None
+        current = (game or mode.load(record.state)).round
+        if current is None or current < 2 or turn != current - 1:   # (the first round follows no report)
+            raise Rejected("stale_version", f"turn {turn} is not the one whose report was the last")
+        now = time.time()
+        if record.began <= now:
+            return False   # its clock runs already (everyone had seen it, or the wait ran out)
+        seen = await self.store.report_seen(room_id, record.began_v, person.id, 2 * wait + clock)
+        if self._connected(room) - seen:
+            return False
+        if not await self.store.start_clock(room_id, record.began_v, now, now + clock):
+            return False
+        if held is not None and held.began_v == record.began_v:
+            held.began = now
+        self.on_check(now + clock)
+        await self.lobby.publish(room)
+        return True
 
     async def finish(self, room_id: str) -> None:
         """The game is over: the room is finished (viewable until it expires), nobody is away any more."""

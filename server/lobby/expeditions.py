@@ -21,6 +21,15 @@ CHANGES = 12
 turn resolves; each change is a message to the whole table and a line of the game's log, so not without
 bound)."""
 
+REPORT_WAIT = 25.0
+"""Seconds at most that a live turn's deadline waits after the turn before resolved, for its report to be
+played to every connected player (`report_seen`, docs/protocol.md §14): the report takes 10-20 s to
+play, and one stalled client must not stop the game."""
+
+LIVE_DEADLINE = 600.0
+"""Turn deadlines up to this many seconds are live play, where the report would eat the next turn; a
+game over days (longer deadlines) starts each turn's clock at once."""
+
 
 class ExpeditionsGame:
     """A live Expeditions engine behind the LiveGame contract."""
@@ -108,6 +117,10 @@ class ExpeditionsMode:
 
     def load(self, state: bytes) -> LiveGame:
         return ExpeditionsGame(Expeditions.from_bytes(state))
+
+    def report_wait(self, settings: Settings) -> float:
+        live = settings.clock is not None and settings.clock <= LIVE_DEADLINE
+        return REPORT_WAIT if live else 0.0
 
     def logged(self, action: Action) -> Action:
         """An order stays its seat's secret, even once its turn is over: the log keeps only that one was

@@ -43,6 +43,8 @@ def pending_clock(room: Room, head: Head | None, now: float, simultaneous: bool)
            "server_ms": round(now * 1000)}
     if simultaneous:
         out["colours"] = list(head.deciding)
+        if head.began > now:   # the clock starts once the report was seen, at the latest then
+            out["starts_ms"] = round((head.began - now) * 1000)
     return out
 
 

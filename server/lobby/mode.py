@@ -95,6 +95,12 @@ class GameMode(Protocol):
         """The game stored as `state` (LiveGame.to_bytes)."""
         ...
 
+    def report_wait(self, settings: Settings) -> float:
+        """Seconds at most that the clock of a new round waits, after the round before resolved, for its
+        report to be seen by every connected seated person (`Authority.report_seen`); 0: it starts at
+        once."""
+        ...
+
     def logged(self, action: Action) -> Action:
         """What the game's action log (and so its record) keeps of `action`: the action itself, or, in a
         mode whose decisions stay secret, only its kind."""

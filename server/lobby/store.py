@@ -25,6 +25,7 @@ Keys (all under the configured prefix `P`):
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 | `P:searching` | zset | playing rooms with search bots, by when their hold lapses (the cap on all search bots) |
 | `P:searching:n` | hash | room id → its search bots, for the rooms of `P:searching` |
+| `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
 """
 
 from __future__ import annotations
@@ -51,14 +52,30 @@ COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
+local began = ARGV[13]
+if redis.call('HGET', KEYS[1], 'began_v') == ARGV[14] then
+  -- the same round: its clock's start stays as stored (START_CLOCK may have brought it forward)
+  began = redis.call('HGET', KEYS[1], 'began') or began
+end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
-           'to_move', ARGV[5], 'at', ARGV[6], 'began', ARGV[13], 'began_v', ARGV[14], 'proc', ARGV[15],
+           'to_move', ARGV[5], 'at', ARGV[6], 'began', began, 'began_v', ARGV[14], 'proc', ARGV[15],
            'turn_at', ARGV[16])
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
 if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
+"""
+
+# Starts the pending round's clock now (its start was put off for a report to be seen): KEYS = game hash,
+# timers; ARGV = the round's began_v, now, the deadline, room id. Only if the round is still that one and
+# its clock has not started yet; the room's timer is brought forward to the new deadline. 1 when it did.
+START_CLOCK = """
+if redis.call('HGET', KEYS[1], 'began_v') ~= ARGV[1] then return 0 end
+if tonumber(redis.call('HGET', KEYS[1], 'began')) <= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'began', ARGV[2])
+redis.call('ZADD', KEYS[2], 'LT', ARGV[3], ARGV[4])
+return 1
 """
 
 # Holds a playing room's search bots against the cap on them all: KEYS = P:searching, P:searching:n;
@@ -293,6 +310,7 @@ class Store:
         self.redis = client
         self.prefix = prefix
         self._commit = client.register_script(COMMIT)
+        self._start_clock = client.register_script(START_CLOCK)
         self._claim = client.register_script(CLAIM)
         self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
@@ -559,6 +577,24 @@ class Store:
                   "" if check is None else check, room_id, room, began_at, began_v, proc,
                   now if turn_at is None else turn_at])
         return bool(ok == 1)
+
+    async def report_seen(self, room_id: str, began_v: int, person: str, ttl: float) -> set[str]:
+        """Records that `person` has seen the report that began the round of `began_v`; everyone who has
+        (the set lives `ttl` seconds)."""
+        key = self.key("seen", room_id, str(began_v))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, person)
+            pipe.expire(key, max(1, round(ttl)))
+            pipe.smembers(key)
+            _added, _expiry, members = await pipe.execute()
+        return {text(m) for m in members}
+
+    async def start_clock(self, room_id: str, began_v: int, now: float, deadline: float) -> bool:
+        """Starts the clock of the round of `began_v` at `now` if it has not started yet (its start was
+        put off for the report), and brings the room's timer forward to `deadline`. True when it did."""
+        done = await self._start_clock(keys=[self.key("game", room_id), self.key("timers")],
+                                       args=[began_v, now, deadline, room_id])
+        return bool(done)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
         """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""

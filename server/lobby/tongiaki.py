@@ -71,5 +71,8 @@ class Tongiaki:
     def logged(self, action: Action) -> Action:
         return action   # public the moment it is played
 
+    def report_wait(self, settings: Settings) -> float:
+        return 0.0   # each decision is shown as it is made
+
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         return make_bot(level, seed=seed, budget=turn_budget(spent)).choose(Game.from_bytes(state))

@@ -22,7 +22,19 @@ from server.lobby.store import StoreUnavailable
 from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
-from server.realtime.requests import Act, BotLevel, Chat, Join, Payload, SeatChange, SetName, Since, Start, room_of
+from server.realtime.requests import (
+    Act,
+    BotLevel,
+    Chat,
+    Join,
+    Payload,
+    ReportSeen,
+    SeatChange,
+    SetName,
+    Since,
+    Start,
+    room_of,
+)
 from server.realtime.transport import bound_send_queue, client_address
 from server.realtime.wire import MALFORMED, RESERVED
 from server.tutorial import Tutorials
@@ -117,7 +129,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
             "bot_level": self.bot_level,
             "kick": self.kick,
             "room_start": self.room_start, "act": self.act, "withdraw": self.withdraw, "since": self.since,
-            "chat": self.chat,
+            "report_seen": self.report_seen, "chat": self.chat,
             "rematch": self.rematch, "tutorial_start": self.tutorial_start, "tutorial_act": self.tutorial_act,
         }
         self.unfinished_leaves: dict[tuple[str, str], Connection] = {}   # (room, sid): left in an outage
@@ -442,6 +454,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def withdraw(self, call: Call, data: Payload) -> dict[str, Any]:
         room_id = self._joined(call, data)
         return {"v": await self.authority.withdraw(call.conn.person, room_id, call.arrived)}
+
+    async def report_seen(self, call: Call, data: Payload) -> dict[str, Any]:
+        request = ReportSeen.from_wire(self._joined(call, data), data)
+        return {"started": await self.authority.report_seen(call.conn.person, request.room, request.turn)}
 
     async def since(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Since.from_wire(self._joined(call, data), data)

@@ -109,6 +109,18 @@ class Act:
 
 
 @dataclass(frozen=True)
+class ReportSeen:
+    """`report_seen`: the report of `turn` has been played or skipped (docs/protocol.md §14)."""
+
+    room: str
+    turn: int
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> ReportSeen:
+        return cls(room, validate.integer(data, "turn"))
+
+
+@dataclass(frozen=True)
 class Since:
     room: str
     v: int

@@ -9,6 +9,7 @@ import random
 import time
 from typing import Any
 
+import pytest
 from tablekit import Client, packed, people, table, walk
 
 from server.game.expeditions import Expeditions
@@ -268,6 +269,69 @@ async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server,
     # a new turn: everyone may order again, and the clock runs from the resolution
     await b.wait(lambda: my_order(b, room) is not None and my_order(b, room)["turn"] == 2)
     assert my_order(b, room)["options"] is not None
+
+
+async def test_a_live_turns_clock_starts_once_its_report_was_seen(server, clients, store):
+    """Issue 33 point 3: the report of turn 1 plays before turn 2's deadline runs. The clock waits for every
+    connected seated person's `report_seen` (a spectator's counts for nothing), and at most REPORT_WAIT
+    seconds; an order stored meanwhile does not move it back."""
+    from server.lobby.expeditions import REPORT_WAIT
+
+    host, guest = await people(server.url, clients, "P0", "P1")
+    room = (await host.ok("room_create", {"name": "live", "game": "expeditions", "seats": 3,
+                                          "clock": DEADLINE, "bot_pace": 0}))["room"]["id"]
+    await host.join(room)
+    await guest.join(room)
+    await guest.ok("sit", {"room": room, "seat": 1})
+    await host.ok("bot_add", {"room": room, "seat": 2, "level": "greedy"})
+    spectator = (await people(server.url, clients, "S"))[0]
+    await spectator.join(room)
+    await host.ok("room_start", {"room": room})
+    assert (await host.call("report_seen", {"room": room, "turn": 0}))["error"]["code"] == "stale_version"
+    for x in (host, guest):
+        await x.wait(lambda x=x: to_order(x, room))
+        assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
+    await spectator.wait(lambda: spectator.view(room)["turn"] == 2)   # (the bot's order may come last)
+    resolved = time.time()
+    # the clock of turn 2 waits: the room says when it starts at the latest
+    await spectator.wait(lambda: (c := spectator.rooms[room].get("clock")) is not None and "starts_ms" in c)
+    clock = spectator.rooms[room]["clock"]
+    assert 0 < clock["starts_ms"] <= REPORT_WAIT * 1000
+    assert clock["remaining_ms"] == pytest.approx(clock["starts_ms"] + DEADLINE * 1000, abs=50)
+    head = await store.game_head(room)
+    assert resolved - 2.0 <= head.began - REPORT_WAIT <= resolved
+    # the bot orders meanwhile (a commit of the same round): the clock's start stays put
+    await spectator.wait(lambda: spectator.view(room)["players"][2]["submitted"])
+    assert (await store.game_head(room)).began == head.began
+    # refused, changing nothing: an old or future turn, a spectator, a malformed turn
+    assert (await host.call("report_seen", {"room": room, "turn": 2}))["error"]["code"] == "stale_version"
+    assert (await spectator.call("report_seen", {"room": room, "turn": 1}))["error"]["code"] == "not_seated"
+    assert (await host.call("report_seen", {"room": room, "turn": "1"}))["error"]["code"] == "malformed"
+    # one of two has seen it: still waiting; the second starts the clock, and the room says so
+    assert (await host.ok("report_seen", {"room": room, "turn": 1}))["started"] is False
+    assert (await host.ok("report_seen", {"room": room, "turn": 1}))["started"] is False   # twice: no matter
+    assert (await store.game_head(room)).began == head.began
+    assert (await guest.ok("report_seen", {"room": room, "turn": 1}))["started"] is True
+    started = time.time()
+    assert (await store.game_head(room)).began <= started
+    await spectator.wait(lambda: "starts_ms" not in (spectator.rooms[room].get("clock") or {"starts_ms": 0}))
+    assert spectator.rooms[room]["clock"]["remaining_ms"] <= DEADLINE * 1000
+    # an order after the start keeps it (the process held the round's old start)
+    assert (await host.call("act", {"room": room, "v": host.v(room), "action": {"type": "pass"}}))["ok"]
+    assert (await store.game_head(room)).began <= started
+    assert (await guest.ok("report_seen", {"room": room, "turn": 1}))["started"] is False   # late: nothing to do
+
+
+async def test_a_game_over_days_starts_each_turns_clock_at_once(server, clients, store):
+    """Long deadlines are unaffected: no wait for the report, `report_seen` is refused."""
+    room, (a, b) = await table(server.url, 2, game="expeditions", clock=72 * 3600)
+    clients.extend([a, b])
+    for x in (a, b):
+        await x.wait(lambda x=x: to_order(x, room))
+        assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
+    await a.wait(lambda: a.view(room)["turn"] == 2)
+    assert (await store.game_head(room)).began <= time.time()
+    assert (await a.call("report_seen", {"room": room, "turn": 1}))["error"]["code"] == "not_playing"
 
 
 async def test_each_order_applies_once_across_processes(two_servers, clients, store):

@@ -70,3 +70,23 @@ async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_de
     figures = await store.cluster_figures("proc-b", 60.0, time.time() - 5)
     assert figures is not None and figures["processes"] == 1
     assert await store.cluster_figures("proc-a", 60.0, time.time() - 5) is None
+
+
+async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_start(store):
+    """A new round whose clock waits for its report (docs/protocol.md §14): `start_clock` brings its start
+    forward once, only for that round; a process that held the round's first start and stores an order of
+    the same round keeps the stored one; a new round sets its own."""
+    raw = await started(store)
+    room_id, later = "r_test0001", 1000.0
+    assert await store.commit(room_id, 0, b"s", pack({}), ("red", "blue"), {"v": 1}, {"v": 1}, 10, None, raw,
+                              (later, 1))
+    assert not await store.start_clock(room_id, 0, 500.0, 530.0)    # another round: nothing
+    assert await store.start_clock(room_id, 1, 500.0, 530.0)
+    assert not await store.start_clock(room_id, 1, 510.0, 540.0)    # started already
+    assert (await store.game_head(room_id)).began == 500.0
+    assert await store.commit(room_id, 1, b"s", pack({}), ("blue",), {"v": 2}, {"v": 2}, 10, None, b"", (later, 1))
+    assert (await store.game_head(room_id)).began == 500.0          # the same round: kept
+    assert await store.commit(room_id, 2, b"s", pack({}), ("red",), {"v": 3}, {"v": 3}, 10, None, b"", (600.0, 3))
+    assert (await store.game_head(room_id)).began == 600.0          # a new round: its own
+    assert await store.report_seen(room_id, 3, "p_a", 60) == {"p_a"}
+    assert await store.report_seen(room_id, 3, "p_b", 60) == {"p_a", "p_b"}
