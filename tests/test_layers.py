@@ -22,11 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 """Top to bottom. A module may import from its own layer and the ones below it, never from one above."""
 
-ALLOWED_CIRCLES: list[set[str]] = [
-    # the Expeditions engine's: being taken apart on its own branch
-    {"server.game.expeditions.game", "server.game.expeditions.rules", "server.game.expeditions.scoring",
-     "server.game.expeditions.view"},
-]
+ALLOWED_CIRCLES: list[set[str]] = []
 
 
 def modules() -> dict[str, Path]:

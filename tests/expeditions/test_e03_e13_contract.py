@@ -52,3 +52,30 @@ def test_resolving_after_the_end_is_refused() -> None:
     assert caught.value.code == "game_over"
     with pytest.raises(OrderError):
         game.resolve()
+
+
+def test_e1_a_position_with_more_than_15_boats_of_a_colour_is_refused() -> None:
+    """E1: 15 boats each. 16 on the map (or a negative supply) is no position of this game."""
+    from server.game.expeditions import PositionError
+
+    tonga = {"tile": "TONG", "cell": [6, 6], "beaches": {"N": ["red"] * 8, "S": ["red"] * 7}}
+    assert Expeditions.from_position({"colours": ["red", "blue"], "tiles": [tonga]}).supply["red"] == 0
+    crowded = {**tonga, "beaches": {**tonga["beaches"], "E": ["red"]}}
+    with pytest.raises(PositionError, match=r"15 boats \(E1\).*'red': 16"):
+        Expeditions.from_position({"colours": ["red", "blue"], "tiles": [crowded]})
+    with pytest.raises(PositionError, match="supply"):
+        Expeditions.from_position({"colours": ["red", "blue"], "tiles": [{"tile": "TONG", "cell": [6, 6]}],
+                                   "supplies": {"red": -1}})
+
+
+def test_fixed_draws_are_the_games_random_choices_with_the_default_deck_too() -> None:
+    """docs/expeditions.md "Positions for tests": `draws` are used, in order, by the game's random choices
+    before the seeded stream, whether or not the position gives its deck (the default deck's shuffle does
+    not use them up). A turn of passes draws once: the typhoon's tile number (E10)."""
+    for number in (1, 30, 48):
+        position = {"colours": ["red", "blue"], "tiles": [{"tile": "TONG", "cell": [6, 6]}], "draws": [number - 1]}
+        game = Expeditions.from_position(position)
+        drawn = next(e.to_wire() for e in game.resolve() if e.kind == "typhoon_drawn")
+        assert drawn["number"] == number
+        # the deck is the seed's shuffle either way
+        assert Expeditions.from_position(position).deck == Expeditions.from_position({**position, "draws": []}).deck

@@ -30,31 +30,15 @@ from .orders import Expand, Order, Place, Royal, order_from_wire
 from .rng import Dice
 from .rules import Options, check, options
 from .scoring import ranking, scores
+from .state import State
+from .view import view
 
 MAX_TURNS = 10
 ISLANDS_TO_END = 12
 
 
-class Expeditions:
+class Expeditions(State):
     """One game of Expeditions. Build with `new`, `from_position`, `from_bytes` or `replay`."""
-
-    def __init__(self) -> None:
-        self.colours: tuple[str, ...] = ()
-        self.seed = 0
-        self.turn = 1
-        self.board: dict[Cell, str] = {}
-        self.where: dict[str, Cell] = {}
-        self.beaches: dict[Cell, dict[str, list[str]]] = {}
-        self.royal: dict[Cell, str] = {}
-        self.boosted: set[Cell] = set()
-        self.supply: dict[str, int] = {}
-        self.at_sea: list[tuple[Cell, tuple[str, ...]]] = []
-        self.deck: list[str] = []
-        self.dice = Dice(0)
-        self.pending: dict[str, Order] = {}
-        self.changes: dict[str, int] = {}
-        self.log: list[dict[str, Any]] = []
-        self.over: str | None = None
 
     # ---- building -------------------------------------------------------------------------------------
     @classmethod
@@ -92,7 +76,7 @@ class Expeditions:
         game = cls()
         game._set_colours(position["colours"])
         game.seed = int(position.get("seed", 0))
-        game.dice = Dice(game.seed, position.get("draws"))
+        game.dice = Dice(game.seed)   # the default deck's shuffle draws from the stream; `draws` come after it
         game.turn = int(position.get("turn", 1))
         for spec in position.get("tiles", []):
             tile, cell = spec["tile"], Cell(*spec["cell"])
@@ -119,21 +103,19 @@ class Expeditions:
         elif sorted(deck) != rest:
             raise PositionError("the deck must hold exactly the tiles not on the map")
         game.deck = list(deck)
+        game.dice.fixed = [int(d) for d in position.get("draws") or []]   # the game's random choices use them first
         on_map = {c: game.on_map(c) for c in game.colours}
+        crowded = {c: n for c, n in on_map.items() if n > BOATS}
+        if crowded:
+            raise PositionError(f"every colour has {BOATS} boats (E1): {crowded} on the map")
         game.supply = {c: int(position.get("supplies", {}).get(c, BOATS - on_map[c])) for c in game.colours}
-        if any(game.supply[c] + on_map[c] != BOATS for c in game.colours):
-            raise PositionError("every colour has 15 boats: supply + boats on the map")
+        if any(game.supply[c] < 0 or game.supply[c] + on_map[c] != BOATS for c in game.colours):
+            raise PositionError(f"every colour has {BOATS} boats (E1): supply + boats on the map")
         if len(set(game.royal.values())) != len(game.royal):
             raise PositionError("one royal island per colour")
         return game
 
     # ---- reading --------------------------------------------------------------------------------------
-    def on_map(self, colour: str) -> int:
-        """The colour's boats on beaches (and, after a last-tile ending, at sea)."""
-        return sum(b.count(colour) for bs in self.beaches.values() for b in bs.values()) + sum(
-            boats.count(colour) for _cell, boats in self.at_sea
-        )
-
     @property
     def submitted(self) -> tuple[str, ...]:
         """Colours that have an order in for this turn (public: E3)."""
@@ -157,8 +139,6 @@ class Expeditions:
 
     def view(self, colour: str | None = None) -> dict[str, Any]:
         """What `colour` (None: a spectator) may see (E3, R15)."""
-        from .view import view
-
         return view(self, colour)
 
     # ---- orders and resolution ------------------------------------------------------------------------

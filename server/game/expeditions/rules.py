@@ -6,14 +6,12 @@ OrderError with a stable code, or returns the canonical order. Both read the boa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .catalogue import SIDES, TILES, TONGA, Cell, Island
 from .errors import OrderError
 from .orders import Expand, Order, Pass, Place, Royal, order_from_wire
-
-if TYPE_CHECKING:
-    from .game import Expeditions
+from .state import State
 
 TONGA_MOVES = 2
 
@@ -51,7 +49,7 @@ class Options:
         }
 
 
-def _island_cell(game: Expeditions, abbr: str, order: Any) -> Cell:
+def _island_cell(game: State, abbr: str, order: Any) -> Cell:
     tile = TILES.get(abbr)
     cell = game.where.get(abbr)
     if not isinstance(tile, Island) or cell is None:
@@ -59,7 +57,7 @@ def _island_cell(game: Expeditions, abbr: str, order: Any) -> Cell:
     return cell
 
 
-def activations(game: Expeditions, colour: str) -> tuple[Activation, ...]:
+def activations(game: State, colour: str) -> tuple[Activation, ...]:
     """Tonga (2 moves, E4) and every non-royal island holding a boat of the colour (one move per boat)."""
     found: list[Activation] = []
     for cell, beaches in sorted(game.beaches.items(), key=lambda item: game.board[item[0]] != TONGA.id):
@@ -73,7 +71,7 @@ def activations(game: Expeditions, colour: str) -> tuple[Activation, ...]:
     return tuple(found)
 
 
-def options(game: Expeditions, colour: str) -> Options:
+def options(game: State, colour: str) -> Options:
     """The orders open to `colour` now (empty when the game is over)."""
     if game.over is not None:
         return Options((), (), (), (), 0)
@@ -105,7 +103,7 @@ def options(game: Expeditions, colour: str) -> Options:
     return Options(royal, activations(game, colour), place, take_back, supply)
 
 
-def check(game: Expeditions, colour: str, wire_or_order: Any) -> Order:
+def check(game: State, colour: str, wire_or_order: Any) -> Order:
     """The canonical order if `colour` may give it now, else OrderError (E4)."""
     order = (
         wire_or_order if isinstance(wire_or_order, Royal | Expand | Place | Pass) else order_from_wire(wire_or_order)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .catalogue import TILES, Island
-
-if TYPE_CHECKING:
-    from .game import Expeditions
+from .state import State
 
 
 def _value(tile: str) -> int:
@@ -16,7 +14,7 @@ def _value(tile: str) -> int:
     return island.value
 
 
-def scores(game: Expeditions) -> dict[str, dict[str, int]]:
+def scores(game: State) -> dict[str, dict[str, int]]:
     """Per colour: `scores` (non-royal islands present + the royal island), `islands` (royal included),
     `boats` (on the map, at sea included, the royal island counting one)."""
     out: dict[str, dict[str, int]] = {"scores": {}, "islands": {}, "boats": {}}
@@ -29,7 +27,7 @@ def scores(game: Expeditions) -> dict[str, dict[str, int]]:
     return out
 
 
-def ranking(game: Expeditions) -> dict[str, Any]:
+def ranking(game: State) -> dict[str, Any]:
     """The result: scores, ranking groups best first, winners and what decided it."""
     s = scores(game)
 

@@ -3,18 +3,16 @@ or the random state."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .catalogue import SIDES, TILES, Island, Sea
+from .rules import options
+from .scoring import ranking, scores
+from .state import State
 
-if TYPE_CHECKING:
-    from .game import Expeditions
 
-
-def view(game: Expeditions, colour: str | None = None) -> dict[str, Any]:
+def view(game: State, colour: str | None = None) -> dict[str, Any]:
     """The public view; with `colour`, also that colour's own pending order and legal orders."""
-    from .scoring import scores
-
     tiles: list[dict[str, Any]] = []
     for cell, tid in sorted(game.board.items(), key=lambda item: (item[0].y, item[0].x)):
         tile = TILES[tid]
@@ -62,11 +60,11 @@ def view(game: Expeditions, colour: str | None = None) -> dict[str, Any]:
             "seas": sum(1 for t in deck if isinstance(TILES[t], Sea)),
             "remaining": deck,
         },
-        "result": game.result(),
+        "result": ranking(game) if game.over is not None else None,
     }
     if colour is not None and colour in game.colours:
         order = game.pending.get(colour)
         out["you"] = colour
         out["order"] = None if order is None else order.to_wire()
-        out["options"] = game.legal_orders(colour).to_wire()
+        out["options"] = options(game, colour).to_wire()
     return out
