@@ -72,10 +72,7 @@ export class BoardView {
     // grow the box (never shrink it mid-game: the board should not jump)
     if (!this.fixedBox || box.x < this.box.x || box.y < this.box.y ||
         box.x + box.w > this.box.x + this.box.w || box.y + box.h > this.box.y + this.box.h) {
-      // the board point now at the centre of the screen stays there when the box grows (the camera may
-      // just have followed a fleet to the tile that grows it; re-centring on the islands lost that tile
-      // off a phone's screen); a first drawing is framed on the islands
-      const keep = this.fixedBox ? this.viewCentre() : this.islandsCentre();
+      const first = !this.fixedBox;
       const x0 = Math.min(box.x, this.fixedBox ? this.box.x : Infinity);
       const y0 = Math.min(box.y, this.fixedBox ? this.box.y : Infinity);
       const x1 = Math.max(box.x + box.w, this.fixedBox ? this.box.x + this.box.w : -Infinity);
@@ -85,7 +82,7 @@ export class BoardView {
       this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
       // phones size the board to its shape (see app.css), so a wide board leaves room for the panels
       this.container.style.setProperty('--board-aspect', String(Math.round((this.box.w / this.box.h) * 1000) / 1000));
-      if (!this.userMoved) this._readable(keep);
+      if (!this.userMoved) this._frameIslands(first ? null : ui.recent);
     }
     this._showTargets(node);
   }
@@ -151,6 +148,55 @@ export class BoardView {
     this.panX = ((c.left + c.right) / 2 - at.x) / s;
     this.panY = ((c.top + c.bottom) / 2 - at.y) / s;
     this._centre = centre;
+    this._applyTransform();
+    return true;
+  }
+
+  /** A board drawn first or grown: at a readable zoom, its islands' centre in the middle of the part of
+   *  the board nothing covers (not the old centre, which left half the screen empty), moved no farther
+   *  than keeps the tiles just placed (`recent`, 'q,r' keys: the camera had followed a voyage there)
+   *  wholly in view. */
+  _frameIslands(recent) {
+    this._readable(this.islandsCentre());
+    if (this.zoom <= 1.001) return;   // the whole board fits
+    const islands = this.islandsCentre();
+    if (islands) this._lookAt(islands);
+    if (recent?.size) {
+      const cells = [...recent].map((k) => cellCenter(k.split(',').map(Number), SIZE));
+      const hw = SIZE, hh = SIZE * Math.sqrt(3) / 2;
+      this._keepInView({ x0: Math.min(...cells.map((p) => p.x)) - hw, y0: Math.min(...cells.map((p) => p.y)) - hh,
+        x1: Math.max(...cells.map((p) => p.x)) + hw, y1: Math.max(...cells.map((p) => p.y)) + hh });
+    }
+  }
+
+  /** Put board point p at the centre of the clear area (keeping the zoom). */
+  _lookAt(p) {
+    const c = this.clearArea();
+    if (c.right - c.left < 60 || c.bottom - c.top < 60) return;   // the board is scrolled out of the window
+    const at = this._toScreen(p), s = this.fitScale();
+    this.panX += ((c.left + c.right) / 2 - at.x) / s;
+    this.panY += ((c.top + c.bottom) / 2 - at.y) / s;
+    this._centre = this.viewCentre();
+    this._applyTransform();
+  }
+
+  /** Pan as little as brings the board rectangle r ({x0, y0, x1, y1}, board units) wholly into the clear
+   *  area (centred in it when it is larger). True when the camera moved. */
+  _keepInView(r, pad = 8) {
+    const c = this.clearArea();
+    if (c.right - c.left < 60 || c.bottom - c.top < 60) return false;
+    const a = this._toScreen({ x: r.x0, y: r.y0 }), z = this._toScreen({ x: r.x1, y: r.y1 });
+    const shift = (lo, hi, min, max) => {
+      if (hi - lo > max - min - 2 * pad) return (min + max) / 2 - (lo + hi) / 2;
+      if (lo < min + pad) return min + pad - lo;
+      if (hi > max - pad) return max - pad - hi;
+      return 0;
+    };
+    const dx = shift(a.x, z.x, c.left, c.right), dy = shift(a.y, z.y, c.top, c.bottom);
+    if (!dx && !dy) return false;
+    const s = this.fitScale();
+    this.panX += dx / s; this.panY += dy / s;
+    this._centre = this.viewCentre();
     this._applyTransform();
     return true;
   }

@@ -103,3 +103,64 @@ def test_at_fit_a_big_board_keeps_its_names_and_boats_readable(browser: Any, con
     assert min(sizes["fonts"]) >= 11, sizes["fonts"]
     assert sizes["boats"] and min(sizes["boats"]) >= 12, sorted(sizes["boats"])[:5]
     assert page.errors == []
+
+
+# At the end of each tile's flip: the board's box (does it grow?), its zoom, the clear part of the board (the
+# board's box inside the window, above the phone's tab bar), the tile's box and the islands' centre on screen.
+GROWTH_JS = r"""
+() => {
+  const t = window.__tongiaki.room.table, b = t.board, flipIn = b.flipIn.bind(b);
+  window.__grown = [];
+  let box = null;
+  b.flipIn = async (ctx, cell, ms) => {
+    await flipIn(ctx, cell, ms);
+    const svg = b.svg, vb = svg.getAttribute('viewBox');
+    const grew = box !== null && vb !== box;
+    box = vb;
+    if (!grew || b.zoom <= 1.001 || b.userMoved) return;
+    const s = svg.getBoundingClientRect();
+    let bottom = Math.min(s.bottom, innerHeight);
+    const side = document.querySelector('[data-testid=side-tabs]')?.closest('.side');
+    if (side && getComputedStyle(side).position === 'fixed') bottom = Math.min(bottom, side.getBoundingClientRect().top);
+    const area = [Math.max(s.left, 0), Math.max(s.top, 0), Math.min(s.right, innerWidth), bottom];
+    const hexOf = (g) => g.querySelector('.hex') || g;
+    const tile = hexOf(svg.querySelector(`.board > .tile[data-cell="${cell[0]},${cell[1]}"]`)).getBoundingClientRect();
+    const islands = [...svg.querySelectorAll('.board > .tile')].filter((g) => g.querySelector('.island-name'))
+      .map((g) => hexOf(g).getBoundingClientRect());
+    const centre = [(Math.min(...islands.map((r) => r.left)) + Math.max(...islands.map((r) => r.right))) / 2,
+                    (Math.min(...islands.map((r) => r.top)) + Math.max(...islands.map((r) => r.bottom))) / 2];
+    window.__grown.push({cell: `${cell}`, area, tile: [tile.left, tile.top, tile.right, tile.bottom], centre});
+  }; }
+"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_board_that_grows_is_framed_on_its_islands(browser: Any, contexts: list[Any], base_url: str,
+                                                     artifacts: Path, size: str) -> None:
+    """Bots' voyages grow the board (larger than the screen at a readable scale: it scrolls): after each
+    growth the tile just placed is wholly in view, and the islands' centre is in the middle of the clear
+    part of the board, or as near it as keeps that tile in view (the tile then lies at the clear part's
+    edge) — not the old centre, which left half the screen empty sea and the islands clipped."""
+    phone = size == "phone"
+    page = open_page(browser, contexts, viewport=PHONE if phone else DESKTOP, touch=phone)
+    bots_only_room(page, base_url, "?anim=4", seats=3, pace=0.3)
+    page.wait_for_function("!!window.__tongiaki.room?.table")
+    page.evaluate(GROWTH_JS)
+    page.wait_for_function("window.__grown.length >= 3", timeout=60_000)
+    grown = page.evaluate("window.__grown")
+    page.screenshot(path=str(artifacts / f"53-camera-growth-{size}.png"))
+    slack = 12   # px: the pad the camera keeps, and a tile's hexagon against its drawn box
+    bad = []
+    for g in grown:
+        left, top, right, bottom = g["area"]
+        tl, tt, tr, tb = g["tile"]
+        if tl < left - 1 or tt < top - 1 or tr > right + 1 or tb > bottom + 1:
+            bad.append(("tile not wholly in view", g))
+            continue
+        for axis, (lo, hi, a, z) in enumerate(((left, right, tl, tr), (top, bottom, tt, tb))):
+            off = g["centre"][axis] - (lo + hi) / 2
+            at_edge = a - lo <= slack if off > 0 else hi - z <= slack
+            if abs(off) > slack and not at_edge:
+                bad.append((f"islands off centre on axis {'xy'[axis]} by {round(off)} px", g))
+    assert bad == [], bad
+    assert page.errors == []
