@@ -68,3 +68,11 @@ export function translator(lang) {
   const d = DICTS[lang] || {};
   return (key, args) => format(d[key] ?? DICTS.en?.[key] ?? key, args, DICTS[lang] ? lang : 'en');
 }
+
+/** A refused request in the person's words: its code's sentence (`refusal.<code>`) when the language has
+ *  one, else the server's message (English) after "Server:". */
+export function refusal(t, error) {
+  const key = `refusal.${error?.code}`;
+  const words = t(key);
+  return words !== key ? words : t('err.server', { message: error?.message || error?.code || '' });
+}

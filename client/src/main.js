@@ -1,7 +1,7 @@
 // Tongiaki Online — the browser client. Entry point: header, routing (#/, #/room/<id>, #/code/<CODE>),
 // session, lobby and room state. The server is the authority; this page renders views and sends intents.
 import { Net, storeName } from './net.js';
-import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL } from './i18n.js';
+import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL, refusal } from './i18n.js';
 import { touchWords } from './touch.js';
 import { GameStream } from './patch.js';
 import { el, clear } from './ui/dom.js';
@@ -200,7 +200,7 @@ class App {
 
   async watchLobby() {
     const res = await this.net.request('lobby_watch', {});
-    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message })); return; }
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
     this.lobbyRooms = new Map((res.rooms || []).map((r) => [r.id, r]));
     if (this.screen === 'lobby') this.lobbyUi?.update();
   }
@@ -215,7 +215,7 @@ class App {
     name = name.trim().slice(0, 24);
     if (!name) return;
     const res = await this.net.request('set_name', { name });
-    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message })); return; }
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
     storeName(res.name || name);
     if (this.session) this.session.name = res.name || name;
     this.drawWho();
@@ -223,7 +223,7 @@ class App {
 
   async createRoom(settings) {
     const res = await this.net.request('room_create', settings);
-    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return; }
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
     this.net.request('lobby_unwatch', {});
     this.go(`room/${res.room.id}`);
   }
@@ -232,7 +232,7 @@ class App {
     if (this.room) await this.leaveRoom();
     if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
     const res = await this.net.request('room_join', { code });
-    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return; }
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
     this.setupRoom(res.room.id, res);
     history.replaceState(null, '', `#/room/${res.room.id}`);
   }
@@ -263,7 +263,7 @@ class App {
     // late must not take them back
     if (rejoin ? this.room?.id !== id : this.screen !== 'room' || this.entering !== id) return;
     if (!res.ok) {
-      this.toast(this.t('err.server', { message: res.error?.message || res.error?.code }));
+      this.toast(refusal(this.t, res.error));
       if (!rejoin) { this.room = null; this.go(''); }
       return;
     }
@@ -433,7 +433,7 @@ class App {
 
   async roomRequest(event, extra) {
     const res = await this.net.request(event, { room: this.room.id, ...extra });
-    if (!res.ok) { this.toast(this.t('err.server', { message: res.error?.message || res.error?.code })); return res; }
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return res; }
     if (res.room) this.onRoom(res.room);
     return res;
   }

@@ -32,3 +32,20 @@ test('every language has exactly the keys of English, as a module of its own in 
     assert.doesNotMatch(readFileSync(new URL(f, src), 'utf8'), /^import[^;]*lang\/\w+\.js/m, f);
   }
 });
+
+test('a refused request is said in the person\'s language for the codes a person meets, else the server\'s message', async () => {
+  const { refusal } = await import('../src/i18n.js');
+  await Promise.all(LANGS.map(loadLanguage));
+  const codes = ['too_many_search_bots', 'search_bots_busy', 'barred', 'name_taken', 'unavailable', 'too_many_rooms', 'rate_limited'];
+  for (const lang of LANGS) {
+    const t = translator(lang);
+    const server = t('err.server', { message: 'x' }).replace('x', '');
+    const said = codes.map((code) => refusal(t, { code, message: 'the server says so' }));
+    for (const [i, s] of said.entries()) {
+      assert.ok(!s.includes('the server says so') && !s.startsWith(server) && !s.startsWith('refusal.'), `${lang} ${codes[i]}: ${s}`);
+      if (lang !== 'en') assert.notEqual(s, refusal(translator('en'), { code: codes[i] }), `${lang} ${codes[i]}`);
+    }
+  }
+  assert.equal(refusal(translator('en'), { code: 'not_host', message: 'only the host may do this' }), 'Server: only the host may do this');
+  assert.equal(refusal(translator('en'), { code: 'not_host' }), 'Server: not_host');
+});

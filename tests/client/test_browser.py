@@ -447,5 +447,8 @@ def test_the_host_frees_a_seat_another_person_holds_in_a_waiting_room(browser: A
     bob.wait_for_selector("[data-testid=sit-1]")
     bob.click("[data-testid=sit-1]")
     bob.wait_for_function("document.querySelector('[data-testid=global-toast]').textContent.includes('removed you')")
+    # the client's own words for the code, not the server's English message after "Server:"
+    assert bob.text_content("[data-testid=global-toast]") == \
+        "The host removed you from this table: you may watch, not sit."
     assert alice.locator("[data-testid=kick-1]").count() == 0 and alice.locator("[data-testid=sit-1]").count() == 1
     assert alice.errors == [] and bob.errors == []

@@ -107,6 +107,10 @@ def test_end_screen_rematch_recent_games_and_a_replay_to_a_turn(browser: Any, co
     alice.wait_for_selector("[data-testid=seat-list]")
     new_room = alice.evaluate("window.__tongiaki.room.id")
     assert new_room != room
+    # Bob's seat is kept for him: nobody else is offered "Sit" there (the host may open it to anyone)
+    assert alice.locator("[data-testid=sit-1]").count() == 0
+    assert alice.locator("[data-seat='1'] .seat-name").inner_text() == "kept for a player of the last game"
+    assert alice.locator("[data-testid=kick-1]").inner_text() == "Open to anyone"
     bob.wait_for_selector("[data-testid=rematch-accept]")
     bob.screenshot(path=str(artifacts / "21-rematch-invitation.png"))
     bob.click("[data-testid=rematch-accept]")
@@ -129,6 +133,9 @@ def test_end_screen_rematch_recent_games_and_a_replay_to_a_turn(browser: Any, co
         views.append(view)
     replay_settled(carol, 0)
     assert carol.evaluate(BOARD_JS) == board_of(views[0])
+    # nobody watches a finished game live: the status line says "Replay", not "Spectator"
+    assert carol.locator("[data-testid=game-status] [data-testid=replay-status]").inner_text() == "Replay"
+    assert carol.locator("[data-testid=game-status] [data-testid=spectator]").count() == 0
     # jump to turn 3: the board is that version's view
     carol.fill("[data-testid=replay-turn]", "3")
     carol.click("[data-testid=replay-go]")

@@ -64,6 +64,9 @@ def test_the_drawn_tile_is_named_and_drawn(browser: Any, contexts: list[Any], ba
     hand = page.locator("[data-testid=in-hand]")
     assert hand.locator("span").text_content() == "In hand: ocean tile, danger 2"
     assert hand.locator("[data-testid=in-hand-tile] [data-danger='2']").count() == 1
+    # the draw's notice and log line tell the ocean tile by its dangers too (the event names only its id)
+    log = page.locator("[data-testid=log]").text_content()
+    assert "Drawn: an ocean tile (dangers 2)." in log, log
     # the empty spaces to choose are named by the tile beside them
     names = page.evaluate(NAMES_JS)
     assert names and all(re.fullmatch(r"Empty space (south|north)(-(east|west))? of Tonga", n) for n in names), names

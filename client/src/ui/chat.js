@@ -1,5 +1,6 @@
 // Table chat: players and spectators. Lines are plain text (textContent), never HTML.
 import { el, clear } from './dom.js';
+import { refusal } from '../i18n.js';
 
 export class Chat {
   constructor(app, roomId) {
@@ -34,6 +35,6 @@ export class Chat {
     if (!text) return;
     const res = await this.app.net.request('chat', { room: this.roomId, text: text.slice(0, 300) });
     if (res.ok) this.input.value = '';
-    else this.app.toast(this.app.t('err.server', { message: res.error?.message || res.error?.code }));
+    else this.app.toast(refusal(this.app.t, res.error));
   }
 }

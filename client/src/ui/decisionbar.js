@@ -2,6 +2,7 @@
 // the legal actions click by click (board clicks, buttons, keys). It reads the table state and sends the
 // one chosen action through the `act` callback it was given.
 import { el, clear, swatch, colourAndName } from './dom.js';
+import { refusal } from '../i18n.js';
 import { DecisionInput } from '../input.js';
 import { describeAction, tileWords } from '../describe.js';
 import { tilePicture } from './tilepicture.js';
@@ -201,7 +202,7 @@ export class DecisionBar {
       this._sent = false;
       const code = res.error?.code;
       // (a refusal its caller has already explained, e.g. a lesson's "not quite", is not toasted again)
-      if (!res.error?.shown) this.toast(code === 'stale_version' ? this.t('err.stale') : this.t('err.server', { message: res.error?.message || code }));
+      if (!res.error?.shown) this.toast(code === 'stale_version' ? this.t('err.stale') : refusal(this.t, res.error));
       this.reset(true);
       this.onInput();
     }

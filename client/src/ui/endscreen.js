@@ -2,6 +2,7 @@
 // replay", "Back to lobby", and the invitation to a rematch another player asked for (docs/protocol.md §4
 // `rematch`); and a spectator's way to rewind a game still being played.
 import { el, clear } from './dom.js';
+import { refusal } from '../i18n.js';
 
 /** The end of a game over the board (both rule sets' tables): the table's result panel, which it shows
  *  once the last move has played, then the buttons (EndScreen places them after it). It folds away to
@@ -59,7 +60,7 @@ export class EndScreen {
     this.busy = true;
     try {
       const res = await app.net.request('rematch', { room: r.id });
-      if (!res.ok) { app.toast(app.t('err.server', { message: res.error?.message || res.error?.code })); return; }
+      if (!res.ok) { app.toast(refusal(app.t, res.error)); return; }
       await app.enterRoom(res.room);
       if (app.room?.id !== res.room) return;
       const me = app.session?.person;

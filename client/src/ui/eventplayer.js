@@ -84,6 +84,13 @@ export class EventPlayer {
 
   async _event(ctx, ev, v, getDisp, setDisp) {
     const b = this.board;
+    // a drawn ocean tile is told by its dangers: the event names only its id; the message's view has it in
+    // hand or already placed (a chain reaction places it in the same message)
+    if (ev.type === 'tile_drawn' && ev.kind === 'ocean' && !ev.view) {
+      const after = this.state.target;
+      const tile = after?.hand?.tile === ev.tile ? after.hand : (after?.tiles || []).find((x) => x.tile === ev.tile);
+      if (tile?.paths) ev = { ...ev, view: { paths: tile.paths } };
+    }
     const entry = eventEntry(ev, this.t);
     const text = entry?.text;
     if (entry) this.log.add({ ...entry, v });

@@ -7,8 +7,9 @@ import { tilePicture } from './tilepicture.js';
 import { tileWords } from '../describe.js';
 
 export class Panels {
-  constructor(state, t) {
-    this.state = state; this.t = t;
+  /** replay: a finished game played again (nobody plays or watches it live: the status says "Replay"). */
+  constructor(state, t, { replay = false } = {}) {
+    this.state = state; this.t = t; this.replay = replay;
     this.statusEl = el('div', { class: 'game-status', 'data-testid': 'game-status' });
     this.playersEl = el('div', { class: 'players', 'data-testid': 'players' });
     this.stackEl = el('div', { class: 'stack', 'data-testid': 'stack' });
@@ -33,8 +34,9 @@ export class Panels {
     const mine = this.state.myColours();
     clear(this.statusEl).append(
       el('strong', { text: phase }), ' ',
-      mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
-        : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')),
+      this.replay ? el('span', { class: 'you-are', 'data-testid': 'replay-status' }, t('replay.open'))
+        : mine.length ? el('span', { class: 'you-are' }, mine.map((c) => swatch(c)), ' ', t('you.are', { colours: mine.map((c) => t(`colour.${c}`)).join(', ') }))
+          : el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching')),
       ...(room?.spectators ? [' · ', el('span', { class: 'muted', 'data-testid': 'spectators', text: t('lobby.spectators', { n: room.spectators }) })] : []));
   }
 

@@ -20,7 +20,11 @@ export function renderWaiting(app, root, chatSlot) {
   const seats = el('ul', { class: 'seats', 'data-testid': 'seat-list' });
   for (const s of room.seats) {
     const btns = [];
-    if (s.kind === 'empty') {
+    const kept = s.kind === 'empty' && s.held_for && s.held_for !== me;   // a rematch's seat, kept for its player
+    if (kept) {
+      // only the person it is kept for may sit (anyone else is refused); the host may open it to anyone
+      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => app.roomRequest('kick', { seat: s.seat }) }, t('room.open_seat')));
+    } else if (s.kind === 'empty') {
       btns.push(el('button', { type: 'button', 'data-testid': `sit-${s.seat}`, onclick: () => app.roomRequest('sit', { seat: s.seat }) }, t('room.sit')));
       if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-add-${s.seat}`, onclick: () => app.roomRequest('bot_add', { seat: s.seat }) }, t('room.add_bot')));
     } else if (s.kind === 'bot') {
@@ -44,7 +48,7 @@ export function renderWaiting(app, root, chatSlot) {
     if (s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag offline', text: t('room.disconnected') }));
     seats.append(el('li', { class: `seat seat-${s.kind}`, 'data-seat': s.seat },
       el('span', { class: 'seat-colours' }, (s.colours || []).map((c) => swatch(c))),
-      el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('room.empty') : (s.name || '?') }), ' ', tags,
+      el('span', { class: 'seat-name', text: kept ? t('room.kept') : s.kind === 'empty' ? t('room.empty') : (s.name || '?') }), ' ', tags,
       el('span', { class: 'seat-buttons' }, btns)));
   }
   const ctrl = el('div', { class: 'room-controls' });

@@ -34,7 +34,7 @@ export class Table {
     this.decision = new DecisionBar({ state, t, act, toast: (s) => this.flashStatus(s), onInput: () => this.draw(), keepDraft });
     this.player = new EventPlayer({ state, board: this.board, log, t, toast: (s) => this.flashStatus(s) });
     this.player.fillLog = lateLog;
-    this.panels = new Panels(state, t);
+    this.panels = new Panels(state, t, { replay });
     this.logPanel = new LogPanel(log, t);
     this.build();
     this.clock = new ClockTicker(this.root, state, { onWarn: () => this.signals?.warn() });

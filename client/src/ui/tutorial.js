@@ -2,6 +2,7 @@
 // The server builds each lesson's position with the engine and checks every move (docs/protocol.md §13);
 // progress is kept in localStorage.
 import { el, clear } from './dom.js';
+import { refusal } from '../i18n.js';
 import { Table } from './table.js';
 import { TableState } from './tablestate.js';
 import { QuietLog } from './replay.js';
@@ -88,7 +89,7 @@ export class Lesson {
   async begin() {
     const res = await this.app.net.request('tutorial_start', { lesson: this.id });
     if (this.gone) return;
-    if (!res.ok) { this.app.toast(this.t('err.server', { message: res.error?.message })); return; }
+    if (!res.ok) { this.app.toast(refusal(this.t, res.error)); return; }
     this.v = 0;
     this.log.clear();
     clear(this.table.logPanel.node);

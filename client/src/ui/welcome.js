@@ -1,6 +1,7 @@
 // The top of the lobby: what the game is (two lines), "Play against bots now" (one click), "How to
 // play" and the rules, the recent finished games and the person's own (GET /api/games, §12).
 import { el, clear, swatch } from './dom.js';
+import { refusal } from '../i18n.js';
 import { apiJson } from '../net.js';
 import { BOT_LEVELS, botTag } from './room.js';
 
@@ -48,13 +49,13 @@ async function playAgainstBots(app, button, level) {
   try {
     const name = app.t('lobby.bots_table', { name: app.session?.name || 'Guest' }).slice(0, 40);
     const made = await app.net.request('room_create', { name, seats: 3, private: true, bot_pace: 1 });
-    if (!made.ok) { app.toast(app.t('err.server', { message: made.error?.message })); return; }
+    if (!made.ok) { app.toast(refusal(app.t, made.error)); return; }
     for (const seat of [1, 2]) {
       const added = await app.net.request('bot_add', { room: made.room.id, seat, level });
-      if (!added.ok) { app.toast(app.t('err.server', { message: added.error?.message })); return; }
+      if (!added.ok) { app.toast(refusal(app.t, added.error)); return; }
     }
     const started = await app.net.request('room_start', { room: made.room.id, fill_with_bots: true });
-    if (!started.ok) { app.toast(app.t('err.server', { message: started.error?.message })); return; }
+    if (!started.ok) { app.toast(refusal(app.t, started.error)); return; }
     app.net.request('lobby_unwatch', {});
     app.go(`room/${made.room.id}`);
   } finally { button.disabled = false; }
