@@ -1,5 +1,6 @@
 """The `tongiaki` command: `tongiaki serve [flags]` runs the service (every flag, with its environment
 variable, from server/config.py's `SETTINGS`); `tongiaki bots` runs one bot worker (server/bots/worker.py);
+`tongiaki notify` runs one notifier and `tongiaki vapid` makes the web push key pair (server/notify/);
 `tongiaki rooms` is the operator's view of the rooms and the bot queue (server/admin.py)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import signal
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import uvloop
@@ -27,6 +29,8 @@ from server.config import SETTINGS, Config, ConfigError, cpu_quota, from_flags
 from server.lobby import embedded
 from server.lobby.modes import MODES, bot_thinking
 from server.lobby.store import decision_pending
+from server.notify import worker as notify_worker
+from server.notify.push import make_keys
 from server.realtime.accept import GuardedSite
 from server.workers import CANNOT_LISTEN, bound
 
@@ -46,7 +50,7 @@ def parser() -> argparse.ArgumentParser:
                                 description="Runs the service. Every setting is a flag or an environment "
                                             "variable (the flag wins); docs/deploy.md lists the same table.")
     for setting in SETTINGS:
-        if setting.name in ("deflate", "forwarded_for", "live_games"):   # `--deflate` alone means on
+        if setting.name in ("deflate", "forwarded_for", "live_games", "notifier"):   # `--deflate` alone means on
             serve.add_argument(setting.option, dest=setting.name, nargs="?", const="on", metavar="on|off",
                                help=_settings_help(setting))
         else:
@@ -59,6 +63,13 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument("--classes", default=",".join(worker.CLASSES),
                       help=f"the job classes it takes, the first first (default: {','.join(worker.CLASSES)}; "
                            f"{','.join(worker.QUICK)}: a worker that never searches)")
+    notify = commands.add_parser("notify", help="run a notifier: turns the tables' facts into e-mails and web "
+                                                "push messages (the settings of `serve`, from the environment)")
+    notify.add_argument("--redis-url", default=None, help="the service's Redis (default: $REDIS_URL)")
+    notify.add_argument("--log-level", default=None, help="debug, info, warning or error (default: info)")
+    vapid = commands.add_parser("vapid", help="make the web push (VAPID) key pair: writes the private key "
+                                              "file and prints the public key")
+    vapid.add_argument("path", help="the private key file to write (then TONGIAKI_VAPID_KEY=path)")
     admin.add_parser(commands)
     return parser
 
@@ -87,6 +98,22 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim, bot_thinking(MODES),
                                decision_pending(config.prefix), classes))
+        return
+    if args.command == "notify":
+        if not config.redis_url:
+            print("tongiaki: a notifier needs the service's Redis: --redis-url or $REDIS_URL", file=sys.stderr)
+            sys.exit(2)
+        asyncio.run(notify_worker.run(config.redis_url, config.prefix,
+                                      lambda client, _prefix: notify_worker.notifier_for(config, client)))
+        return
+    if args.command == "vapid":
+        try:
+            public = make_keys(Path(args.path))
+        except OSError as e:
+            print(f"tongiaki: {e}", file=sys.stderr)
+            sys.exit(1)
+        print(f"private key written to {args.path} (set TONGIAKI_VAPID_KEY={args.path})")
+        print(f"public key (browsers subscribe with it; /api/notify/status serves it): {public}")
         return
     if args.command == "rooms":
         sys.exit(admin.run(args, config))

@@ -31,6 +31,10 @@ from server.lobby.offload import Offload
 from server.lobby.rooms import BotLevels
 from server.logs import LogBudget
 from server.metrics import CONTENT_TYPE, Metrics
+from server.notify import api as notify_api
+from server.notify.facts import FactStream
+from server.notify.reach import Reaches
+from server.notify.worker import channels_of
 from server.realtime.accept import Admission
 from server.realtime.fanout import Fanout, LocalManager, install_resync
 from server.realtime.namespace import SocketOutbox, TableNamespace
@@ -118,6 +122,7 @@ def init_app(config: Config) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
     tutorial_http.install(app)
+    notify_api.install(app)   # before the records' catch-all of /api/
     api.install(app)   # after the routes above, before the web client's catch-all
     app.router.add_get("/{path:.*}", client_files)
     return app
@@ -149,11 +154,19 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     lobby = Lobby(store, outbox, timings, proc, MODES, BotLevels(LEVELS, DEFAULT_LEVEL))
     bots = app[BOTS] = BotQueue(client, config.prefix, proc, config.bot_reclaim)
     offload = Offload(config.loop_slice, app[METRICS].offloaded)
-    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload)
+    # notifications (server/notify/): facts told only when some channel is configured
+    mailer, pusher = channels_of(config)
+    app[notify_api.STATUS] = {"mail": mailer is not None, "push": pusher is not None,
+                              "vapid": pusher.public if pusher is not None else None}
+    facts = app[notify_api.FACTS] = FactStream(client, config.prefix)
+    app[notify_api.REACHES], app[notify_api.NOTIFY_STORE] = Reaches(client, config.prefix), store
+    app[notify_api.PERSON] = lambda request: _viewer(store, request)
+    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
+                          facts if mailer or pusher else None)
     authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     app[api.VIEWER] = lambda request: _viewer(store, request)
-    app[api.ADDRESS] = lambda request: client_address(
+    app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(
         {"HTTP_X_FORWARDED_FOR": request.headers.get("X-Forwarded-For", ""), "REMOTE_ADDR": request.remote or ""},
         config.forwarded_for)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS], app[LOG_BUDGET])
@@ -166,6 +179,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
     answers = asyncio.create_task(_bot_answers(bots, authority, stop))
     workers = await _start_bot_workers(config, url)
+    if config.notifier and (mailer or pusher):
+        workers.append(await _start_notifier(config, url))
     log.info("serving as process %s (event loop: %s)", proc,
              type(asyncio.get_running_loop()).__module__.split(".")[0])
     app[METRICS].pauses.install()
@@ -177,7 +192,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         closed = app[CLOSED]
         await _within("the timer loop", timers)
         await _stop_bot_workers(workers)   # bounded by itself: a worker that does not stop is killed
-        closed.append(f"{len(workers)} bot workers")
+        closed.append(f"{len(workers)} bot workers and notifiers")
         offload.close()
         answers.cancel()
         await _within("the bot answers", answers)
@@ -242,6 +257,13 @@ async def _start_bot_workers(config: Config, url: str) -> list[asyncio.subproces
     return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", "--classes", ",".join(k),
                                                  env=env, preexec_fn=die_with_parent)
             for k in kinds]
+
+
+async def _start_notifier(config: Config, url: str) -> asyncio.subprocess.Process:
+    """This process's notifier (`tongiaki notify`, server/notify/worker.py), which never outlives it."""
+    env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_NOTIFIER_OF": str(os.getpid())}
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "notify", env=env,
+                                                preexec_fn=die_with_parent)
 
 
 async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:

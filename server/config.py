@@ -109,6 +109,17 @@ class Config:
     event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
     workers: int = 0                      # server processes on the port (`tongiaki serve`); 0: the CPU quota
     metrics_port: int = 0                 # with several workers, worker i also serves /metrics on this + i; 0: no
+    public_url: str | None = None         # the service's address as people reach it, for links in messages
+    smtp_host: str | None = None          # the mail server messages go through; None: no e-mail (server/notify/)
+    smtp_port: int = 587
+    smtp_tls: str = "starttls"            # "starttls", "tls" (from the first byte) or "off"
+    smtp_sender: str | None = None        # the From of every message
+    smtp_user: str | None = None          # log in with these when set
+    smtp_password: str | None = None
+    vapid_key: Path | None = None         # the web push private key (`tongiaki vapid`); None: no web push
+    notifier: bool = True                 # start a notifier (`tongiaki notify`) with this server process
+    notify_retry: float = 30.0            # seconds before a refused message is tried again (doubling, capped)
+    digest_every: float = 86400.0         # seconds between two digests to one person
 
     def with_(self, **changes: object) -> Config:
         """A copy with some fields changed."""
@@ -174,6 +185,19 @@ def _prefix(raw: str) -> object:
 def _redis_url(raw: str) -> object:
     if not re.match(r"(redis|rediss|unix)://", raw.strip()):
         raise ConfigError("a redis://, rediss:// or unix:// URL expected")
+    return raw.strip()
+
+
+def _public_url(raw: str) -> object:
+    url = raw.strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^/\s]+(/[^\s?#]*)?", url):
+        raise ConfigError("an http:// or https:// URL expected (no query)")
+    return url
+
+
+def _sender(raw: str) -> object:
+    if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", raw.strip()):
+        raise ConfigError("an e-mail address expected (name@domain)")
     return raw.strip()
 
 
@@ -304,6 +328,25 @@ SETTINGS: tuple[Setting, ...] = (
             "(run them apart)", default="the CPU quota − 1 (at least 1)"),
     Setting("bot_reclaim", _number(float, 0.1, 3600), "seconds a bot job taken by a worker that died waits "
             "before another worker claims it"),
+    Setting("public_url", _public_url, "the service's address as people reach it, e.g. "
+            "`https://play.example.org`: the links of e-mails and push messages (\"Notifications\" below); "
+            "unset: no messages with links are sent"),
+    Setting("smtp_host", _text, "the mail server e-mails go through (\"Notifications\" below); unset: no "
+            "e-mail, and the client says so"),
+    Setting("smtp_port", _number(int, 1, 65535), "the mail server's port"),
+    Setting("smtp_tls", _choice("starttls", "tls", "off"), "`starttls` (upgrade after connecting), `tls` "
+            "(TLS from the first byte, port 465) or `off` (loopback relays only)"),
+    Setting("smtp_sender", _sender, "the From address of every e-mail (required with `smtp_host`)"),
+    Setting("smtp_user", _text, "log in to the mail server as this user (unset: no login)"),
+    Setting("smtp_password", _text, "and with this password (prefer the environment variable to the flag)"),
+    Setting("vapid_key", _path, "the web push (VAPID) private key file `tongiaki vapid` writes; unset: no "
+            "web push"),
+    Setting("notifier", parse_bool, "start a notifier process (`tongiaki notify`) with this server process "
+            "(`off`: run them apart; any number may run, each message is sent once)"),
+    Setting("notify_retry", _number(float, 0.01, 86400), "seconds before a message the mail server refused "
+            "is tried again, doubling at each refusal up to an hour"),
+    Setting("digest_every", _number(float, 1, 7 * 86400), "seconds between two digests to one person (for "
+            "tables set to \"daily digest\")", default="`86400` (a day)"),
 )
 """Every setting of the service, in the order --help and docs/deploy.md list them (a test checks the docs'
 table is `markdown()`)."""
@@ -319,6 +362,8 @@ def from_env(environ: Mapping[str, str] | None = None, **overrides: object) -> C
         if raw is not None and raw.strip():
             values[setting.name] = setting.read(raw, setting.variable)
     values.update({k: v for k, v in overrides.items() if v is not None})
+    if values.get("smtp_host") and not values.get("smtp_sender"):
+        raise ConfigError("TONGIAKI_SMTP_HOST is set without TONGIAKI_SMTP_SENDER: e-mails need a From address")
     return Config(**values)  # type: ignore[arg-type]
 
 

@@ -101,6 +101,7 @@ def run(config: Config, workers: int, argv: list[str]) -> int:
         env = {**os.environ, "REDIS_URL": redis_url or ""}
         if i > 0:   # one set of local bot workers for the machine (the first worker's)
             env["TONGIAKI_BOT_WORKERS"] = "0"
+            env["TONGIAKI_NOTIFIER"] = "off"   # and one notifier (any number would send each message once)
         cmd = [sys.executable, "-m", "server", *argv, "--workers", "1", "--reuse-port", "--worker-index", str(i)]
         return subprocess.Popen(cmd, env=env, preexec_fn=die_with_parent)
 

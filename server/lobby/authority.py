@@ -21,7 +21,7 @@ from server.lobby.keeper import keep_finished
 from server.lobby.lobby import Lobby
 from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
-from server.lobby.person import Outbox, Person, Timings
+from server.lobby.person import Facts, Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import GameRecord, Head, Store, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
@@ -81,8 +81,9 @@ class Authority:
 
     def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
                  metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
-                 offload: Offload | None = None) -> None:
+                 offload: Offload | None = None, facts: Facts | None = None) -> None:
         self.modes = modes
+        self.facts = facts   # what the notifier hears of (server/notify/); None: nobody
         self.offload = offload or Offload(0)   # 0: every engine call on the loop (tests that build one)
         self.live_games = live_games   # off: every action rebuilds its game from bytes (to measure the gain)
         self.bots = bots
@@ -150,6 +151,7 @@ class Authority:
                                  turn_at=now))
         await self.outbox.game_message(room.id, message)
         await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
+        await self._tell_round(room.id, 0, game.deciding, now, room)
         state = await self.lobby.publish(room)
         await self.store.schedule(room.id, time.time(), earlier_only=True)
         return {"room": state, "v": 0}
@@ -290,6 +292,8 @@ class Authority:
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
+            if deciding and not step.same_round and (self.mode_of(room).simultaneous or deciding != held.deciding):
+                await self._tell_round(room.id, v, deciding, began, room)   # a new turn, not a chain's next step
             if not deciding:
                 await self.finish(room.id)
             elif began > now:   # the room's clock says when it starts at the latest
@@ -352,6 +356,20 @@ class Authority:
         if self.records is not None:
             await keep_finished(self.records, self.store, room)
         await self.lobby.publish(room)
+        if self.facts is not None:
+            try:
+                await self.facts.game_ended(room_id)
+            except Exception as e:   # a message less, never a game less
+                log.warning("room %s: the notifier was not told of the end (%r)", room_id, e)
+
+    async def _tell_round(self, room_id: str, v: int, deciding: tuple[str, ...], began: float, room: Room) -> None:
+        """Tells the notifier a round of `deciding` began at version v (best effort: play never waits on it)."""
+        if self.facts is None:
+            return
+        try:
+            await self.facts.round_began(room_id, v, deciding, began, room.settings.clock)
+        except Exception as e:
+            log.warning("room %s v%s: the notifier was not told of the turn (%r)", room_id, v, e)
 
     async def _current(self, room_id: str, v: int) -> Held | None:
         """The game held or stored for a playing room if version v is of its pending round."""

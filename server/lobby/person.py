@@ -26,6 +26,15 @@ class Outbox(Protocol):
     async def chat_line(self, room_id: str, payload: dict[str, Any]) -> None: ...
 
 
+class Facts(Protocol):
+    """Where the authority tells what people away from the table may want to hear of (the notifier,
+    server/notify/, reads them): facts only, never a secret, and nothing waits on what becomes of them."""
+
+    async def round_began(self, room_id: str, v: int, deciding: tuple[str, ...], began: float,
+                          clock: float | None) -> None: ...
+    async def game_ended(self, room_id: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class Timings:
     """The lobby's knobs (from Config)."""

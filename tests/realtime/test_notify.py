@@ -1,0 +1,318 @@
+"""Play over days (server/notify/): people away from the table hear of it by e-mail, through a real SMTP
+server the test starts (aiosmtpd on loopback). Expeditions (EXPEDITIONS.md E3): every colour orders each
+turn and the turn resolves when all orders are in or at the deadline, so an absent player holds the table
+until the deadline, and hears of each turn, of the deadline coming (1/6 of the turn's time before it),
+and of the end."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+import redis.asyncio as redis
+from notifykit import SENDER, api, follow, links, running, smtp_server
+from tablekit import Client, people
+
+from server.app import LOBBY
+from server.notify.facts import stream_key
+from server.notify.reach import Reaches
+from server.notify.words import say
+
+BASE = "https://play.example.org"   # the public address messages are written with (followed on the test's server)
+TURNS = 10                          # E11: a game of passes ends at the end of turn 10
+
+
+def my_order(client: Client, room: str) -> dict[str, Any] | None:
+    held = client.legals.get(room)
+    if held is None or held[0] != client.v(room):
+        return None
+    return held[1]
+
+
+async def pass_every_turn(client: Client, room: str, told: Callable[[int], Awaitable[None]] | None = None) -> None:
+    """Orders a pass (E4) each turn until the game is over: once `told(turn)` returns (the player heard of
+    the turn: a turn resolved before the notifier read of it is not told, it is over), else at once."""
+    while True:
+        await client.wait(lambda: client.over(room) or (
+            (p := my_order(client, room)) is not None and p["options"] is not None), timeout=60)
+        if client.over(room):
+            return
+        if told is not None:
+            await told(client.view(room)["turn"])
+        v = client.v(room)
+        answer = await client.call("act", {"room": room, "v": v, "action": {"type": "pass"}})
+        assert answer["ok"] or answer["error"]["code"] in ("stale_version", "not_your_turn"), answer
+        await client.wait(lambda v=v: client.v(room) > v or client.over(room), timeout=60)
+
+
+async def expedition(server: Any, clients: list[Client], names: list[str], clock: float) -> tuple[str, list[Client]]:
+    """A waiting Expeditions room with everyone seated; its deadline shortened to `clock` seconds through
+    the lobby (the wire's shortest is 30 s, E3's days are what is tested, not that floor)."""
+    players = await people(server.url, clients, *names)
+    host = players[0]
+    made = await host.ok("room_create", {"name": "Days", "game": "expeditions", "seats": len(names), "clock": 30,
+                                         "bot_pace": 0, "grace": 600})
+    room = made["room"]["id"]
+    await host.join(room)
+    for i, p in enumerate(players[1:], start=1):
+        await p.join(room)
+        await p.ok("sit", {"room": room, "seat": i})
+
+    def shorten(r: Any) -> bool:
+        r.settings = replace(r.settings, clock=clock)
+        return True
+    await server.app[LOBBY].update(room, shorten)
+    return room, players
+
+
+async def reach_by_mail(url: str, inbox: Any, player: Client, address: str, lang: str) -> None:
+    """The settings page's steps: an address, its confirmation message, the link in it."""
+    token = player.session["token"]
+    status, answer = await api(url, token, "POST", "/api/notify/email", {"email": address, "lang": lang})
+    assert status == 200 and answer["reach"]["email_ok"] is False, answer
+    await inbox.wait(lambda: len(inbox.to(address)) == 1)
+    confirmation = inbox.to(address)[0]
+    assert confirmation["Subject"] == say(lang, "confirm.subject")
+    assert confirmation["From"].addresses[0].addr_spec == SENDER
+    status, page = await follow(url, links(confirmation)[0], BASE)
+    assert status == 200 and say(lang, "confirmed") in html.unescape(page)
+    status, answer = await api(url, token, "GET", "/api/notify/me")
+    assert answer["reach"]["email_ok"] is True and answer["reach"]["lang"] == lang
+    inbox.messages.remove(confirmation)
+
+
+def subjects(inbox: Any, address: str) -> list[str]:
+    return [m["Subject"] for m in inbox.to(address)]
+
+
+def told_by(inbox: Any, address: str, lang: str) -> Callable[[int], Awaitable[None]]:
+    """Waits for the message of a turn to `address` (players who order when they hear of the turn)."""
+    async def told(turn: int) -> None:
+        await inbox.wait(lambda: say(lang, "turn.subject", table="Days", turn=turn) in subjects(inbox, address))
+    return told
+
+
+def turns_then_end(lang: str, reminded: int) -> list[str]:
+    """A player's subjects when every turn was theirs: each turn, a reminder in each of the first
+    `reminded` turns (away), then the end."""
+    out = []
+    for t in range(1, TURNS + 1):
+        out.append(say(lang, "turn.subject", table="Days", turn=t))
+        if t <= reminded:
+            out.append(say(lang, "remind.subject", table="Days"))
+    return out + [say(lang, "end.subject", table="Days")]
+
+
+async def test_an_expedition_over_days_with_an_absent_player(config, redis_url, prefix, clients):
+    """Three seats: Ana (fr, every turn) and Ben (de, daily digest) order at once; Cas (nl, only my move)
+    is away for two turns, which end at the deadline, then comes back. Each receives exactly their
+    messages, in order, in their language, with links that work; no message says an order."""
+    from tablekit import InProcessServer
+
+    async with smtp_server() as (inbox, port):
+        server = await InProcessServer(config.with_(smtp_host="127.0.0.1", smtp_port=port, smtp_tls="off",
+                                                    smtp_sender=SENDER, public_url=BASE, notifier=False)).start()
+        try:
+            async with running(redis_url, prefix, BASE, port, digest_every=2.5):
+                room, (ana, ben, cas) = await expedition(server, clients, ["Ana", "Ben", "Cas"], clock=2.0)
+                for player, address, lang in ((ana, "ana@example.org", "fr"), (ben, "ben@example.org", "de"),
+                                              (cas, "cas@example.org", "nl")):
+                    await reach_by_mail(server.url, inbox, player, address, lang)
+                for player, mode in ((ana, "every"), (ben, "digest")):
+                    status, _ = await api(server.url, player.session["token"], "POST", "/api/notify/table",
+                                          {"room": room, "mode": mode})
+                    assert status == 200
+                token = cas.session["token"]
+                await cas.close()   # Cas is away from the start (seat kept: the grace is long)
+                started = time.monotonic()
+                await ana.ok("room_start", {"room": room})
+                told = told_by(inbox, "ana@example.org", "fr")
+                playing = [asyncio.create_task(pass_every_turn(p, room, told)) for p in (ana, ben)]
+                # turns 1 and 2 end at the deadline, Cas's order missing; Cas is reminded before each
+                await ana.wait(lambda: ana.view(room)["turn"] == 3, timeout=30)
+                assert time.monotonic() - started >= 2 * 2.0
+                back = await Client("Cas again").connect(server.url, token=token)
+                clients.append(back)
+                await back.join(room)
+                playing.append(asyncio.create_task(pass_every_turn(back, room, told)))
+                await asyncio.gather(*playing)
+                assert ana.view(room)["turn"] == TURNS and ana.over(room)
+                done = 2 * (TURNS + 1) + 2   # Ana's and Cas's turns and ends, Cas's two reminders
+                await inbox.wait(lambda: len(inbox.to("ana@example.org")) + len(inbox.to("cas@example.org")) >= done)
+                await inbox.wait(lambda: any(say("de", "digest.end", table="Days") in m.get_content()
+                                             for m in inbox.to("ben@example.org")), timeout=10)
+
+            assert subjects(inbox, "ana@example.org") == turns_then_end("fr", reminded=0)
+            assert subjects(inbox, "cas@example.org") == turns_then_end("nl", reminded=2)
+            # Ben's digests: every turn and the end once each, in order, in German, none before its time
+            digests = inbox.to("ben@example.org")
+            assert digests and all(m["Subject"] == say("de", "digest.subject") for m in digests)
+            lines = [line for m in digests for line in m.get_content().splitlines() if line.startswith("- ")]
+            assert lines == [say("de", "digest.turn", table="Days", turn=t) for t in range(1, TURNS + 1)] + \
+                [say("de", "digest.end", table="Days")]
+            assert len(digests) <= 6
+            # the reminders say the time left: 1/6 of the turn (E3's deadline), in Cas's language
+            reminder = inbox.to("cas@example.org")[1]
+            assert say("nl", "remind.body", turn=1, table="Days") in reminder.get_content()
+            for m in inbox.messages:
+                body = m.get_content()
+                assert m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and m["List-Unsubscribe"]
+                assert not any(secret in body for secret in ('"type"', "pass", "island", "moves", "state")), body
+            assert len({m["Message-ID"] for m in inbox.messages}) == len(inbox.messages)
+            # the links work: the table, the replay (the kept record), stop this table, stop everything
+            end = inbox.to("ana@example.org")[-1]
+            found = {k: next(u for u in links(end) if k in u) for k in ("#/room/", "#/replay/", "room=")}
+            assert found["#/room/"] == f"{BASE}/#/room/{room}" and found["#/replay/"] == f"{BASE}/#/replay/{room}"
+            status, _ = await follow(server.url, f"{BASE}/api/games/{room}", BASE)
+            assert status == 200
+            status, page = await follow(server.url, found["room="], BASE)
+            assert status == 200 and say("fr", "unsubscribed") in html.unescape(page)
+            reaches = Reaches(redis.Redis.from_url(redis_url), prefix)
+            try:
+                assert (await reaches.get(ana.session["person"])).mode(room) == "off"
+                cas_links = links(inbox.to("cas@example.org")[0])
+                stop_all = next(u for u in cas_links if "unsubscribe" in u and "room=" not in u)
+                status, page = await follow(server.url, stop_all, BASE)
+                assert status == 200 and say("nl", "unsubscribed.all") in html.unescape(page)
+                assert (await reaches.get(back.session["person"])).channels() == []
+            finally:
+                await reaches.redis.aclose()
+        finally:
+            await server.stop()
+
+
+async def notify_server(config: Any, port: int) -> Any:
+    from tablekit import InProcessServer
+
+    return await InProcessServer(config.with_(smtp_host="127.0.0.1", smtp_port=port, smtp_tls="off",
+                                              smtp_sender=SENDER, public_url=BASE, notifier=False)).start()
+
+
+async def test_a_notifier_started_again_sends_nothing_twice(config, redis_url, prefix, clients):
+    """The notifier stops after turn 1's messages; the next one re-reads every fact from the start of the
+    stream (as after a crash before its acknowledgements) and sends only what was not sent."""
+    async with smtp_server() as (inbox, port):
+        server = await notify_server(config, port)
+        try:
+            room, (ana, cas) = await expedition(server, clients, ["Ana", "Cas"], clock=1.5)
+            async with running(redis_url, prefix, BASE, port):
+                await reach_by_mail(server.url, inbox, cas, "cas@example.org", "en")
+            token = cas.session["token"]
+            await cas.close()
+            async with running(redis_url, prefix, BASE, port) as first:
+                await ana.ok("room_start", {"room": room})
+                told = told_by(inbox, "cas@example.org", "en")
+                playing = asyncio.create_task(pass_every_turn(ana, room, told))
+                await inbox.wait(lambda: len(inbox.to("cas@example.org")) == 2)   # turn 1, its reminder
+            assert first.sent == 2   # the confirmation went through another notifier
+            client = redis.Redis.from_url(redis_url)
+            try:
+                await client.xgroup_setid(stream_key(prefix), "notifiers", "0")   # every fact read again
+            finally:
+                await client.aclose()
+            await ana.wait(lambda: ana.view(room)["turn"] == 2, timeout=10)   # turn 2 began while none ran
+            async with running(redis_url, prefix, BASE, port) as second:
+                await inbox.wait(lambda: len(inbox.to("cas@example.org")) == 4)   # turn 2, its reminder
+                await ana.wait(lambda: ana.view(room)["turn"] == 3, timeout=10)
+                back = await Client("Cas again").connect(server.url, token=token)
+                clients.append(back)
+                await back.join(room)
+                await asyncio.gather(playing, pass_every_turn(back, room, told))
+                await inbox.wait(lambda: len(inbox.to("cas@example.org")) == TURNS + 3)
+            assert second.sent == TURNS + 1
+            assert subjects(inbox, "cas@example.org") == turns_then_end("en", reminded=2)
+            assert len({m["Message-ID"] for m in inbox.messages}) == len(inbox.messages)
+        finally:
+            await server.stop()
+
+
+async def test_a_refusing_mail_server_is_tried_again_later_and_play_goes_on(config, redis_url, prefix, clients):
+    """The mail server answers 451 for a while: each message is tried again after 0.2 s, then 0.4, 0.8 …
+    (doubling), delivered once when the server takes it, and the table plays on meanwhile."""
+    async with smtp_server() as (inbox, port):
+        server = await notify_server(config, port)
+        try:
+            room, (ana, ben) = await expedition(server, clients, ["Ana", "Ben"], clock=30)
+            async with running(redis_url, prefix, BASE, port):
+                await reach_by_mail(server.url, inbox, ana, "ana@example.org", "en")
+            tried: dict[str, list[float]] = {}
+            handle = inbox.handle_DATA
+
+            async def refusing(server_: Any, session: Any, envelope: Any) -> str:
+                import email as parse
+
+                mid = parse.message_from_bytes(envelope.content)["Message-ID"]
+                tried.setdefault(mid, []).append(time.monotonic())
+                if time.monotonic() < refuse_until:
+                    return "451 4.3.0 mailbox busy, try again later"
+                return await handle(server_, session, envelope)
+            inbox.handle_DATA = refusing  # type: ignore[method-assign]
+            refuse_until = time.monotonic() + 1.6
+            async with running(redis_url, prefix, BASE, port, retry=0.2):
+                await ana.ok("room_start", {"room": room})
+                began = time.monotonic()
+                # both order once turn 1's message was tried (the notifier read of the turn): turn 2
+                # begins while the mail server still refuses it
+                await inbox.wait(lambda: bool(tried), timeout=10)
+                for p in (ana, ben):
+                    await p.wait(lambda p=p: my_order(p, room) is not None)
+                    assert (await p.call("act", {"room": room, "v": p.v(room), "action": {"type": "pass"}}))["ok"]
+                await ana.wait(lambda: ana.view(room)["turn"] == 2, timeout=5)
+                assert time.monotonic() < refuse_until, "play waited on the mail server"
+                await inbox.wait(lambda: len(inbox.to("ana@example.org")) == 2, timeout=15)
+            first = tried[inbox.to("ana@example.org")[0]["Message-ID"]]
+            assert len(first) >= 4 and first[0] - began < 1.0
+            gaps = [b - a for a, b in zip(first, first[1:], strict=False)]
+            for i, gap in enumerate(gaps):
+                assert gap >= 0.2 * 2 ** i * 0.9, gaps   # 0.2, 0.4, 0.8 …: backing off
+            assert subjects(inbox, "ana@example.org") == [say("en", "turn.subject", table="Days", turn=t)
+                                                          for t in (1, 2)]
+        finally:
+            await server.stop()
+
+
+async def test_without_a_mail_server_the_service_says_so_and_plays(server, clients):
+    """No SMTP host, no VAPID key: the status says so, asking for e-mail is refused (409), bad requests
+    are refused and change nothing, and a game is played as ever."""
+    import aiohttp
+
+    (ana,) = await people(server.url, clients, "Ana")
+    token = ana.session["token"]
+    async with aiohttp.ClientSession() as http, http.get(server.url + "/api/notify/status") as r:
+        assert r.status == 200 and await r.json() == {"mail": False, "push": False, "vapid": None}
+    status, answer = await api(server.url, token, "POST", "/api/notify/email", {"email": "a@example.org", "lang": "en"})
+    assert status == 409 and answer["error"]["code"] == "no_mail"
+    status, answer = await api(server.url, token, "GET", "/api/notify/me")
+    assert status == 200 and answer["reach"]["email"] is None and answer["turns"] == []
+    status, answer = await api(server.url, "not-a-token", "GET", "/api/notify/me")
+    assert status == 401
+    for body in ({"room": "r_00000000", "mode": "loud"}, {"room": "../x", "mode": "off"}, [1, 2]):
+        status, answer = await api(server.url, token, "POST", "/api/notify/table", body)
+        assert status == 400 and answer["error"]["code"] == "malformed", answer
+    status, answer = await api(server.url, token, "POST", "/api/notify/table", {"room": "r_00000000", "mode": "off"})
+    assert status == 403 and answer["error"]["code"] == "not_seated"
+    status, answer = await api(server.url, token, "GET", "/api/notify/me")
+    assert answer["reach"]["prefs"] == {}
+
+
+async def test_your_turns_lists_the_tables_that_wait_for_you(server, clients):
+    """The lobby's "Your turns": every table where the person is seated and playing, those expecting
+    their decision first, each with its deadline."""
+    room, (ana, ben) = await expedition(server, clients, ["Ana", "Ben"], clock=600)
+    await ana.ok("room_start", {"room": room})
+    await ana.wait(lambda: my_order(ana, room) is not None)
+    status, answer = await api(server.url, ana.session["token"], "GET", "/api/notify/me")
+    assert status == 200
+    (row,) = answer["turns"]
+    assert row["room"] == room and row["expected"] is True and row["name"] == "Days" and row["mode"] == "mine"
+    assert 0 < row["deadline_ms"] / 1000 - time.time() <= 600
+    assert (await ana.call("act", {"room": room, "v": ana.v(room), "action": {"type": "pass"}}))["ok"]
+    await ben.wait(lambda: ben.v(room) == 1)
+    _, answer = await api(server.url, ana.session["token"], "GET", "/api/notify/me")
+    assert [r["expected"] for r in answer["turns"]] == [False]   # Ana's order is in: Ben is awaited
+    _, answer = await api(server.url, ben.session["token"], "GET", "/api/notify/me")
+    assert [r["expected"] for r in answer["turns"]] == [True]
