@@ -13,8 +13,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("server.__main__", "server.app", "server.admin", "server.workers"),   # the composition root and its commands
     ("server.realtime",),      # the wire: Socket.IO namespace, transport, fan-out, request parsing
     ("server.tutorial",),      # the lessons and the learners' private games
+    ("server.notify",),        # messages to people away from the table: it reads the lobby's store, and the
+                               # authority tells it facts through the lobby's own `Facts` protocol
     ("server.lobby",),         # rooms, seats, the authority, timers, the modes, the Redis store
-    ("server.notify",),        # messages to people away from the table, fed by the lobby
     ("server.records",),       # finished games: record, store, replay
     ("server.bots",),          # the levels over an engine's contract, and the worker that runs them
     ("server.config", "server.logs", "server.metrics", "server.patch"),   # what the layers above share

@@ -343,6 +343,7 @@ class Authority:
             held.began = now
         self.on_check(now + clock)
         await self.lobby.publish(room)
+        await self._tell_round(room_id, record.began_v, record.deciding, now, room)   # its deadline is known now
         return True
 
     async def finish(self, room_id: str) -> None:

@@ -28,9 +28,15 @@ DONE_TTL = 14 * 86400
 LEASE = 60.0
 """Seconds a taken message is held by the notifier sending it before another may take it."""
 
-# KEYS: msg hash, done key, due zset; ARGV: the message (msgpack), due, the key
+# KEYS: msg hash, done key, due zset; ARGV: the message (msgpack), due, the key, "1" to replace one waiting
 PUT = """
-if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[4] ~= '1' then return 0 end
+  redis.call('HSET', KEYS[1], 'message', ARGV[1])
+  redis.call('ZADD', KEYS[3], 'XX', ARGV[2], ARGV[3])
+  return 2
+end
 redis.call('HSET', KEYS[1], 'message', ARGV[1], 'tries', 0)
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
 return 1
@@ -60,11 +66,12 @@ class Outbox:
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, "notify", *parts))
 
-    async def put(self, message: Message) -> bool:
-        """Queues the message unless its key is queued or done; True when queued."""
+    async def put(self, message: Message, replace: bool = False) -> bool:
+        """Queues the message unless its key is done or already queued (`replace`: a queued one takes this
+        one's text and time, as a reminder does when its round's clock started later); True when queued."""
         packed = msgpack.packb(message.to_store(), use_bin_type=True)
         return bool(await self._put(keys=[self.key("msg", message.key), self.key("done", message.key), self.due_key],
-                                    args=[packed, message.due, message.key]))
+                                    args=[packed, message.due, message.key, "1" if replace else "0"]))
 
     async def take(self, now: float, most: int = 20) -> list[tuple[Message, int]]:
         """Due messages, each with the times it was tried, leased to the caller for `LEASE` seconds."""

@@ -140,8 +140,8 @@ class Notifier:
             names = {c: room.seats[room.seat_of_colour(c)].name or c for c in room.settings.colours()}
             winners = [names.get(c, c) for c in result.get("winners", [])]
             messages, digests = compose.for_end(table, winners, reaches, self.base, now)
-        for message in messages:
-            await self.outbox.put(message)
+        for message in messages:   # a round told again (its clock started) moves its reminders
+            await self.outbox.put(message, replace=message.key.startswith("remind:"))
         for item in digests:
             line_key = f"{kind}:{table.id}:{table.began_v if kind == 'round' else 'end'}:{item.person}"
             if await self.outbox.add_digest_line(item.person, item.line, line_key, self.digest_every):

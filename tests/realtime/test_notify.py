@@ -37,12 +37,16 @@ async def pass_every_turn(client: Client, room: str, told: Callable[[int], Await
     """Orders a pass (E4) each turn until the game is over: once `told(turn)` returns (the player heard of
     the turn: a turn resolved before the notifier read of it is not told, it is over), else at once."""
     while True:
-        await client.wait(lambda: client.over(room) or (
-            (p := my_order(client, room)) is not None and p["options"] is not None), timeout=60)
+        await client.wait(lambda: client.over(room) or (   # a turn to order in, this player's order not in
+            (p := my_order(client, room)) is not None and p["options"] is not None and p["order"] is None),
+            timeout=60)
         if client.over(room):
             return
+        turn = client.view(room)["turn"]
+        if turn > 1:   # the report of the turn before is seen: the live turn's clock starts (§14)
+            await client.call("report_seen", {"room": room, "turn": turn - 1})
         if told is not None:
-            await told(client.view(room)["turn"])
+            await told(turn)
         v = client.v(room)
         answer = await client.call("act", {"room": room, "v": v, "action": {"type": "pass"}})
         assert answer["ok"] or answer["error"]["code"] in ("stale_version", "not_your_turn"), answer
