@@ -94,10 +94,10 @@ class Outbox:
             pipe.zrem(self.due_key, key)
             await pipe.execute()
 
-    async def again(self, key: str, at: float) -> int:
-        """Refused: due again at `at`; returns the times it was tried."""
+    async def again(self, key: str, at: float, count: bool = True) -> int:
+        """Refused (`count`: one more try) or left untried: due again at `at`; returns the times tried."""
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hincrby(self.key("msg", key), "tries", 1)
+            pipe.hincrby(self.key("msg", key), "tries", 1 if count else 0)
             pipe.zadd(self.due_key, {key: at}, xx=True)
             tries, _ = await pipe.execute()
         return int(tries)

@@ -39,6 +39,9 @@ RETRY_MAX = 3600.0
 GIVE_UP = 12
 """Tries after which a message is dropped: with the default first retry of 30 s, about two days."""
 
+STOP_WITHIN = 30.0
+"""Seconds a stopping notifier gives the message it is sending (a mail server's exchange is bounded by 20)."""
+
 POLL = 0.05
 """Seconds between two looks at the outbox when nothing is due (a reminder is sent within this of its time)."""
 
@@ -66,16 +69,20 @@ class Notifier:
         return f"Notifier({self.consumer}, mail={self.mailer is not None}, push={self.pusher is not None})"
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Reads facts and sends messages until `stop`."""
-        tasks = [asyncio.create_task(self._facts(stop)), asyncio.create_task(self._send_due(stop))]
+        """Reads facts and sends messages until `stop`: the message being sent then is finished and
+        recorded first (cut in the middle, it would be sent again by the next notifier)."""
+        facts, sending = asyncio.create_task(self._facts(stop)), asyncio.create_task(self._send_due(stop))
         try:
             await stop.wait()
         finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
+            facts.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await facts
+            done, _ = await asyncio.wait({sending}, timeout=STOP_WITHIN)
+            if not done:
+                sending.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                    await sending
 
     # -- facts -------------------------------------------------------------------------------------
     async def _facts(self, stop: asyncio.Event) -> None:
@@ -160,7 +167,11 @@ class Notifier:
         while not stop.is_set():
             try:
                 due = await self.outbox.take(time.time())
-                for message, tries in due:
+                for i, (message, tries) in enumerate(due):
+                    if stop.is_set():   # stopping: those taken and not sent are due again at once
+                        for left, _tries in due[i:]:
+                            await self.outbox.again(left.key, time.time(), count=False)
+                        return
                     await self._send(message, tries)
                 if not due:
                     await asyncio.sleep(POLL)

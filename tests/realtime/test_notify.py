@@ -269,12 +269,13 @@ async def test_a_refusing_mail_server_is_tried_again_later_and_play_goes_on(conf
                 assert time.monotonic() < refuse_until, "play waited on the mail server"
                 await inbox.wait(lambda: len(inbox.to("ana@example.org")) == 2, timeout=15)
             first = tried[inbox.to("ana@example.org")[0]["Message-ID"]]
-            assert len(first) >= 4 and first[0] - began < 1.0
+            assert len(first) >= 3 and first[0] - began < 1.0   # refused twice at least, then taken
             gaps = [b - a for a, b in zip(first, first[1:], strict=False)]
             for i, gap in enumerate(gaps):
                 assert gap >= 0.2 * 2 ** i * 0.9, gaps   # 0.2, 0.4, 0.8 …: backing off
-            assert subjects(inbox, "ana@example.org") == [say("en", "turn.subject", table="Days", turn=t)
-                                                          for t in (1, 2)]
+            # each once (retried apart, the later one may come first)
+            assert sorted(subjects(inbox, "ana@example.org")) == [say("en", "turn.subject", table="Days", turn=t)
+                                                                  for t in (1, 2)]
         finally:
             await server.stop()
 
