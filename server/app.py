@@ -123,7 +123,8 @@ def init_app(config: Config) -> web.Application:
     app.router.add_get("/metrics", metrics)
     tutorial_http.install(app)
     notify_api.install(app)   # before the records' catch-all of /api/
-    api.install(app)   # after the routes above, before the web client's catch-all
+    # after the routes above, before the web client's catch-all
+    api.install(app, frozenset(name for name, mode in MODES.items() if mode.rebuilt_from_actions))
     app.router.add_get("/{path:.*}", client_files)
     return app
 

@@ -236,9 +236,9 @@ class Authority:
         while len(self._held) > HELD_ROOMS:
             self._held.popitem(last=False)
 
-    async def _apply(self, held: Held, action: Action, by: str, arrived: float, colour: str | None,
+    async def _apply(self, held: Held, action: Action | None, by: str, arrived: float, colour: str | None,
                      how: str = "person") -> tuple[int, float | None] | None:
-        """Applies the action for `colour` (None: the round's deadline) to the held game, stores it, then
+        """Applies the action for `colour` (None, None: the round's deadline) to the held game, stores it, then
         broadcasts. Returns the new version and the room's next timer check (None when the game ended),
         or None when the stored game or room moved on meanwhile (nothing was stored)."""
         room = held.room
@@ -263,7 +263,8 @@ class Authority:
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
-        line = logged(v, colour, self.mode_of(room).logged(action), by, how, now, events)   # who, when, tiles drawn
+        kept = None if action is None else self.mode_of(room).logged(action)   # None: the deadline closed the round
+        line = logged(v, colour, kept, by, how, now, events)   # who, when, tiles drawn
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
         waited = not step.same_round and bool(deciding) and self._connected(room)
         if waited:   # the new round's clock starts once its report was seen (report_seen), at the latest then
@@ -355,7 +356,7 @@ class Authority:
         await self.store.release_searches(room_id)
         # the record first: whoever sees the room finished can open its record (end screen, replay)
         if self.records is not None:
-            await keep_finished(self.records, self.store, room)
+            await keep_finished(self.records, self.store, room, self.mode_of(room))
         await self.lobby.publish(room)
         if self.facts is not None:
             try:
@@ -421,7 +422,7 @@ class Authority:
             held = await self._current(room_id, v)
             if held is None or not held.deciding:
                 return None
-            done = await self._apply(held, {"type": "deadline"}, "clock", time.monotonic(), None, "clock")
+            done = await self._apply(held, None, "clock", time.monotonic(), None, "clock")
             if done is not None:
                 return done[1]
         return None

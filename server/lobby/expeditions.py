@@ -4,7 +4,7 @@ authority (server/lobby/mode.py): simultaneous secret orders, one round per turn
 A player's order is kept in the secret state until the turn resolves: the events of a submission say
 only who ordered. E3: an order may be replaced (another order for the same turn) or withdrawn
 (`WITHDRAW`) until the turn resolves. The last order in resolves the turn at once; the deadline resolves
-it without the missing ones (`apply(…, None)`)."""
+it without the missing ones (`deadline()`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,12 @@ from typing import Any
 
 from server.game.expeditions import Expeditions, OrderError
 from server.game.expeditions.bots import GreedyBot, RandomBot
+from server.lobby.errors import Rejected
 from server.lobby.mode import WITHDRAW, Action, Event, Illegal, LiveGame, View
-from server.lobby.settings import Settings
+from server.lobby.settings import Settings, number, seat_count
+
+DEADLINE = (30, 72 * 3600)
+"""A turn's deadline, in seconds: from live play to play over days (docs/protocol.md §14)."""
 
 CHANGES = 12
 """Orders and withdrawals one colour may send in one turn (E3 lets a player change their mind until the
@@ -52,14 +56,11 @@ class ExpeditionsGame:
     def round(self) -> int | None:
         return self.game.turn
 
-    def apply(self, action: Action, colour: str | None) -> list[Event]:
+    def apply(self, action: Action, colour: str) -> list[Event]:
         game = self.game
         if game.over is not None:
             raise Illegal("game_over", "the game is over")
         turn = game.turn
-        if colour is None:   # the deadline: the turn resolves with the orders in (E3: missing ones do nothing)
-            missing = list(self.deciding)
-            return [{"type": "deadline", "turn": turn, "missing": missing}, *self._resolve()]
         if game.changed(colour) >= CHANGES and game.pending_order(colour) is not None:
             # (without an order in, one more is always welcome: a player is never locked out of a turn)
             raise Illegal("too_many_changes", f"{colour} changed its order for turn {turn} {CHANGES} times: "
@@ -78,6 +79,12 @@ class ExpeditionsGame:
         if not self.deciding:   # the last order is in
             events.extend(self._resolve())
         return events
+
+    def deadline(self) -> list[Event]:
+        """The turn resolves with the orders in (E3: the missing ones do nothing)."""
+        if self.game.over is not None:
+            raise Illegal("game_over", "the game is over")
+        return [{"type": "deadline", "turn": self.game.turn, "missing": list(self.deciding)}, *self._resolve()]
 
     def _resolve(self) -> list[Event]:
         return [e.to_wire() for e in self.game.resolve()]
@@ -108,12 +115,20 @@ class ExpeditionsMode:
 
     name = "expeditions"
     simultaneous = True
+    rebuilt_from_actions = False   # its random state decides landfalls and typhoons
 
     def __repr__(self) -> str:
         return "ExpeditionsMode()"
 
     def new(self, settings: Settings, seed: int) -> LiveGame:
         return ExpeditionsGame(Expeditions.new(settings.colours(), seed))
+
+    def settings(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The seats and the turn's deadline (required); no variants and no starting seat (E3: everyone
+        orders at once)."""
+        if {"variants", "first"} & set(data):
+            raise Rejected("malformed", "an Expeditions room has no variants and no starting seat")
+        return {"seats": seat_count(data, 4), "clock": number(data, "clock", None, *DEADLINE)}
 
     def load(self, state: bytes) -> LiveGame:
         return ExpeditionsGame(Expeditions.from_bytes(state))
@@ -126,7 +141,7 @@ class ExpeditionsMode:
         """An order stays its seat's secret, even once its turn is over: the log keeps only that one was
         sent or withdrawn; what each colour played is the resolution's `orders` event (E3, E13)."""
         kind = action.get("type")
-        return {"type": kind} if kind in ("deadline", WITHDRAW["type"]) else {"type": "order"}
+        return {"type": kind} if kind == WITHDRAW["type"] else {"type": "order"}
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         """Random at level `random`; every other level plays the greedy bot (no search level yet)."""

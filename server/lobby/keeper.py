@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 
+from server.lobby.mode import GameMode
 from server.lobby.rooms import Room
 from server.lobby.store import Store
 from server.records.record import GameRecord
@@ -14,9 +15,9 @@ from server.records.store import Records
 log = logging.getLogger(__name__)
 
 
-async def keep_finished(records: Records, store: Store, room: Room) -> GameRecord | None:
-    """Keeps the record of the finished `room` from the action log and final view in `store`. A failure is
-    logged, never raised: the game is over either way."""
+async def keep_finished(records: Records, store: Store, room: Room, mode: GameMode) -> GameRecord | None:
+    """Keeps the record of the finished `room`, a game of `mode`, from the action log and final view in
+    `store`. A failure is logged, never raised: the game is over either way."""
     try:
         log_lines = await store.actions(room.id)
         snapshot = await store.snapshot(room.id)
@@ -24,7 +25,7 @@ async def keep_finished(records: Records, store: Store, room: Room) -> GameRecor
         if not log_lines or result is None:
             return None
         frames = None
-        if room.settings.game != "tongiaki":   # not rebuilt from the actions: the messages as sent
+        if not mode.rebuilt_from_actions:   # the messages as sent
             frames = await store.messages_since(room.id, -1)
         record = GameRecord.of_room(room, log_lines, result, room.finished or time.time(), frames)
         await records.keep(record)

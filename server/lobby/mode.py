@@ -51,9 +51,15 @@ class LiveGame(Protocol):
         every action begins a new one."""
         ...
 
-    def apply(self, action: Action, colour: str | None) -> list[Event]:
-        """Plays `action` for `colour` (one of `deciding`; None: the round's deadline passed, for a mode
-        with simultaneous orders); the events it caused. Raises Illegal (nothing changed)."""
+    def apply(self, action: Action, colour: str) -> list[Event]:
+        """Plays `action` for `colour` (one of `deciding`); the events it caused. Raises Illegal (nothing
+        changed)."""
+        ...
+
+    def deadline(self) -> list[Event]:
+        """The round's deadline passed, in a mode with simultaneous orders: the round closes with the
+        decisions in (the missing ones do nothing); the events it caused. Raises Illegal in a mode without
+        one (in Tongiaki a bot decides for the late seat when its clock runs out)."""
         ...
 
     def public_view(self) -> View:
@@ -83,9 +89,14 @@ class GameMode(Protocol):
     """The mode's name in room settings ("tongiaki", "expeditions")."""
 
     simultaneous: bool
-    """True: its rounds end at the turn clock's deadline (`apply(…, None)`), not by a bot playing for
+    """True: its rounds end at the turn clock's deadline (`LiveGame.deadline`), not by a bot playing for
     the late seat; and every colour of the round may act until it ends, whether or not its decision is
     in (a second decision replaces the first, `WITHDRAW` takes it back)."""
+
+    rebuilt_from_actions: bool
+    """True: a game's replay is rebuilt from its record's actions and the tiles they drew (server/records/
+    replay.py); False: the engine cannot replay it without the seed, and its record keeps the game messages
+    as the table received them (GameRecord.frames)."""
 
     def new(self, settings: Settings, seed: int) -> LiveGame:
         """A new game for these settings; `seed` never leaves the server (R15)."""
@@ -104,6 +115,10 @@ class GameMode(Protocol):
     def logged(self, action: Action) -> Action:
         """What the game's action log (and so its record) keeps of `action`: the action itself, or, in a
         mode whose decisions stay secret, only its kind."""
+        ...
+
+    def settings(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The mode's own part of a room's settings, read from a `room_create` payload (SettingsRules)."""
         ...
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:

@@ -49,11 +49,16 @@ class Step:
     privates: dict[str, Any] = field(repr=False)
 
 
-def take_step(game: LiveGame, action: Action, colour: str | None, private_for: tuple[str, ...]) -> Step:
-    """Applies `action` for `colour` to `game` and computes everything the authority stores and sends.
-    Raises Illegal (the game unchanged)."""
+def take_step(game: LiveGame, action: Action | None, colour: str | None, private_for: tuple[str, ...]) -> Step:
+    """Applies `action` for `colour` to `game` (None, None: the round's deadline passed, `LiveGame.deadline`)
+    and computes everything the authority stores and sends. Raises Illegal (the game unchanged)."""
     round_before = game.round
-    events = game.apply(action, colour)
+    if action is None:
+        events = game.deadline()
+    elif colour is not None:
+        events = game.apply(action, colour)
+    else:
+        raise ValueError("an action is played for a colour")
     view = game.public_view()
     return Step(events, view, game.to_bytes(), game.deciding,
                 game.round is not None and game.round == round_before, privates_of(game, private_for))
@@ -70,7 +75,7 @@ WORKER_HELD = 64
 _held: OrderedDict[str, tuple[bytes, LiveGame]] = OrderedDict()   # in the worker: room -> (state, live game)
 
 
-def _step_stored(room: str, mode: GameMode, state: bytes, action: Action, colour: str | None,
+def _step_stored(room: str, mode: GameMode, state: bytes, action: Action | None, colour: str | None,
                  private_for: tuple[str, ...]) -> tuple[Step, float]:
     """`take_step` on the game stored as `state`, in the engine worker, and the seconds it took. The
     worker holds each room's game live after its step, with the engine's caches: the room's next step,
@@ -118,10 +123,11 @@ class Offload:
         return concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                                       initializer=die_with_parent)
 
-    async def step(self, room: str, mode: GameMode, game: LiveGame | None, state: bytes, action: Action,
+    async def step(self, room: str, mode: GameMode, game: LiveGame | None, state: bytes, action: Action | None,
                    colour: str | None, private_for: tuple[str, ...]) -> tuple[Step, LiveGame | None]:
         """The step `action` makes from `room`'s game stored as `state` (`game`, when held, is that game
-        live), and the live game after it (None when it ran in the worker, which holds it then).
+        live; None, None: the round's deadline), and the live game after it (None when it ran in the worker,
+        which holds it then).
 
         A room whose step went to the worker stays there, its game live in the worker, while its steps
         take the worker longer than the slice (the rest of a long chain: every decision of it searches);

@@ -1,19 +1,26 @@
 """A room's settings (chosen at creation): the game mode, seats, variants (R14), starting player, clock,
-pace, grace."""
+pace, grace. The settings every room has are read here; the game mode reads its own (`SettingsRules`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from server.lobby.errors import Rejected
 from server.lobby.text import clean
 
 COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")  # R1 order
-GAMES = ("tongiaki", "expeditions")
-"""The game modes a room may play (server/lobby/mode.py; docs/protocol.md §14)."""
-DEADLINE = (30, 72 * 3600)
-"""An Expeditions turn's deadline, in seconds: from live play to play over days (docs/protocol.md §14)."""
+
+
+class SettingsRules(Protocol):
+    """A game mode's part of a room's settings (GameMode has it, server/lobby/mode.py)."""
+
+    def settings(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The mode's own settings from a `room_create` payload (a map holding only keys `Settings.from_wire`
+        knows): the values of Settings' fields `seats`, `two_colours`, `free_follow_up`, `first` and
+        `clock` that the mode has (the others keep their defaults). Raises Rejected('malformed')."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -29,11 +36,12 @@ class Settings:
     clock: float | None = None    # seconds per decision, None: no turn clock
     bot_pace: float = 1.0         # seconds a bot waits before acting
     grace: float = 30.0           # seconds before a bot plays for a disconnected person
-    game: str = "tongiaki"        # the game mode (GAMES); with "expeditions" `clock` is the turn deadline
+    game: str = "tongiaki"        # the game mode (modes.py); with "expeditions" `clock` is the turn deadline
 
     @classmethod
-    def from_wire(cls, data: Any) -> Settings:
-        """Validates a `room_create` payload; raises Rejected('malformed' | 'too_large')."""
+    def from_wire(cls, data: Any, modes: Mapping[str, SettingsRules]) -> Settings:
+        """Validates a `room_create` payload, the settings of its game (one of `modes`, by name) by that
+        mode; raises Rejected('malformed' | 'too_large')."""
         if not isinstance(data, dict):
             raise Rejected("malformed", "room settings must be a map")
         unknown = set(data) - {"name", "seats", "variants", "first", "private", "clock", "bot_pace",
@@ -49,35 +57,15 @@ class Settings:
         if len(name) > 40:
             raise Rejected("too_large", "name is longer than 40 characters")
         game = data.get("game", "tongiaki")
-        if game not in GAMES:
-            raise Rejected("malformed", f"game must be one of {', '.join(GAMES)}")
-        if game == "expeditions" and ({"variants", "first"} & set(data)):
-            raise Rejected("malformed", "an Expeditions room has no variants and no starting seat")
-        variants = data.get("variants") or {}
-        if not isinstance(variants, dict) or set(variants) - {"two_colours", "free_follow_up"} or not all(
-                isinstance(v, bool) for v in variants.values()):
-            raise Rejected("malformed", "variants must map two_colours/free_follow_up to booleans")
-        two = variants.get("two_colours", False)
-        seats = data.get("seats", 2 if two else 4)
-        if not _is_int(seats) or not 2 <= seats <= 6:
-            raise Rejected("malformed", "seats must be an integer from 2 to 6")
-        if two and seats != 2:
-            raise Rejected("malformed", "the two-colours variant is for 2 seats (R14)")
-        first = data.get("first")
-        if first is not None and (not _is_int(first) or not 0 <= first < seats):
-            raise Rejected("malformed", "first must be null or a seat index")
+        if not isinstance(game, str) or game not in modes:
+            raise Rejected("malformed", f"game must be one of {', '.join(modes)}")
+        own = modes[game].settings(data)
         private = data.get("private", False)
         if not isinstance(private, bool):
             raise Rejected("malformed", "private must be a boolean")
-        if game == "expeditions":   # the turn deadline: required
-            clock = _number(data, "clock", None, *DEADLINE)
-        else:
-            clock = _number(data, "clock", None, 1, 600, nullable=True)
         pace = _required(data, "bot_pace", 1.0, 0, 10)
         grace = _required(data, "grace", 30.0, 0, 600)
-        return cls(name=name, seats=seats, two_colours=two,
-                   free_follow_up=variants.get("free_follow_up", False), first=first, private=private,
-                   clock=clock, bot_pace=pace, grace=grace, game=game)
+        return cls(name=name, private=private, bot_pace=pace, grace=grace, game=game, **own)
 
     @property
     def variants(self) -> dict[str, bool]:
@@ -108,12 +96,23 @@ class Settings:
         return cls(**data)
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
+    """Whether `value` is an integer (a boolean is not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _number(data: dict[str, Any], key: str, default: float | None, low: float, high: float,
-            nullable: bool = False) -> float | None:
+def seat_count(data: dict[str, Any], default: int) -> int:
+    """The payload's `seats` (`default` when absent): an integer from 2 to 6, else Rejected('malformed')."""
+    seats = data.get("seats", default)
+    if not is_int(seats) or not 2 <= seats <= 6:
+        raise Rejected("malformed", "seats must be an integer from 2 to 6")
+    return int(seats)
+
+
+def number(data: dict[str, Any], key: str, default: float | None, low: float, high: float,
+           nullable: bool = False) -> float | None:
+    """The payload's number `key` (`default` when absent) from `low` to `high`, or None when `nullable`;
+    else Rejected('malformed')."""
     value = data.get(key, default)
     if value is None and nullable:
         return None
@@ -123,6 +122,6 @@ def _number(data: dict[str, Any], key: str, default: float | None, low: float, h
 
 
 def _required(data: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
-    value = _number(data, key, default, low, high)
+    value = number(data, key, default, low, high)
     assert value is not None   # only a nullable number is None
     return value

@@ -360,7 +360,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return {}
 
     async def room_create(self, call: Call, data: Payload) -> dict[str, Any]:
-        state = await self.lobby.create(call.conn.person, Settings.from_wire(data), call.sid)
+        state = await self.lobby.create(call.conn.person, Settings.from_wire(data, self.lobby.modes), call.sid)
         await self._keep(call.conn)   # a room made (not one refused): the session is used
         room = await self.lobby.room(state["id"])
         await self._enter(call, room.id)

@@ -32,6 +32,9 @@ VIEWER = web.AppKey[Callable[[web.Request], Awaitable[str | None]]]("viewer")
 ADDRESS = web.AppKey[Callable[[web.Request], str]]("address")
 """The client's address (set by the app: behind the proxy, the one it forwarded)."""
 RATES = web.AppKey("record_rates", Rates)
+REBUILT = web.AppKey("rebuilt", frozenset)
+"""The games whose replay is rebuilt from a record's actions (set at install from the game modes); a record
+of another game keeps the messages as sent (GameRecord.frames), once the game is over."""
 
 ID = re.compile(r"r_[0-9a-f]{8}")
 PERSON = re.compile(r"p_[A-Za-z0-9_-]{1,32}")
@@ -94,8 +97,10 @@ class Served:
 SERVED = web.AppKey("served", Served)
 
 
-def install(app: web.Application, rate: float = RATE, burst: float = BURST) -> None:
-    """Adds the routes (before the catch-all of the web client); `app[RECORDS]` is set at start-up."""
+def install(app: web.Application, rebuilt: frozenset[str], rate: float = RATE, burst: float = BURST) -> None:
+    """Adds the routes (before the catch-all of the web client); `rebuilt`: the games whose replay is rebuilt
+    from the actions (REBUILT). `app[RECORDS]` is set at start-up."""
+    app[REBUILT] = rebuilt
     app[RATES] = Rates(rate, burst)
     app[SERVED] = Served()
     app.router.add_get("/api/games", games)
@@ -236,9 +241,9 @@ async def game(request: web.Request) -> web.Response:
 
 async def replay(request: web.Request) -> web.Response:
     """`GET /api/games/<id>/replay`: every version as a live table received it, `{v, events, patch}`
-    (v = 0 carries the whole first view as a patch from nothing). Tongiaki's is rebuilt with the engine
-    from the record outside the event loop: a live game's grown from its last version's, a finished game's
-    once, then kept beside its record."""
+    (v = 0 carries the whole first view as a patch from nothing). A game of REBUILT is rebuilt with the
+    engine from the record outside the event loop: a live game's grown from its last version's, a finished
+    game's once, then kept beside its record; another's is the record's frames, once the game is over."""
     if (refused := _limited(request)) is not None:
         return refused
     found = await _record(request)
@@ -246,8 +251,9 @@ async def replay(request: web.Request) -> web.Response:
         return found
     record, live = found
     served = request.app[SERVED]
+    rebuilt = record.game in request.app[REBUILT]
     if live:
-        if record.game != "tongiaki":   # kept as sent (GameRecord.frames), once the game is over
+        if not rebuilt:   # kept as sent (GameRecord.frames), once the game is over
             return _error(404, "no_replay", "this game's replay is kept when it ends")
         return _answer(request, await served.live_replay(record), _cache(record, live))
     tag = _finished_tag("replay", record)
@@ -255,15 +261,15 @@ async def replay(request: web.Request) -> web.Response:
         return _answer(request, "", _cache(record), tag)   # 304 without building anything
     text = served.finished_replay(record.id)
     if text is None:
-        text = await _finished_replay(request.app[RECORDS], record)
+        text = await _finished_replay(request.app[RECORDS], record, rebuilt)
         if text is None:
             return _error(404, "no_replay", "this game's replay was not kept")
         served.hold_finished(record.id, text)
     return _answer(request, text, _cache(record), tag)
 
 
-async def _finished_replay(records: Records, record: GameRecord) -> str | None:
-    if record.game != "tongiaki":
+async def _finished_replay(records: Records, record: GameRecord, rebuilt: bool) -> str | None:
+    if not rebuilt:
         return None if record.frames is None else _json({"id": record.id, "frames": record.frames})
     text = await records.replay(record.id)
     if text is None:

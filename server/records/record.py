@@ -17,11 +17,11 @@ HOW = ("person", "bot", "clock", "takeover")
 person), or a bot playing for a person who went away (grace ran out)."""
 
 
-def logged(v: int, colour: str | None, action: dict[str, Any], by: str, how: str, at: float,
+def logged(v: int, colour: str | None, action: dict[str, Any] | None, by: str, how: str, at: float,
            events: list[dict[str, Any]]) -> dict[str, Any]:
     """The line the lobby appends to a game's action log (`P:actions:{id}`) when an action is applied:
-    version, colour, action, who (`by`: person id or "bot", and `how`, one of HOW), when, and the tiles
-    this action drew (public once drawn)."""
+    version, colour, action (colour and action None: a round closed by its deadline), who (`by`: person id
+    or "bot", and `how`, one of HOW), when, and the tiles this action drew (public once drawn)."""
     line: dict[str, Any] = {"v": v, "colour": colour, "action": action, "by": by, "how": how, "at": round(at, 3)}
     drawn = [e["tile"] for e in events if e.get("type") == "tile_drawn"]
     if drawn:

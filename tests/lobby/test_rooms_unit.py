@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.lobby.errors import Rejected
+from server.lobby.modes import MODES
 from server.lobby.person import Person
 from server.lobby.rematch import _new_room
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, BotLevels, Room, Seat
@@ -16,7 +17,7 @@ LEVELS = BotLevels(("random", "greedy", "search"), "greedy")
 
 
 def room(seats: int = 3, private: bool = False, created: float = 100.0) -> Room:
-    settings = Settings.from_wire({"name": "table", "seats": seats, "private": private})
+    settings = Settings.from_wire({"name": "table", "seats": seats, "private": private}, MODES)
     return Room.new("r_1", "ABCDEF", "p_host", "Host", settings, created)
 
 
@@ -101,3 +102,26 @@ def test_a_bot_seat_takes_the_level_named_or_the_default_and_refuses_others():
     r.fill_with_bots("random")
     assert r.seats[3].shown_level == "random" and r.search_bots() == 1
     assert r.seats[0].bot_level("greedy") == "greedy"   # a person's seat: the bot that plays for them
+
+
+@pytest.mark.parametrize(("payload", "message"), [
+    ({"game": "chess"}, "game must be one of tongiaki, expeditions"),
+    ({"game": ["tongiaki"]}, "game must be one of"),
+    ({"game": "expeditions", "clock": 60, "variants": {}}, "no variants"),
+    ({"game": "expeditions"}, "clock must be a number from 30"),   # the turn's deadline is required
+    ({"game": "expeditions", "clock": 20}, "clock must be a number from 30"),
+    ({"seats": 3, "variants": {"two_colours": True}}, "for 2 seats (R14)"),
+    ({"seats": 3, "first": 3}, "first must be null or a seat index"),
+    ({"clock": 601}, "clock must be a number from 1 to 600"),
+])
+def test_each_mode_validates_its_own_settings(payload: dict, message: str) -> None:
+    with pytest.raises(Rejected) as refused:
+        Settings.from_wire({"name": "table", **payload}, MODES)
+    assert refused.value.code == "malformed" and message in refused.value.message
+
+
+def test_settings_a_mode_accepts() -> None:
+    expeditions = Settings.from_wire({"name": "t", "game": "expeditions", "clock": 3600, "seats": 5}, MODES)
+    assert (expeditions.game, expeditions.seats, expeditions.clock, expeditions.first) == ("expeditions", 5, 3600, None)
+    two = Settings.from_wire({"name": "t", "variants": {"two_colours": True}}, MODES)
+    assert (two.game, two.seats, two.two_colours, two.clock) == ("tongiaki", 2, True, None)

@@ -112,7 +112,7 @@ def test_the_watch_abandons_a_search_from_inside_the_engine():
 def _settings(seats: int):
     from server.lobby.settings import Settings
 
-    return Settings.from_wire({"name": "short steps", "seats": seats, "first": 0})
+    return Settings.from_wire({"name": "short steps", "seats": seats, "first": 0}, MODES)
 
 
 def test_the_worker_holds_the_game_it_stepped_and_plays_on_it_exactly():

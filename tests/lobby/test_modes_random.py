@@ -1,0 +1,90 @@
+"""Random games of every game mode played through the contract the authority uses (server/lobby/mode.py) and
+nothing else, as OpenSpiel's random simulation test does for its games: each decision is a random bot's
+(`GameMode.bot_action`, level "random"), and at every step the contract's promises are checked — the game
+stored and loaded again is the same game, a nonsense action is refused and changes nothing, the public view
+carries no legal actions (R15, E3), a deciding colour has its private payload, and every game ends with a
+result. A mode with simultaneous orders also has some of its rounds closed by the deadline."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from server.lobby.mode import GameMode, Illegal, LiveGame
+from server.lobby.modes import MODES
+from server.lobby.settings import Settings
+
+STEPS = 3000
+"""More decisions than a game of either mode takes (random 6-colour Tongiaki games: about a hundred)."""
+
+
+def settings(mode: GameMode, seats: int) -> Settings:
+    payload = {"name": "random play", "seats": seats, "game": mode.name}
+    if mode.simultaneous:
+        payload["clock"] = 30   # a deadline is required
+    return Settings.from_wire(payload, MODES)
+
+
+def same(a: LiveGame, b: LiveGame) -> bool:
+    return a.deciding == b.deciding and a.round == b.round and a.public_view() == b.public_view()
+
+
+def play(mode: GameMode, seats: int, seed: int) -> list[list[dict]]:
+    """One random game of `mode` for `seats` seats, checked at every step; the events of every step."""
+    rng = random.Random(seed)
+    game = mode.new(settings(mode, seats), seed)
+    history: list[list[dict]] = []
+    for step in range(STEPS):
+        deciding = game.deciding
+        if not deciding:
+            break
+        view = game.public_view()
+        assert "legal" not in view   # legal actions go to their seat only
+        assert msgpack.unpackb(msgpack.packb(view), raw=False) == view   # plain data
+        for colour in deciding:
+            assert game.private(colour) is not None, (mode.name, step, colour)
+        state = game.to_bytes()
+        if step % 7 == 0:   # stored and loaded again: the same game (checked every few steps: it costs)
+            assert same(mode.load(state), game)
+            with pytest.raises(Illegal):
+                game.apply({"type": "nonsense"}, deciding[0])
+            assert game.to_bytes() == state and game.deciding == deciding   # refused: unchanged
+        if mode.simultaneous and len(deciding) < seats and rng.random() < 0.2:
+            events = game.deadline()   # the round closes with the orders in
+        else:
+            colour = rng.choice(deciding)
+            action = mode.bot_action(state, colour, "random", rng.getrandbits(32))
+            events = game.apply(action, colour)
+        assert isinstance(events, list) and all(isinstance(e, dict) and "type" in e for e in events)
+        history.append(events)
+    else:
+        pytest.fail(f"{mode.name}: no end after {STEPS} decisions")
+    assert game.deciding == () and game.public_view().get("result")
+    for colour in settings(mode, seats).colours():
+        with pytest.raises(Illegal):
+            game.apply({"type": "nonsense"}, colour)   # over: nothing more is played
+    with pytest.raises(Illegal):
+        game.deadline()
+    return history
+
+
+@pytest.mark.parametrize("seats", range(2, 7))
+@pytest.mark.parametrize("name", sorted(MODES))
+def test_random_games_through_the_mode_contract(name: str, seats: int) -> None:
+    for seed in range(3):
+        play(MODES[name], seats, 100 * seats + seed)
+
+
+def test_a_mode_without_deadlines_refuses_one() -> None:
+    game = MODES["tongiaki"].new(settings(MODES["tongiaki"], 3), 1)
+    state = game.to_bytes()
+    with pytest.raises(Illegal):
+        game.deadline()   # its clock has a bot decide for the late seat instead
+    assert game.to_bytes() == state
+
+
+@pytest.mark.parametrize("name", sorted(MODES))
+def test_the_same_seed_plays_the_same_game(name: str) -> None:
+    assert play(MODES[name], 3, 11) == play(MODES[name], 3, 11)
