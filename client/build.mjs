@@ -50,6 +50,9 @@ swap('src="app.js"', `src="${app.file}"`);
 const preloads = app.imports.map((f) => `  <link rel="modulepreload" href="${f}">\n`).join('');
 swap('</head>', `${preloads}</head>`);
 writeFileSync(join(dist, 'index.html'), page);
+// the web push service worker (src/sw.js) keeps its name: a worker's scope is the folder of its URL, and the
+// browser checks it for updates itself (served revalidated, like the page)
+writeFileSync(join(dist, 'sw.js'), readFileSync(join(here, 'src/sw.js')));
 
 // precompressed copies of what pages load (not the source maps, for developer tools only), kept where smaller
 for (const name of readdirSync(dist).filter((f) => /\.(js|css|html)$/.test(f))) {

@@ -22,6 +22,17 @@ export async function apiJson(url) {
   } catch { return null; }
 }
 
+/** Sends a JSON body to the HTTP API as this person (POST; the notification settings, server/notify/api.py):
+ *  the answer and its status, { status: 0 } when the server could not be reached. */
+export async function apiSend(url, body) {
+  const token = storedToken();
+  try {
+    const r = await fetch(url, { method: 'POST', body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  } catch { return { status: 0, body: null }; }
+}
+
 export class Net {
   constructor({ url = undefined, timeout = 10000 } = {}) {
     this.url = url;

@@ -1,6 +1,7 @@
 // The lobby: nickname, open tables and live games (updated live), create a table, join by code.
 import { el, clear, swatch } from './dom.js';
 import { renderWelcome } from './welcome.js';
+import { renderReach } from './reach.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
 // An Expeditions turn's deadline: from live play to play over days (seconds, and how it reads)
@@ -88,8 +89,11 @@ export function renderLobby(app, root) {
   const openList = el('ul', { class: 'rooms', 'data-testid': 'open-rooms' });
   const liveList = el('ul', { class: 'rooms', 'data-testid': 'live-rooms' });
   const welcome = renderWelcome(app);
+  app.reachUi?.destroy();
+  const reach = app.reachUi = renderReach(app);
   root.append(welcome.el, el('div', { class: 'lobby' },
     el('section', { class: 'panel lobby-me' }, nameForm, codeForm),
+    reach.el,
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.open') }), openList),
     el('section', { class: 'panel' }, el('h2', { text: t('lobby.live') }), liveList),
     el('section', { class: 'panel' }, createForm)));
@@ -100,6 +104,7 @@ export function renderLobby(app, root) {
     fillList(app, openList, rooms.filter((r) => r.status === 'waiting'));
     fillList(app, liveList, rooms.filter((r) => r.status === 'playing'));
     welcome.refresh();
+    reach.refresh(true);   // a table started or ended: the list may change (at most every 3 s)
   };
   update();
   return { update };
