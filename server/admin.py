@@ -21,11 +21,11 @@ from typing import Any
 import redis.asyncio as redis
 import socketio
 
-from server.bots.worker import job_streams
-from server.config import REDIS_OPTIONS, Config
+from server.bots.worker import answers_stream, job_streams
+from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby.embedded import running_url
 from server.lobby.store import Store
-from server.realtime.namespace import room_channel
+from server.realtime.fanout import room_channel
 
 NOT_FOUND = 1
 UNREACHABLE = 2
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 async def _run(args: argparse.Namespace, url: str, config: Config) -> int:
     prefix = config.prefix
-    client = redis.Redis.from_url(url, **REDIS_OPTIONS)
+    client = redis_client(url, max_connections=8)
     try:
         store = Store(client, prefix)
         try:
@@ -133,7 +133,7 @@ async def bot_queue(client: redis.Redis, prefix: str) -> dict[str, Any]:
     streams = job_streams(prefix)
     by_class = {kind: await client.xlen(stream) for kind, stream in streams.items()}
     out: dict[str, Any] = {"jobs": sum(by_class.values()), "by_class": by_class,
-                           "answers": await client.xlen(f"{prefix}:bots:done"), "taken": {}, "oldest_age": None}
+                           "answers": await client.xlen(answers_stream(prefix)), "taken": {}, "oldest_age": None}
     oldest = None
     for stream in streams.values():
         try:

@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 
 from server.bots import DEFAULT_LEVEL, LEVELS
 from server.bots.worker import CLASSES, QUICK, BotQueue
-from server.config import REDIS_OPTIONS, Config
+from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.keeper import live_record
@@ -136,14 +136,15 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
         url = config.redis_url
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10, **REDIS_OPTIONS)
+        client = redis_client(url)
+        pool = getattr(client, "connection_pool", None)   # (a cluster client has one per node)
     else:
         embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
         url = f"unix://{embedded.socket}"   # for the bot workers
         pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
                                             path=embedded.socket, max_connections=64, timeout=10,
                                             **REDIS_OPTIONS)
-    client = redis.Redis(connection_pool=pool)
+        client = redis.Redis(connection_pool=pool)
     store = Store(client, config.prefix)
     sio = app[SIO]
     proc = "s_" + secrets.token_hex(6)
@@ -200,7 +201,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         await _within("dropping this process's presence", store.drop_process(proc))
         if await _within("closing the Redis client", client.aclose()):
             closed.append("the Redis client")
-        await _within("closing the Redis pool", pool.disconnect())
+        if pool is not None:
+            await _within("closing the Redis pool", pool.disconnect())
         if embedded is not None:
             await asyncio.to_thread(embedded.close)   # it saves first
             closed.append("the embedded Redis (saved)")

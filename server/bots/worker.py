@@ -15,7 +15,8 @@ result a dead server had taken likewise.
 `tongiaki serve` starts its own workers (TONGIAKI_BOT_WORKERS, default cores − 1, taking every class) and
 one more that never searches (QUICK), so a flood of search jobs never holds a greedy bot, a clock or a
 takeover behind a search; one command runs everything; docker-compose runs them as a service of their own
-that scales."""
+that scales. (`P` here is the deployment's directory tag, `prefix:{prefix}`: these keys are one Redis Cluster
+slot, server/config.py `directory_tag`.)"""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 from redis.exceptions import RedisError, ResponseError
 
-from server.config import REDIS_OPTIONS
+from server.config import directory_tag, redis_client
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,13 @@ return id
 
 def job_streams(prefix: str) -> dict[str, str]:
     """The job stream of each class (CLASSES), in the order workers take them."""
-    return {kind: f"{prefix}:bots:jobs:{kind}" for kind in CLASSES}
+    return {kind: f"{directory_tag(prefix)}:bots:jobs:{kind}" for kind in CLASSES}
+
+
+def answers_stream(prefix: str) -> str:
+    """The stream of the workers' answers, which every server process reads. The streams and the slots of
+    jobs carry the deployment's directory tag: the script that posts a job touches one cluster slot."""
+    return f"{directory_tag(prefix)}:bots:done"
 
 
 Think = Callable[["BotJob", bytes, int], dict[str, Any]]
@@ -131,8 +138,8 @@ class BotQueue:
     def __init__(self, client: redis.Redis, prefix: str, consumer: str, reclaim: float = 10.0) -> None:
         self.redis = client
         self.streams = job_streams(prefix)
-        self.done = f"{prefix}:bots:done"
-        self.slot = f"{prefix}:bots:job"
+        self.done = answers_stream(prefix)
+        self.slot = f"{directory_tag(prefix)}:bots:job"
         self.consumer = consumer
         self.reclaim_ms = int(reclaim * 1000)
         self.last_read = time.monotonic()   # when this consumer last heard from Redis (its liveness)
@@ -284,7 +291,7 @@ async def run(url: str, prefix: str, reclaim: float, think: Think,
                 Path(heartbeat).touch()
             await asyncio.sleep(1.0)
 
-    client = redis.Redis.from_url(url, **REDIS_OPTIONS)
+    client = redis_client(url, max_connections=8)
     queue = BotQueue(client, prefix, f"w_{secrets.token_hex(4)}", reclaim)
     log.info("bot worker %s taking %s", queue.consumer, ", ".join(classes))
     watcher = asyncio.create_task(orphaned())

@@ -30,7 +30,9 @@ Keys (all under the configured prefix `P`):
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
@@ -38,10 +40,12 @@ from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, WatchError
 from redis.typing import EncodableT, FieldT
 
 from server.bots.worker import BotJob
+from server.config import directory_tag
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -51,7 +55,7 @@ from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
-if ARGV[12] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[12] then return {2, v} end
+if ARGV[12] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[12] then return {2, v} end
 local began = ARGV[13]
 if redis.call('HGET', KEYS[1], 'began_v') == ARGV[14] then
   -- the same round: its clock's start stays as stored (START_CLOCK may have brought it forward)
@@ -63,18 +67,16 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
-if ARGV[10] ~= '' then redis.call('ZADD', KEYS[4], 'LT', ARGV[10], ARGV[11]) end
 return {1, tonumber(ARGV[2])}
 """
 
-# Starts the pending round's clock now (its start was put off for a report to be seen): KEYS = game hash,
-# timers; ARGV = the round's began_v, now, the deadline, room id. Only if the round is still that one and
-# its clock has not started yet; the room's timer is brought forward to the new deadline. 1 when it did.
+# Starts the pending round's clock now (its start was put off for a report to be seen): KEYS = game hash;
+# ARGV = the round's began_v, now. Only if the round is still that one and its clock has not started yet.
+# 1 when it did (the caller then brings the room's timer forward: the timers are another cluster slot).
 START_CLOCK = """
 if redis.call('HGET', KEYS[1], 'began_v') ~= ARGV[1] then return 0 end
 if tonumber(redis.call('HGET', KEYS[1], 'began')) <= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'began', ARGV[2])
-redis.call('ZADD', KEYS[2], 'LT', ARGV[3], ARGV[4])
 return 1
 """
 
@@ -93,23 +95,11 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return -1
 """
 
-# The ids among ARGV[2] rooms of the index from ARGV[1] whose room key (ARGV[3] .. id) is gone; the first
-# element says whether the index goes on after them.
-EXPIRED = """
-local ids = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1)
-local out = {#ids == tonumber(ARGV[2]) and 1 or 0}
-for _, id in ipairs(ids) do
-  if redis.call('EXISTS', ARGV[3] .. id) == 0 then out[#out + 1] = id end
-end
-return out
-"""
-
-# Records which versions were broadcast (KEYS: game hashes, ARGV: versions); a version only goes up.
+# Records which version of a room was broadcast (KEYS[1]: its game hash, ARGV[1]: the version); a version
+# only goes up. One room a call: rooms' games are in different slots of a cluster.
 MARK_SENT = """
-for i, key in ipairs(KEYS) do
-  if redis.call('EXISTS', key) == 1 and (tonumber(redis.call('HGET', key, 'sent')) or 0) < tonumber(ARGV[i]) then
-    redis.call('HSET', key, 'sent', ARGV[i])
-  end
+if redis.call('EXISTS', KEYS[1]) == 1 and (tonumber(redis.call('HGET', KEYS[1], 'sent')) or 0) < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'sent', ARGV[1])
 end
 return 0
 """
@@ -138,31 +128,28 @@ return 1
 """
 
 
-# A new room, created only within its creator's caps, atomically (rooms created together cannot all pass
-# the count). KEYS: code, room, rooms index, lobby index, then the creator's hosted sets (one per cap: the
-# person's, the address's). ARGV: room id, room (msgpack), created, listed ('1'/''), ttl, room key prefix,
-# the host's person id, seated key, then one cap per hosted set. A hosted id whose room is gone or finished
-# is pruned first. Answers {1} (created), {0, index of the set at its cap, its count}, or {2} (code taken).
+# A new room's place in the directory, taken only within its creator's caps, atomically (rooms created
+# together cannot all pass the count). KEYS: code, rooms index, lobby index, the host's seated set, then
+# the creator's hosted sets (one per cap: the person's, the address's), all of the directory's slot.
+# ARGV: room id, created, listed ('1'/''), ttl, the number of caps, one cap per hosted set, then the ids
+# to prune from the hosted sets first (their rooms are gone or finished: the caller read them, since a
+# room's key is in its own slot). The room itself is stored after (Store.create_room). Answers {1}
+# (created), {0, index of the set at its cap, its count}, or {2} (code taken).
 CREATE = """
-local nsets = #KEYS - 4
+local nsets = tonumber(ARGV[5])
 for i = 1, nsets do
   local set = KEYS[4 + i]
-  local count = 0
-  for _, id in ipairs(redis.call('SMEMBERS', set)) do
-    local raw = redis.call('GET', ARGV[6] .. id)
-    if not raw or cmsgpack.unpack(raw)['status'] == 'finished' then redis.call('SREM', set, id)
-    else count = count + 1 end
-  end
-  if count >= tonumber(ARGV[8 + i]) then return {0, i, count} end
+  for j = 6 + nsets, #ARGV do redis.call('SREM', set, ARGV[j]) end
+  local count = redis.call('SCARD', set)
+  if count >= tonumber(ARGV[5 + i]) then return {0, i, count} end
 end
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[5]) then return {2} end
-redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[5])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
-if ARGV[4] ~= '' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
-redis.call('SADD', ARGV[8], ARGV[1])
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[4]) then return {2} end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+if ARGV[3] ~= '' then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1]) end
+redis.call('SADD', KEYS[4], ARGV[1])
 for i = 1, nsets do
   redis.call('SADD', KEYS[4 + i], ARGV[1])
-  redis.call('EXPIRE', KEYS[4 + i], ARGV[5])
+  redis.call('EXPIRE', KEYS[4 + i], ARGV[4])
 end
 return {1}
 """
@@ -180,6 +167,19 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
+
+ROOM_KEYS = frozenset({"room", "game", "patches", "actions", "chat", "chatid", "watch", "rematch"})
+"""The kinds of key that belong to one room (`Store.key`: tagged with the room id, one cluster slot)."""
+
+DIRECTORY_KEYS = frozenset({"code", "lobby", "rooms", "timers", "procs", "lobby_gen", "hosted", "hosted_from",
+                            "metrics_lease", "seated", "searching"})
+"""The kinds of key of the shared directory (`Store.key`: tagged with the deployment, one cluster slot)."""
+
+log = logging.getLogger(__name__)
+
+REPLICA_WAIT_MS = 100
+"""Milliseconds a commit waits for a replica to have it (`WAIT`), where the primary has replicas: an
+action acknowledged to its player survives the primary's loss (docs/deploy.md, "Failover")."""
 
 REAL_ROOM = 1e10
 """Added to a listed room's score in the lobby index while it is a real table (playing, or two or more
@@ -309,12 +309,14 @@ class Store:
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.redis = client
         self.prefix = prefix
+        self.directory = directory_tag(prefix)
+        self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
+        self.clustered = isinstance(client, RedisCluster)
         self._commit = client.register_script(COMMIT)
         self._start_clock = client.register_script(START_CLOCK)
         self._claim = client.register_script(CLAIM)
         self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
-        self._expired = client.register_script(EXPIRED)
         self._lease = client.register_script(LEASE)
         self._hold_searches = client.register_script(HOLD_SEARCHES)
         self._create = client.register_script(CREATE)
@@ -322,6 +324,16 @@ class Store:
         self._count = client.register_script(COUNT)
 
     def key(self, *parts: str) -> str:
+        """The key of `parts`: a room's own (`ROOM_KEYS`, with its id) carry the room id as their hash tag,
+        `P:game:{id}`, so all of a room's keys are one Redis Cluster slot and the commit script touches
+        one; the shared directory (`DIRECTORY_KEYS`) carries the deployment's tag (`directory_tag`), so
+        the scripts over several of its keys touch one slot too; the rest (sessions, rate counts) are
+        single keys, spread by their own names."""
+        kind = parts[0] if parts else ""
+        if kind in ROOM_KEYS and len(parts) == 2:
+            return f"{self.prefix}:{kind}:{{{parts[1]}}}"
+        if kind in DIRECTORY_KEYS:
+            return ":".join((self.directory, *parts))
         return ":".join((self.prefix, *parts))
 
     async def ping(self) -> bool:
@@ -363,15 +375,24 @@ class Store:
         assert room.host is not None
         caps = caps or {}
         sets = list(caps)
+        # the hosted rooms that no longer count (gone, finished): read here, as each room is its own slot
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in sets:
+                pipe.smembers(key)
+            hosted = sorted({text(m) for members in (await pipe.execute() if sets else []) for m in members})
+        over = [i for i, r in zip(hosted, await self.rooms(hosted), strict=True) if r is None or r.status == FINISHED]
         answer = await self._create(
-            keys=[self.key("code", room.code), self.key("room", room.id), self.key("rooms"), self.key("lobby"),
+            keys=[self.key("code", room.code), self.key("rooms"), self.key("lobby"), self.key("seated", room.host),
                   *sets],
-            args=[room.id, pack(room.to_store()), room.created, "" if room.settings.private else "1",
-                  max(1, int(ttl)), self.key("room", ""), room.host, self.key("seated", room.host),
-                  *(caps[k] for k in sets)])
+            args=[room.id, room.created, "" if room.settings.private else "1", max(1, int(ttl)), len(sets),
+                  *(caps[k] for k in sets), *over])
         if answer[0] == 0:
             raise AtCap(sets[int(answer[1]) - 1], int(answer[2]))
-        return bool(answer[0] == 1)
+        if answer[0] != 1:
+            return False
+        # (a process that dies here leaves an id without its room: the expiry sweep drops it, `forget`)
+        await self.redis.set(self.key("room", room.id), pack(room.to_store()), ex=max(1, int(ttl)))
+        return True
 
     async def hosted(self, person: str) -> list[str]:
         """Ids of rooms this person created that are or were open (some may have finished or expired)."""
@@ -389,7 +410,13 @@ class Store:
     async def rooms(self, ids: list[str]) -> list[Room | None]:
         if not ids:
             return []
-        raws = await self.redis.mget([self.key("room", i) for i in ids])
+        if self.clustered:   # the rooms are in different slots: one read each, sent together
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for i in ids:
+                    pipe.get(self.key("room", i))
+                raws = await pipe.execute()
+        else:
+            raws = await self.redis.mget([self.key("room", i) for i in ids])
         return [Room.from_store(unpack(r)) if r else None for r in raws]
 
     async def room_by_code(self, code: str) -> str | None:
@@ -408,9 +435,13 @@ class Store:
         gone: list[str] = []
         start = 0
         while True:
-            found = await self._expired(keys=[self.key("rooms")], args=[start, batch, self.key("room", "")])
-            gone += [m.decode() for m in found[1:]]
-            if not found[0]:
+            ids = [text(m) for m in await self.redis.zrange(self.key("rooms"), start, start + batch - 1)]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for room_id in ids:
+                    pipe.exists(self.key("room", room_id))
+                found = await pipe.execute() if ids else []
+            gone += [room_id for room_id, there in zip(ids, found, strict=True) if not there]
+            if len(ids) < batch:
                 return gone
             start += batch
 
@@ -430,7 +461,7 @@ class Store:
 
     async def forget(self, room_id: str) -> bool:
         """Drops an expired room from the indexes; True when this call removed it."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zrem(self.key("rooms"), room_id)
             pipe.zrem(self.key("lobby"), room_id)
             pipe.zrem(self.key("timers"), room_id)
@@ -449,9 +480,9 @@ class Store:
         if raw is None:
             return None
         room = Room.from_store(unpack(raw))
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(key, self.key("code", room.code),
-                        *(self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
+        async with self.redis.pipeline(transaction=False) as pipe:   # (the room's slot, then the directory's)
+            pipe.delete(key, *(self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
+            pipe.delete(self.key("code", room.code))
             for person in room.humans():
                 pipe.srem(self.key("seated", person), room_id)
             await pipe.execute()
@@ -463,9 +494,13 @@ class Store:
 
         `change` mutates the room and returns whether anything changed (it may raise Rejected: nothing
         is written). `game`, when given, is the first game state written in the same transaction.
-        Returns the room as stored afterwards, or None when there is no such room.
+        Returns the room as stored afterwards, or None when there is no such room. On a cluster the
+        directory's entries of the room (code, lobby index, seated sets) follow right after the
+        transaction (they are another slot's), as the room stored says.
         """
         key = self.key("room", room_id)
+        room: Room | None = None
+        directory: list[tuple[str, tuple[Any, ...]]] = []   # (command, arguments) on the directory's keys
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -479,6 +514,7 @@ class Store:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return room
                     room.rev += 1
+                    directory = self._directory_entries(room, before, ttls)
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, pack(room.to_store()))
                     ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
@@ -487,37 +523,52 @@ class Store:
                         pipe.persist(key)
                     else:
                         pipe.expire(key, int(ttl))
-                        pipe.expire(self.key("code", room.code), int(ttl))
                         for k in keys:
                             pipe.expire(k, int(ttl))
-                    if room.status == PLAYING:
-                        pipe.persist(self.key("code", room.code))
-                    if room.status == FINISHED:
-                        # out of the lobby index at once (its record lists it): the listing reads the
-                        # newest 500 of the index, and finished games kept there for their hour pushed
-                        # rooms still playing out of it, and made each read of it cost hundreds of rooms
-                        pipe.zrem(self.key("lobby"), room_id)
-                    elif not room.settings.private:
-                        if room.status == WAITING and not room.humans():   # nobody left: nothing to list
-                            pipe.zrem(self.key("lobby"), room_id)
-                        else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
-                            pipe.zadd(self.key("lobby"), {room_id: listing_score(room)})
-                    for person in before - room.humans():
-                        pipe.srem(self.key("seated", person), room_id)
-                    for person in room.humans():
-                        if room.status == FINISHED:
-                            pipe.srem(self.key("seated", person), room_id)
-                        else:
-                            pipe.sadd(self.key("seated", person), room_id)
+                    if not self.clustered:   # one Redis: all in the one transaction
+                        for command, arguments in directory:
+                            getattr(pipe, command)(*arguments)
                     if game is not None:
                         pipe.delete(self.key("patches", room_id), self.key("actions", room_id))
                         fields: dict[FieldT, EncodableT] = {k: v for k, v in game.items() if k != "message"}
                         pipe.hset(self.key("game", room_id), mapping=fields)
                         pipe.rpush(self.key("patches", room_id), game["message"])
                     await pipe.execute()
-                    return room
+                    break
                 except WatchError:
                     continue
+        if self.clustered and directory:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for command, arguments in directory:
+                    getattr(pipe, command)(*arguments)
+                await pipe.execute()
+        return room
+
+    def _directory_entries(self, room: Room, before: set[str],
+                           ttls: dict[str, float]) -> list[tuple[str, tuple[Any, ...]]]:
+        """The writes to the directory that a room's new state asks for (`update_room`)."""
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        code = self.key("code", room.code)
+        ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
+        if ttl is not None:
+            out.append(("expire", (code, int(ttl))))
+        if room.status == PLAYING:
+            out.append(("persist", (code,)))
+        if room.status == FINISHED:
+            # out of the lobby index at once (its record lists it): the listing reads the newest 500 of
+            # the index, and finished games kept there for their hour pushed rooms still playing out of
+            # it, and made each read of it cost hundreds of rooms
+            out.append(("zrem", (self.key("lobby"), room.id)))
+        elif not room.settings.private:
+            if room.status == WAITING and not room.humans():   # nobody left: nothing to list
+                out.append(("zrem", (self.key("lobby"), room.id)))
+            else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
+                out.append(("zadd", (self.key("lobby"), {room.id: listing_score(room)})))
+        for person in before - room.humans():
+            out.append(("srem", (self.key("seated", person), room.id)))
+        for person in room.humans():
+            out.append(("srem" if room.status == FINISHED else "sadd", (self.key("seated", person), room.id)))
+        return out
 
     # -- games -------------------------------------------------------------------------------------
     async def game(self, room_id: str) -> dict[str, Any] | None:
@@ -570,12 +621,29 @@ class Store:
         began (None: now). True when it did."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
-        ok, _ = await self._commit(
-            keys=[self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
-                  self.key("timers"), self.key("room", room_id)],
-            args=[v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action), cap,
-                  "" if check is None else check, room_id, room, began_at, began_v, proc,
-                  now if turn_at is None else turn_at])
+        keys = [self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
+                self.key("room", room_id)]
+        args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
+                                  cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at]
+        if self.clustered:   # the room's slot and the timers' are two nodes' (no WAIT: see docs/deploy.md)
+            if check is None:
+                ok, _ = await self._commit(keys=keys, args=args)
+            else:   # (a timer brought forward for an action that did not apply only costs a look)
+                (ok, _), _ = await asyncio.gather(self._commit(keys=keys, args=args),
+                                                  self.redis.zadd(self.key("timers"), {room_id: check}, lt=True))
+            return bool(ok == 1)
+        # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
+        # commit (WAIT counts this connection's writes: in the same pipeline)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            await self._commit(keys=keys, args=args, client=pipe)
+            if check is not None:
+                pipe.zadd(self.key("timers"), {room_id: check}, lt=True)
+            if self.replicas:
+                pipe.wait(self.replicas, REPLICA_WAIT_MS)
+            (ok, _), *rest = await pipe.execute()
+        if self.replicas and ok == 1 and rest[-1] < self.replicas:
+            log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
+                        rest[-1], self.replicas, REPLICA_WAIT_MS)
         return bool(ok == 1)
 
     async def report_seen(self, room_id: str, began_v: int, person: str, ttl: float) -> set[str]:
@@ -592,14 +660,15 @@ class Store:
     async def start_clock(self, room_id: str, began_v: int, now: float, deadline: float) -> bool:
         """Starts the clock of the round of `began_v` at `now` if it has not started yet (its start was
         put off for the report), and brings the room's timer forward to `deadline`. True when it did."""
-        done = await self._start_clock(keys=[self.key("game", room_id), self.key("timers")],
-                                       args=[began_v, now, deadline, room_id])
+        done = await self._start_clock(keys=[self.key("game", room_id)], args=[began_v, now])
+        if done:   # (a process that dies in between leaves the timer later: its lease brings it back)
+            await self.redis.zadd(self.key("timers"), {room_id: deadline}, lt=True)
         return bool(done)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
         """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
-        if sent:
-            await self._mark_sent(keys=[self.key("game", r) for r in sent], args=list(sent.values()))
+        if sent:   # (one call a room: their games are in different slots of a cluster)
+            await asyncio.gather(*(self._mark_sent(keys=[self.key("game", r)], args=[v]) for r, v in sent.items()))
 
     async def sent(self, room_id: str) -> int:
         raw = await self.redis.hget(self.key("game", room_id), "sent")
@@ -646,11 +715,17 @@ class Store:
 
     # -- presence ----------------------------------------------------------------------------------
     async def heartbeat(self, proc: str) -> None:
+        """This process is alive; and (one Redis, or a primary behind Sentinel) whether the primary has a
+        replica now, which each commit then waits for (`replicas`)."""
         now = time.time()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self.key("procs"), {proc: now})
             pipe.zremrangebyscore(self.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
-            await pipe.execute()
+            if not self.clustered:
+                pipe.info("replication")
+            answers = await pipe.execute()
+        if not self.clustered:
+            self.replicas = min(1, int(answers[-1].get("connected_slaves", 0)))
 
     async def alive(self, proc: str, after: float) -> bool:
         """Whether the server process `proc` has sent a heartbeat since `after`."""

@@ -66,11 +66,15 @@ class Records:
             pipe.hsetnx(key, "body", record.to_bytes())
             pipe.hset(key, "summary", summary)
             pipe.pexpire(key, ms)
+            stored, *_ = await pipe.execute()
+        # then the indexes (each its own key, so its own slot of a cluster): an index entry whose record is
+        # not there yet, or any more, is not listed (`recent` reads the summaries)
+        async with self.redis.pipeline(transaction=False) as pipe:
             for index in indexes:
                 pipe.zadd(index, {record.id: record.finished})
                 pipe.zremrangebyscore(index, "-inf", f"({oldest}")
                 pipe.pexpire(index, ms)
-            stored, *_ = await pipe.execute()
+            await pipe.execute()
         return bool(stored)
 
     async def get(self, record_id: str) -> GameRecord | None:

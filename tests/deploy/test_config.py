@@ -51,7 +51,9 @@ def test_yes_no_settings_read_every_spelling_of_off_as_off(name, word, value):
     ({"TONGIAKI_EVENT_LOOP": "trio"}, "TONGIAKI_EVENT_LOOP='trio': uvloop or asyncio expected"),
     ({"TONGIAKI_ORIGINS": "play.example.org"}, "TONGIAKI_ORIGINS='play.example.org': 'play.example.org' is "
                                                "not an origin"),
-    ({"REDIS_URL": "localhost:6379"}, "REDIS_URL='localhost:6379': a redis://, rediss:// or unix:// URL"),
+    ({"REDIS_URL": "localhost:6379"}, "REDIS_URL='localhost:6379': a redis://, rediss://, unix://, "
+                                      "redis+cluster:// or redis+sentinel:// URL"),
+    ({"REDIS_URL": "redis+cluster://a:b"}, "REDIS_URL='redis+cluster://a:b': host:port pairs"),
     ({"TONGIAKI_PREFIX": "a b"}, "TONGIAKI_PREFIX='a b': letters, digits"),
 ])
 def test_a_bad_value_is_one_line_naming_the_setting_and_exit_2(env, said, monkeypatch, capsys):

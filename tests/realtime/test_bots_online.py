@@ -14,7 +14,7 @@ from itertools import pairwise
 from tablekit import Client, InProcessServer, people
 
 from server.app import AUTHORITY
-from server.bots.worker import BotJob
+from server.bots.worker import BotJob, job_streams
 
 
 async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store):
@@ -77,7 +77,7 @@ async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, stor
     worker = None
     try:
         room = await _bot_to_move(server, clients)
-        jobs = f"{config.prefix}:bots:jobs:quick"   # a random bot's job
+        jobs = job_streams(config.prefix)["quick"]   # a random bot's job
         deadline = time.monotonic() + 5
         while not await store.redis.xlen(jobs):
             assert time.monotonic() < deadline, "no job was posted"

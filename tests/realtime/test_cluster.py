@@ -1,0 +1,86 @@
+"""The service on a real Redis Cluster (three primaries, a replica each, redis-server processes in cluster
+mode on loopback): every key of a room in one slot, rooms spread over the primaries, and a whole game
+played through the service on it, unchanged from a single Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as redis
+from redis.asyncio.cluster import RedisCluster
+from redis.cluster import key_slot
+from rediskit import Cluster, needs_redis_server
+from tablekit import Client, InProcessServer, table
+
+from server.config import Config, redis_client
+from server.lobby import Store
+from server.lobby.store import ROOM_KEYS
+
+pytestmark = needs_redis_server
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    running = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+async def cluster_store(cluster: Cluster) -> AsyncIterator[Store]:
+    client = redis_client(cluster.url)
+    assert isinstance(client, RedisCluster)
+    store = Store(client, f"test-{secrets.token_hex(4)}")
+    yield store
+    await client.aclose()
+
+
+def test_a_rooms_keys_share_one_slot_and_the_directory_another() -> None:
+    store = Store(redis.Redis(), "tongiaki")   # (key names only: it never connects)
+    rooms = [f"r_{secrets.token_hex(6)}" for _ in range(40)]
+    for room in rooms:
+        assert len({key_slot(store.key(kind, room).encode()) for kind in ROOM_KEYS}) == 1
+    assert len({key_slot(store.key("game", room).encode()) for room in rooms}) > 30   # rooms spread
+    directory = {key_slot(store.key(*parts).encode()) for parts in
+                 (("lobby",), ("rooms",), ("timers",), ("procs",), ("code", "ABCD"), ("seated", "p_1"),
+                  ("hosted", "p_1"), ("hosted_from", "10.0.0.1"), ("searching",), ("searching", "n"),
+                  ("metrics_lease",), ("lobby_gen",))}
+    assert len(directory) == 1
+
+
+async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Cluster, cluster_store: Store,
+                                                                   tmp_path: Path) -> None:
+    config = Config(host="127.0.0.1", port=0, redis_url=cluster.url, prefix=cluster_store.prefix, tick=0.01,
+                    presence_ttl=3.0, client_dir=tmp_path / "dist", rate=1000.0, burst=1000.0, bot_workers=1)
+    server = await InProcessServer(config).start()
+    made: list[Client] = []
+    try:
+        room, players = await table(server.url, humans=2, bots=1, first=0)
+        made += players
+        watcher = await Client("W").connect(server.url)
+        made.append(watcher)
+        lobby = await watcher.ok("lobby_watch")
+        assert room in str(lobby)   # the listing (the directory's slot) names the room
+        await watcher.join(room)
+        await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players))),
+                               timeout=60)
+        final = await cluster_store.snapshot(room)
+        assert final is not None
+        for c in [*players, watcher]:
+            await c.wait(lambda c=c: c.v(room) == final["v"])
+            assert c.view(room) == final["view"]
+        assert players[0].over(room)
+        # the game's keys are all on the primary that serves the room's slot
+        actions = await cluster_store.actions(room)
+        assert len(actions) == final["v"]
+    finally:
+        for c in made:
+            await c.close()
+        await server.stop()
