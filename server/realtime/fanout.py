@@ -12,7 +12,13 @@ when it sent them) before decoding them.
 Delivery to this process's sockets (`deliver`) encodes an event once and puts it straight into each
 recipient's send queue; python-socketio's own emit makes a task per recipient and waits for them all,
 which for the six sockets of a table at every move was a good part of what a broadcast cost. Both
-managers deliver that way: `Fanout` (several processes) and `LocalManager` (one)."""
+managers deliver that way: `Fanout` (several processes) and `LocalManager` (one).
+
+Broadcasts are sharded by table: what goes to a table's Socket.IO rooms (`room_channel`, `person_channel`)
+is published on that table's own channel, `{channel}:{room id}`, which a process subscribes to while it has
+sockets in the table, and only then; the lobby, invitations, rematches and python-socketio's own messages
+go on the common channel, which every process hears. So a process decodes the actions of its own tables
+only, however many processes there are (docs/deploy.md, "Scaling")."""
 
 from __future__ import annotations
 
@@ -25,9 +31,12 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import redis.asyncio as aioredis
 import socketio
 from engineio import packet as eio_packet
 from socketio import packet
+
+from server.config import CLUSTER_SCHEME, cluster_nodes
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +50,28 @@ PUBLISH_BATCH = 256
 PUBLISH_BACKLOG = 10_000
 """Messages waiting for Redis at most (an outage): beyond, the oldest are dropped. Broadcasts lost in an
 outage are made up for by `resync`, which the other processes' listeners send when they subscribe again."""
+
+
+SUBSCRIBE_WITHIN = 2.0
+"""Seconds a socket entering a table waits for its process to be subscribed to the table's channel (Redis
+away: it goes on, and `resync` makes up for what it missed once Redis is back)."""
+
+
+def room_channel(room_id: str) -> str:
+    """The Socket.IO room that carries one table's stream."""
+    return f"room:{room_id}"
+
+
+def person_channel(room_id: str, person: str) -> str:
+    """The Socket.IO room of one person's sockets in one table (their `legal` events)."""
+    return f"room:{room_id}:{person}"
+
+
+def table_of(sio_room: Any) -> str | None:
+    """The table a Socket.IO room belongs to (`room_channel`, `person_channel`), or None (the lobby, a sid)."""
+    if not isinstance(sio_room, str) or not sio_room.startswith("room:"):
+        return None
+    return sio_room[5:].split(":", 1)[0] or None
 
 
 def arguments(data: Any) -> list[Any]:
@@ -100,14 +131,39 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
         super().__init__(url, channel=channel, redis_options=redis_options)
         self.json = json   # (not every python-socketio takes it as an argument; initialize() below keeps it)
         self.resubscribed: Callable[[], Awaitable[None]] | None = None
-        self._outgoing: deque[str] = deque()
+        self._outgoing: deque[tuple[str, str]] = deque()   # (channel, message)
         self._queued = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
         self._sending = self._failing = False
         self.dropped = 0   # messages lost (Redis away, or a full backlog)
+        self._node = 0   # the cluster node tried next (`_redis_connect`)
+        self.tables: dict[str, int] = {}   # table → its Socket.IO rooms with sockets here (subscribed while > 0)
+        self._subscribed: set[str] = set()   # table channels the current connection is subscribed to
+        self._confirmed: dict[str, asyncio.Future[None]] = {}   # channel → its subscription's confirmation
+        self._prefix = (channel + ":").encode()
+        self.heard = 0   # messages this process's listener took from Redis (others' broadcasts)
         # python-socketio ends the JSON of what this process sends with its host id (emit, disconnect,
         # room changes; a callback's ends with its arguments), and its listener ignores those of its own
         self._own = (', "host_id": ' + json.dumps(self.host_id) + "}").encode()
+
+    def _redis_connect(self) -> None:
+        """python-socketio's connection, or for a Redis Cluster (`redis+cluster://`) a plain client of one of
+        its nodes, the next one at each new attempt: a cluster's pub/sub reaches every node, so any serves."""
+        if not self.redis_url.startswith(CLUSTER_SCHEME):
+            super()._redis_connect()
+            return
+        nodes = cluster_nodes(self.redis_url)
+        host, port = nodes[self._node % len(nodes)]
+        self._node += 1
+        self.redis = aioredis.Redis(host=host, port=port, **self.redis_options)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.connected = True
+
+    def _connect(self) -> None:
+        """A new connection, whose pub/sub reports subscriptions (`enter_room` waits for them)."""
+        self._redis_connect()
+        self.pubsub = self.redis.pubsub()
+        self._subscribed = set()
 
     def initialize(self) -> None:
         super().initialize()
@@ -119,6 +175,7 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
     async def emit(self, event: str, data: Any, namespace: str | None = None, room: Any = None,
                    skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> None:
         room, namespace = to or room, namespace or "/"
+        table = table_of(room)
         if callback is not None:   # (not used here) python-socketio's way, which routes the ack back
             await super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
                                callback=callback, **kwargs)
@@ -137,7 +194,70 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
             await super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid, **kwargs)
             return
         deliver(self, event, arguments(data), namespace, room, skip_sid)
-        self._enqueue(text)
+        self._enqueue(text, self.channel if table is None else self.table_channel(table))
+
+    def table_channel(self, table: str) -> str:
+        """The pub/sub channel of one table's broadcasts."""
+        return f"{self.channel}:{table}"
+
+    # -- which tables this process hears --------------------------------------------------------------
+    def basic_enter_room(self, sid: str, namespace: str, room: Any, eio_sid: Any = None) -> None:
+        fresh = room not in self.rooms.get(namespace, {})
+        super().basic_enter_room(sid, namespace, room, eio_sid)
+        if fresh and (table := table_of(room)) is not None:
+            self.tables[table] = self.tables.get(table, 0) + 1
+            if self.tables[table] == 1:
+                self._resubscribe_soon()
+
+    def basic_leave_room(self, sid: str, namespace: str, room: Any) -> None:
+        there = room in self.rooms.get(namespace, {})
+        super().basic_leave_room(sid, namespace, room)
+        if there and room not in self.rooms.get(namespace, {}) and (table := table_of(room)) is not None:
+            self.tables[table] -= 1
+            if self.tables[table] <= 0:
+                del self.tables[table]
+                self._resubscribe_soon()
+
+    async def enter_room(self, sid: str, namespace: str, room: Any, eio_sid: Any = None) -> None:
+        """Enters the room; a table's room once this process hears the table's channel (the caller reads
+        the table's state next: a message published in between is then a duplicate, never a gap)."""
+        self.basic_enter_room(sid, namespace, room, eio_sid)
+        table = table_of(room)
+        if table is None or self.redis is None:
+            return
+        await self._sync_subscriptions()
+        waiter = self._confirmed.get(self.table_channel(table))
+        if waiter is not None and not waiter.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(waiter), SUBSCRIBE_WITHIN)
+
+    def _resubscribe_soon(self) -> None:
+        if self.pubsub is not None:
+            task = asyncio.ensure_future(self._sync_subscriptions())
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _sync_subscriptions(self) -> None:
+        """Subscribes the current connection to the channels of the tables with sockets here, and
+        unsubscribes it from the others."""
+        pubsub = self.pubsub
+        if pubsub is None or not pubsub.subscribed:
+            return   # (the listener subscribes to them all when it connects)
+        want = {self.table_channel(t) for t in self.tables}
+        new, old = sorted(want - self._subscribed), sorted(self._subscribed - want)
+        self._subscribed |= set(new)
+        self._subscribed -= set(old)
+        loop = asyncio.get_running_loop()
+        for channel in new:
+            self._confirmed.setdefault(channel, loop.create_future())
+        try:
+            if new:
+                await pubsub.subscribe(*new)
+            if old:
+                for channel in old:
+                    self._confirmed.pop(channel, None)
+                await pubsub.unsubscribe(*old)
+        except Exception:  # noqa: BLE001 - Redis away: the listener subscribes to them all when back
+            self._subscribed -= set(new)
 
     async def _handle_emit(self, message: dict[str, Any]) -> None:
         """Another process's emit: delivered to the sockets here."""
@@ -153,7 +273,7 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
     async def _publish(self, data: dict[str, Any]) -> None:
         self._enqueue(self.json.dumps(data))
 
-    def _enqueue(self, text: str) -> None:
+    def _enqueue(self, text: str, channel: str | None = None) -> None:
         """`text` goes out with the publisher's next pipeline."""
         if len(self._outgoing) >= PUBLISH_BACKLOG:
             self._outgoing.popleft()
@@ -161,7 +281,7 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
             if self.dropped % PUBLISH_BACKLOG == 1:
                 log.warning("pub/sub: %d broadcasts waiting: Redis does not take them; the oldest are "
                             "dropped", PUBLISH_BACKLOG)
-        self._outgoing.append(text)   # encoded now: what it says cannot change while it waits
+        self._outgoing.append((channel or self.channel, text))   # encoded now: it cannot change while it waits
         self._queued.set()
         if self._publisher is None or self._publisher.done():
             self._publisher = asyncio.ensure_future(self._send_queued())
@@ -179,13 +299,13 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                 finally:
                     self._sending = False
 
-    async def _send(self, batch: list[str]) -> None:
+    async def _send(self, batch: list[tuple[str, str]]) -> None:
         try:
             if self.redis is None:
                 self._redis_connect()
             async with self.redis.pipeline(transaction=False) as pipe:
-                for message in batch:
-                    pipe.publish(self.channel, message)
+                for channel, message in batch:
+                    pipe.publish(channel, message)
                 await pipe.execute()   # (redis-py retries on a broken connection)
         except Exception as e:  # noqa: BLE001 - Redis is away: these are lost (resync makes up for them)
             self.dropped += len(batch)
@@ -205,8 +325,10 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
             try:
                 if not subscribed:
                     await self._drop_connections()   # the broken ones are closed, not left to the GC
-                    self._redis_connect()
-                    await self.pubsub.subscribe(self.channel)
+                    self._connect()
+                    tables = {self.table_channel(t) for t in self.tables}
+                    await self.pubsub.subscribe(self.channel, *sorted(tables))
+                    self._subscribed = tables
                     subscribed = True
                     retry = RETRY_FIRST
                     if lost:
@@ -216,9 +338,18 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                             task = asyncio.ensure_future(self.resubscribed())
                             task.add_done_callback(lambda t: t.cancelled() or t.exception())
                 async for message in self.pubsub.listen():
+                    kind = message.get("type")
+                    if kind == "subscribe":   # a table's channel is heard from now on (`enter_room`)
+                        waiter = self._confirmed.pop(text_of(message.get("channel")), None)
+                        if waiter is not None and not waiter.done():
+                            waiter.set_result(None)
+                        continue
+                    if kind != "message":
+                        continue
                     data = message.get("data")
                     if isinstance(data, bytes) and data.endswith(self._own):
                         continue   # this process's own: delivered here when it was sent
+                    self.heard += 1
                     yield message
             except Exception as e:  # noqa: BLE001 - any failure of the listener: Redis is away
                 if not lost:
@@ -228,6 +359,13 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                 await asyncio.sleep(retry)
                 retry = min(RETRY_MAX, retry * 2)
 
+
+    async def _listen(self) -> AsyncIterator[Any]:
+        """The messages of the common channel and of the tables' channels (python-socketio's takes only
+        the common one's)."""
+        async for message in self._redis_listen_with_retries():
+            if "data" in message:
+                yield message["data"]
 
     async def _drop_connections(self) -> None:
         for client in (self.pubsub, self.redis):
@@ -249,6 +387,10 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
             with contextlib.suppress(BaseException):
                 await listener
         await self._drop_connections()
+
+
+def text_of(raw: Any) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 def install_resync(manager: Fanout, sids: Callable[[], list[str]]) -> None:

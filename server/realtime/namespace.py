@@ -22,6 +22,7 @@ from server.lobby.store import StoreUnavailable
 from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate
+from server.realtime.fanout import person_channel, room_channel
 from server.realtime.requests import (
     Act,
     BotLevel,
@@ -45,16 +46,6 @@ PROTOCOL = 2
 LOBBY = "lobby"
 LEAVE_RETRY = 1.0
 """Seconds between two tries of the room leaves of sockets that closed while Redis was away."""
-
-
-def room_channel(room_id: str) -> str:
-    """The Socket.IO room that carries one table's stream."""
-    return f"room:{room_id}"
-
-
-def person_channel(room_id: str, person: str) -> str:
-    """The Socket.IO room of one person's sockets in one table (their `legal` events)."""
-    return f"room:{room_id}:{person}"
 
 
 @dataclass
