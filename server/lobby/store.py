@@ -661,7 +661,7 @@ class Store:
         """Starts the clock of the round of `began_v` at `now` if it has not started yet (its start was
         put off for the report), and brings the room's timer forward to `deadline`. True when it did."""
         done = await self._start_clock(keys=[self.key("game", room_id)], args=[began_v, now])
-        if done:   # (a process that dies in between leaves the timer later: its lease brings it back)
+        if done:   # (a process that dies in between leaves the timer where it was: the check comes later)
             await self.redis.zadd(self.key("timers"), {room_id: deadline}, lt=True)
         return bool(done)
 
