@@ -376,8 +376,14 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         return {"room": state, "game": game, "chat": await self.lobby.chat_lines(room.id)}
 
     async def _enter(self, call: Call, room_id: str) -> None:
-        await self.enter_room(call.sid, room_channel(room_id))
-        await self.enter_room(call.sid, person_channel(room_id, call.conn.person.id))
+        """The socket enters the table's stream. One closed meanwhile enters nothing (python-socketio
+        refuses a sid it no longer has), and `_left_meanwhile` then takes it out of the room."""
+        try:
+            await self.enter_room(call.sid, room_channel(room_id))
+            await self.enter_room(call.sid, person_channel(room_id, call.conn.person.id))
+        except (KeyError, ValueError):
+            if self.connections.get(call.sid) is call.conn:
+                raise
         call.conn.rooms.add(room_id)
 
     async def _left_meanwhile(self, call: Call, room_id: str) -> None:
