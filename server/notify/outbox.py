@@ -20,6 +20,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 
+from server.config import directory_tag
 from server.notify.compose import Message
 
 DONE_TTL = 14 * 86400
@@ -64,7 +65,9 @@ class Outbox:
         return f"Outbox({self.prefix!r})"
 
     def key(self, *parts: str) -> str:
-        return ":".join((self.prefix, "notify", *parts))
+        # (the deployment's directory tag: the scripts and transactions over several of these keys touch one
+        # Redis Cluster slot)
+        return ":".join((directory_tag(self.prefix), "notify", *parts))
 
     async def put(self, message: Message, replace: bool = False) -> bool:
         """Queues the message unless its key is done or already queued (`replace`: a queued one takes this
