@@ -169,6 +169,7 @@ class Config:
     notifier: bool = True                 # start a notifier (`tongiaki notify`) with this server process
     notify_retry: float = 30.0            # seconds before a refused message is tried again (doubling, capped)
     digest_every: float = 86400.0         # seconds between two digests to one person
+    remind_share: float = 1 / 6           # a reminder goes this share of the turn's time before its deadline
 
     def with_(self, **changes: object) -> Config:
         """A copy with some fields changed."""
@@ -404,6 +405,8 @@ SETTINGS: tuple[Setting, ...] = (
             "is tried again, doubling at each refusal up to an hour"),
     Setting("digest_every", _number(float, 1, 7 * 86400), "seconds between two digests to one person (for "
             "tables set to \"daily digest\")", default="`86400` (a day)"),
+    Setting("remind_share", _number(float, 0.01, 0.9), "a reminder goes to a person whose order is missing this "
+            "share of the turn's time before its deadline", default="`0.1667` (1/6)"),
 )
 """Every setting of the service, in the order --help and docs/deploy.md list them (a test checks the docs'
 table is `markdown()`)."""
@@ -421,6 +424,9 @@ def from_env(environ: Mapping[str, str] | None = None, **overrides: object) -> C
     values.update({k: v for k, v in overrides.items() if v is not None})
     if values.get("smtp_host") and not values.get("smtp_sender"):
         raise ConfigError("TONGIAKI_SMTP_HOST is set without TONGIAKI_SMTP_SENDER: e-mails need a From address")
+    if (values.get("smtp_host") or values.get("vapid_key")) and not values.get("public_url"):
+        raise ConfigError("TONGIAKI_SMTP_HOST or TONGIAKI_VAPID_KEY is set without TONGIAKI_PUBLIC_URL: messages "
+                          "carry links to the tables")
     return Config(**values)  # type: ignore[arg-type]
 
 

@@ -16,7 +16,7 @@ from server.notify.reach import Reach
 from server.notify.words import duration, say
 
 REMIND_AT = 1 / 6
-"""The reminder goes this share of the turn's time before its deadline."""
+"""The reminder goes this share of the turn's time before its deadline (by default: `remind_share`)."""
 
 
 @dataclass(frozen=True)
@@ -100,10 +100,10 @@ def _message(kind: str, table: Table, reach: Reach, channel: str, subject: str, 
                    link["table"], due, table.id, check)
 
 
-def for_round(table: Table, reaches: dict[str, Reach], base: str, now: float
+def for_round(table: Table, reaches: dict[str, Reach], base: str, now: float, remind: float = REMIND_AT
               ) -> tuple[list[Message], list[Digest]]:
-    """The messages of a new round (a turn resolved, decisions became people's), the reminders before its
-    deadline (due later, sent only if still wanted), and the digest lines."""
+    """The messages of a new round (a turn resolved, decisions became people's), the reminders `remind` of
+    the turn's time before its deadline (due then, sent only if still wanted), and the digest lines."""
     messages: list[Message] = []
     digests: list[Digest] = []
     for person in table.people:
@@ -126,13 +126,13 @@ def for_round(table: Table, reaches: dict[str, Reach], base: str, now: float
         for channel in reach.channels():
             messages.append(_message("turn", table, reach, channel, subject, lines, base, now))
             if mine and table.deadline is not None and table.clock:
-                at = table.deadline - table.clock * REMIND_AT
-                remind = [say(lang, "remind.body", **values),
-                          say(lang, "deadline", deadline=when(table.deadline),
-                              left=duration(lang, table.clock * REMIND_AT))]
+                at = table.deadline - table.clock * remind
+                reminder = [say(lang, "remind.body", **values),
+                            say(lang, "deadline", deadline=when(table.deadline),
+                                left=duration(lang, table.clock * remind))]
                 check = {"room": table.id, "began_v": table.began_v, "colours": list(table.people[person])}
                 messages.append(_message("remind", table, reach, channel, say(lang, "remind.subject", **values),
-                                         remind, base, at, check=check))
+                                         reminder, base, at, check=check))
     return messages, digests
 
 

@@ -52,7 +52,7 @@ class Notifier:
 
     def __init__(self, client: redis.Redis, prefix: str, base_url: str, mailer: Mailer | None,
                  pusher: Pusher | None, retry: float = 30.0, digest_every: float = 86400.0,
-                 reclaim: float = 30.0, consumer: str | None = None) -> None:
+                 reclaim: float = 30.0, consumer: str | None = None, remind: float = compose.REMIND_AT) -> None:
         self.redis = client
         self.store = Store(client, prefix)
         self.reaches = Reaches(client, prefix)
@@ -60,7 +60,7 @@ class Notifier:
         self.stream = stream_key(prefix)
         self.base = base_url.rstrip("/")
         self.mailer, self.pusher = mailer, pusher
-        self.retry, self.digest_every = retry, digest_every
+        self.retry, self.digest_every, self.remind = retry, digest_every, remind
         self.reclaim_ms = int(reclaim * 1000)
         self.consumer = consumer or f"n_{secrets.token_hex(4)}"
         self.sent = 0   # messages sent by this notifier (for its log line and the tests)
@@ -141,7 +141,7 @@ class Notifier:
                 return   # that round is over already (read late): the next round's fact says what is new
             # whose decision the round began with (some may have decided since the fact was told)
             table = replace(table, deciding=tuple(c for c in fact["deciding"].split(",") if c))
-            messages, digests = compose.for_round(table, reaches, self.base, now)
+            messages, digests = compose.for_round(table, reaches, self.base, now, self.remind)
         else:
             result = view.get("result") or {}
             names = {c: room.seats[room.seat_of_colour(c)].name or c for c in room.settings.colours()}
@@ -300,4 +300,4 @@ def notifier_for(config: Config, client: redis.Redis) -> Notifier:
     """The notifier the configuration describes."""
     mailer, pusher = channels_of(config)
     return Notifier(client, config.prefix, config.public_url or "", mailer, pusher, config.notify_retry,
-                    config.digest_every)
+                    config.digest_every, remind=config.remind_share)

@@ -321,3 +321,69 @@ async def test_your_turns_lists_the_tables_that_wait_for_you(server, clients):
     assert [r["expected"] for r in answer["turns"]] == [False]   # Ana's order is in: Ben is awaited
     _, answer = await api(server.url, ben.session["token"], "GET", "/api/notify/me")
     assert [r["expected"] for r in answer["turns"]] == [True]
+
+
+async def test_tongiaki_serve_starts_a_notifier(redis_url, prefix, tmp_path, clients):
+    """`tongiaki serve` with a mail server configured starts its notifier (`tongiaki notify`, a process
+    of its own), which sends the confirmation an address asks for; the link confirms it."""
+    from tablekit import ServerProcess
+
+    async with smtp_server() as (inbox, port):
+        server = ServerProcess(redis_url, prefix, tmp_path, TONGIAKI_SMTP_HOST="127.0.0.1",
+                               TONGIAKI_SMTP_PORT=str(port), TONGIAKI_SMTP_TLS="off", TONGIAKI_SMTP_SENDER=SENDER,
+                               TONGIAKI_PUBLIC_URL=BASE, TONGIAKI_BOT_WORKERS="0")
+        try:
+            await server.ready()
+            (ana,) = await people(server.url, clients, "Ana")
+            await reach_by_mail(server.url, inbox, ana, "ana@example.org", "de")
+        finally:
+            server.stop()
+
+
+def test_mail_settings_need_a_sender_and_the_public_address():
+    import pytest
+
+    from server.config import ConfigError, from_env
+
+    with pytest.raises(ConfigError, match="SMTP_SENDER"):
+        from_env({"TONGIAKI_SMTP_HOST": "mail.example.org"})
+    with pytest.raises(ConfigError, match="PUBLIC_URL"):
+        from_env({"TONGIAKI_SMTP_HOST": "mail.example.org", "TONGIAKI_SMTP_SENDER": SENDER})
+    config = from_env({"TONGIAKI_SMTP_HOST": "mail.example.org", "TONGIAKI_SMTP_SENDER": SENDER,
+                       "TONGIAKI_PUBLIC_URL": "https://play.example.org/", "TONGIAKI_SMTP_PORT": "465",
+                       "TONGIAKI_SMTP_TLS": "tls", "TONGIAKI_REMIND_SHARE": "0.25"})
+    assert (config.public_url, config.smtp_port, config.smtp_tls, config.remind_share) == \
+        ("https://play.example.org", 465, "tls", 0.25)
+    with pytest.raises(ConfigError, match="TONGIAKI_SMTP_TLS"):
+        from_env({"TONGIAKI_SMTP_TLS": "maybe"})
+
+
+def test_what_each_person_hears_of_a_turn_by_their_choice():
+    """compose.py: per table, every turn / only my move / digest / nothing; by each channel the person has;
+    the reminder 1/6 of the turn's time before the deadline (E3); one key per table, turn, person, channel."""
+    from server.notify import compose
+    from server.notify.reach import Reach
+
+    table = compose.Table("r_0000abcd", "Days", 4, ("red",), 17, 1000.0 + 600, 600.0,
+                          {"p_a": ("red",), "p_b": ("blue",), "p_c": ("green",), "p_d": ("yellow",)})
+    push = {"endpoint": "https://fcm.googleapis.com/x", "keys": {}}
+    reaches = {"p_a": Reach("p_a", "he", "a@example.org", True, push, "tok-a", {}),          # mine (default)
+               "p_b": Reach("p_b", "fr", "b@example.org", True, None, "tok-b", {"r_0000abcd": "every"}),
+               "p_c": Reach("p_c", "en", "c@example.org", True, None, "tok-c", {}),          # not expected
+               "p_d": Reach("p_d", "de", "d@example.org", False, None, "tok-d", {})}         # not confirmed
+    messages, digests = compose.for_round(table, reaches, BASE, 1000.0)
+    assert [(m.person, m.channel, m.key.split(":")[0]) for m in messages] == [
+        ("p_a", "mail", "turn"), ("p_a", "mail", "remind"), ("p_a", "push", "turn"), ("p_a", "push", "remind"),
+        ("p_b", "mail", "turn")]
+    assert len({m.key for m in messages}) == len(messages) and digests == []
+    reminder = messages[1]
+    assert reminder.due == 1600.0 - 100.0 and reminder.check == {"room": "r_0000abcd", "began_v": 17,
+                                                                 "colours": ["red"]}
+    assert messages[0].subject == say("he", "turn.subject", table="Days", turn=4)
+    assert messages[-1].subject == say("fr", "round.subject", table="Days", turn=4)   # a turn, not their move
+    assert f"{BASE}/api/notify/unsubscribe?t=tok-a&room=r_0000abcd" in messages[0].body
+    reaches["p_a"].prefs["r_0000abcd"] = "digest"
+    reaches["p_b"].prefs["r_0000abcd"] = "off"
+    messages, digests = compose.for_round(table, reaches, BASE, 1000.0)
+    assert messages == [] and [(d.person, d.line) for d in digests] == [
+        ("p_a", {"kind": "turn", "table": "Days", "turn": 4})]
