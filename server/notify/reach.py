@@ -20,6 +20,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
+from server.config import directory_tag
+
 LANGS = ("en", "fr", "de", "nl", "he")
 """The languages of messages: the client's (client/src/lang/)."""
 
@@ -73,7 +75,8 @@ class Reaches:
         return f"Reaches({self.prefix!r})"
 
     def key(self, *parts: str) -> str:
-        return ":".join((self.prefix, "notify", *parts))
+        # the deployment's directory tag, as the outbox's: a person's keys change together in one transaction
+        return ":".join((directory_tag(self.prefix), "notify", *parts))
 
     async def get(self, person: str) -> Reach:
         async with self.redis.pipeline(transaction=False) as pipe:
