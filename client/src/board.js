@@ -5,7 +5,7 @@
 import { h } from './vdom.js';
 import { markOf, markPath } from './marks.js';
 import {
-  cellCenter, hexCorners, pointsAttr, sideAngle, sideMidpoint, round, boundsOf, cellKey,
+  cellCenter, hexCorners, pointsAttr, sideAngle, sideMidpoint, sideVector, round, boundsOf, cellKey,
 } from './hex.js';
 
 export const COLOURS = {
@@ -98,9 +98,23 @@ export function bezierPoint(fp, t) {
   return { x: round(f(fp.A.x, fp.cA.x, fp.cB.x, fp.B.x)), y: round(f(fp.A.y, fp.cA.y, fp.cB.y, fp.B.y)) };
 }
 
+/** The red marker every tile but Tonga has on its side 0 (RULES.md R2): a tile drawn from the stack is laid
+ *  with it touching the tile the fleet came from (R7). Turned with the tile, it lies on world side
+ *  `rotation`: a short red bar along the inside of that edge. */
+export function redMark(t, c, size = SIZE) {
+  if (t.tile === 'Tonga') return null;
+  const d = t.rotation ?? 0;
+  const v = sideVector(d);
+  const ap = (Math.sqrt(3) / 2) * size * 0.985;   // the edge of the drawn hexagon (hexPoly at 0.985)
+  const m = { x: c.x + v.x * ap, y: c.y + v.y * ap };
+  const e = { x: -v.y * size * 0.2, y: v.x * size * 0.2 }, u = { x: -v.x * size * 0.08, y: -v.y * size * 0.08 };
+  const pts = [[m.x + e.x, m.y + e.y], [m.x - e.x, m.y - e.y], [m.x - e.x + u.x, m.y - e.y + u.y], [m.x + e.x + u.x, m.y + e.y + u.y]];
+  return h('polygon', { class: 'red-mark', 'data-side': d, points: pts.map(([x, y]) => `${round(x)},${round(y)}`).join(' ') });
+}
+
 export function oceanTile(t, size = SIZE, ui = {}) {
   const c = cellCenter(t.cell, size);
-  const kids = [hexPoly(c, size * 0.985, { class: 'hex ocean' })];
+  const kids = [hexPoly(c, size * 0.985, { class: 'hex ocean' }), redMark(t, c, size)];
   const labels = [];
   const taken = [];
   // Numbers sit on their paths; a path through the centre takes the free spot along it (greedy), so the
@@ -154,7 +168,7 @@ export function islandTile(t, size = SIZE, ui = {}) {
   const attrs = { class: cls.join(' '), 'data-tile': name, 'data-cell': cellKey(t.cell) };
   if (clickableIsland) Object.assign(attrs, { 'data-hit': 'island', 'data-island': name });
 
-  const kids = [hexPoly(c, size * 0.985, { class: 'hex lagoon' })];
+  const kids = [hexPoly(c, size * 0.985, { class: 'hex lagoon' }), redMark(t, c, size)];
   // the island's land inside its lagoon: the reef's surf, the sand, the green, and two palms
   kids.push(h('circle', { class: 'reef', cx: c.x, cy: c.y, r: round(size * 0.6) }));
   kids.push(h('circle', { class: 'land-sand', cx: c.x, cy: c.y, r: round(size * 0.47) }));

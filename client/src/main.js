@@ -96,6 +96,11 @@ class App {
     this.main = el('main', { id: 'screen' });
     this.toastEl = el('div', { class: 'global-toast', role: 'alert', 'data-testid': 'global-toast' });
     clear(this.root).append(header, this.main, this.toastEl);
+    // the table fills the window below the header, whatever the header's height (fonts, a wrapped line)
+    const headerHeight = () => { if (header.isConnected) document.documentElement.style.setProperty('--header-h', `${header.offsetHeight}px`); };
+    this._headerSize?.disconnect();   // a language switch builds the shell again
+    this._headerSize = globalThis.ResizeObserver ? new ResizeObserver(headerHeight) : null;
+    if (this._headerSize) this._headerSize.observe(header); else headerHeight();
     this.drawConn();
     this.drawWho();
   }

@@ -1,5 +1,7 @@
-"""`GET /api/lessons`: every lesson's starting view, for the rules page's illustrations (drawn by the
-client's own board renderer). The lessons never change: the answer is built once, when the app is made."""
+"""`GET /api/lessons`: every lesson's starting view (`lessons`) and its view once the learner has made the
+moves its guide names (`after`), for the rules page's illustrations (drawn by the client's own board
+renderer: a new colonisation is shown done, not as a bare Tonga). The lessons never change: the answer is
+built once, when the app is made."""
 
 from __future__ import annotations
 
@@ -8,18 +10,33 @@ from typing import Any
 
 from aiohttp import web
 
-from server.tutorial.lessons import LESSONS
+from server.game import Game
+from server.tutorial.lessons import LEARNER, LESSONS, Lesson
 
 LESSON_VIEWS = web.AppKey("lesson_views", str)
 
 
+def _view(game: Game) -> dict[str, Any]:
+    view = game.view()
+    view.pop("legal", None)
+    return view
+
+
+def _after(lesson: Lesson) -> Game:
+    """The lesson's game once the learner has made its guide's moves (an opponent's set-up boats between
+    them, as the lesson's own game plays them)."""
+    game = lesson.build()
+    for move in lesson.moves:
+        while game.to_move not in (LEARNER, None):
+            game.apply(game.legal_actions()[0])
+        game.apply(move, colour=LEARNER)
+    return game
+
+
 def _views() -> str:
-    out: dict[str, Any] = {}
-    for lesson in LESSONS:
-        view = lesson.build().view()
-        view.pop("legal", None)
-        out[lesson.id] = view
-    return json.dumps({"lessons": out}, separators=(",", ":"))
+    start = {lesson.id: _view(lesson.build()) for lesson in LESSONS}
+    after = {lesson.id: _view(_after(lesson)) for lesson in LESSONS}
+    return json.dumps({"lessons": start, "after": after}, separators=(",", ":"))
 
 
 async def lessons(request: web.Request) -> web.Response:

@@ -13,7 +13,8 @@ function tightBox(view) {
   return `${x0} ${y0} ${x1 - x0} ${y1 - y0}`;
 }
 
-// [title key, text key, lesson whose board illustrates it (or null)]
+// [title key, text key, lesson whose board illustrates it (or null), the lesson's board once its moves are
+// made ('after': a new colonisation done, the last tile placed) rather than at its start]
 const SECTIONS = [
   ['rules.title', 'rules.goal', null],
   [null, 'rules.components', 'end'],
@@ -24,8 +25,8 @@ const SECTIONS = [
   [null, 'rules.voyage', null],
   ['learn.landing.title', 'rules.landing', 'chain'],
   ['learn.royal.title', 'rules.royal', 'turn_back'],
-  ['learn.colonise.title', 'rules.colonise', 'colonise'],
-  ['learn.end.title', 'rules.end', 'end'],
+  ['learn.colonise.title', 'rules.colonise', 'colonise', 'after'],
+  ['learn.end.title', 'rules.end', 'end', 'after'],
   [null, 'rules.variants', null],
 ];
 
@@ -33,14 +34,15 @@ export async function renderRules(app, root) {
   const t = app.t;
   const page = el('article', { class: 'rules panel', 'data-testid': 'rules' });
   clear(root).append(page);
-  let views = {};
-  try { views = (await (await fetch('/api/lessons')).json()).lessons || {}; } catch { /* text only */ }
-  for (const [title, text, lesson] of SECTIONS) {
+  let start = {}, after = {};
+  try { ({ lessons: start = {}, after = {} } = await (await fetch('/api/lessons')).json()); } catch { /* text only */ }
+  for (const [title, text, lesson, when] of SECTIONS) {
+    const views = when === 'after' ? after : start;
     const section = el('section', { class: 'rule', 'data-rule': text });
     if (title) section.append(el(title === 'rules.title' ? 'h2' : 'h3', { text: t(title) }));
     section.append(el('p', { text: t(text) }));
     if (lesson && views[lesson]) {
-      const figure = el('figure', { class: 'rule-board', 'data-lesson': lesson });
+      const figure = el('figure', { class: 'rule-board', 'data-lesson': lesson, 'data-when': when || 'start' });
       section.append(figure);
       page.append(section);
       const board = new BoardView(figure, { still: true });
