@@ -7,10 +7,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from server.game.catalogue import COLOURS  # R1 order
 from server.lobby.errors import Rejected
 from server.lobby.text import clean
-
-COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")  # R1 order
 
 
 class SettingsRules(Protocol):

@@ -1,9 +1,11 @@
 // The lobby: nickname, open tables and live games (updated live), create a table, join by code.
 import { el, clear, swatch } from './dom.js';
+import { COLOURS } from '../board.js';
 import { renderWelcome } from './welcome.js';
 import { renderReach } from './reach.js';
 
-const COLOURS = ['red', 'blue', 'green', 'yellow', 'orange', 'purple'];
+const COLOUR_NAMES = Object.keys(COLOURS);   // the seats' colours in RULES.md R1's order
+
 // An Expeditions turn's deadline: from live play to play over days (seconds, and how it reads)
 export const DEADLINES = [[30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min'], [3600, '1 h'], [86400, '24 h'], [259200, '72 h']];
 
@@ -126,7 +128,7 @@ function fillList(app, list, rooms) {
     list.append(el('li', { class: 'room-item', 'data-room': r.id, 'data-status': r.status },
       el('div', { class: 'room-title' }, el('strong', { text: r.name }), ' ', el('span', { class: `tag st-${r.status}`, text: t(`status.${r.status}`) })),
       el('div', { class: 'room-meta' },
-        Array.from({ length: r.seats }, (_, i) => swatch(COLOURS[i % 6])), ' ',
+        Array.from({ length: r.seats }, (_, i) => swatch(COLOUR_NAMES[i % COLOUR_NAMES.length])), ' ',
         t('lobby.players', { n: taken, seats: r.seats }), ' · ',
         (r.players || []).map((p) => p.name).join(', '),
         r.spectators ? ` · ${t('lobby.spectators', { n: r.spectators })}` : '',

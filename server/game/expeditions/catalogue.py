@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..catalogue import COLOURS as COLOURS  # the six colours in RULES.md R1's order (E1); a game's are 2-6 of them
 from .tiledata import ISLAND_DATA, SEA_DATA
 
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
@@ -18,8 +19,6 @@ CAPACITY = 3
 """A beach overflows when it holds more than CAPACITY boats (E6)."""
 BOATS = 15
 """Boats per colour (E1)."""
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "orange", "purple")
-"""Colours in RULES.md R1's order; a game's colours are 2-6 of them, in seat order."""
 
 
 class Cell(NamedTuple):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..scoring import rank
 from .catalogue import TILES, Island
 from .state import State
 
@@ -30,24 +31,6 @@ def scores(game: State) -> dict[str, dict[str, int]]:
 def ranking(game: State) -> dict[str, Any]:
     """The result: scores, ranking groups best first, winners and what decided it."""
     s = scores(game)
-
-    def key(colour: str) -> tuple[int, int, int]:
-        return (-s["scores"][colour], -s["islands"][colour], s["boats"][colour])
-
-    order = sorted(game.colours, key=key)
-    groups: list[list[str]] = []
-    for colour in order:
-        if groups and key(groups[-1][0]) == key(colour):
-            groups[-1].append(colour)
-        else:
-            groups.append([colour])
-    winners = groups[0]
-    decided_by = "score"
-    if len(winners) > 1:
-        decided_by = "shared"
-    else:
-        rivals = [c for c in game.colours if c not in winners]
-        best, rival = key(winners[0]), min((key(c) for c in rivals), default=None)
-        if rival is not None:
-            decided_by = "score" if best[0] != rival[0] else "islands" if best[1] != rival[1] else "boats"
-    return {**s, "ranking": groups, "winners": winners, "decided_by": decided_by}
+    # R13's order and tie-breaks, as Tongiaki ranks: most points, then islands, then fewest boats
+    groups, decided_by = rank(list(game.colours), s["scores"], s["islands"], s["boats"])
+    return {**s, "ranking": groups, "winners": groups[0], "decided_by": decided_by}
