@@ -13,8 +13,11 @@ const notepack = require("notepack.io");
 const { applyPatch } = await import(new URL("../client/src/patch.js", import.meta.url));
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
-// several server processes: sockets are spread over them round-robin, as a proxy without sticky rooms would
+// several server processes: sockets are spread over them round-robin, as a proxy without sticky rooms would;
+// --route=room sends every socket of room i to process i mod n, as nginx's `hash $arg_room consistent` does
+// for a table's sockets (deploy/nginx.conf)
 const urls = args.url.split(",");
+const byRoom = args.route === "room";
 let nextUrl = 0;
 const rooms = Number(args.rooms ?? 200);
 const spectators = Number(args.spectators ?? 2);
@@ -28,9 +31,9 @@ const people = 4 - bots;
 const stats = { moves: 0, messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
                 messageBytes: [], legalBytes: [], legals: 0, measuring: false, gaps: 0, errors: {} };
 
-function connect(name) {
+function connect(name, table) {
   return new Promise((resolve, reject) => {
-    const url = urls[nextUrl++ % urls.length];
+    const url = byRoom ? urls[table % urls.length] : urls[nextUrl++ % urls.length];
     const socket = io(url, { transports: ["websocket"], parser, forceNew: true, reconnection: false,
                              auth: { protocol: 2, name } });
     socket.once("session", () => resolve(socket));
@@ -85,9 +88,9 @@ class Seat {
 
 async function table(i) {
   const players = [];
-  for (let s = 0; s < people; s++) players.push(await connect(`R${i}P${s}`));
+  for (let s = 0; s < people; s++) players.push(await connect(`R${i}P${s}`, i));
   const watchers = [];
-  for (let s = 0; s < spectators; s++) watchers.push(await connect(`R${i}S${s}`));
+  for (let s = 0; s < spectators; s++) watchers.push(await connect(`R${i}S${s}`, i));
   const created = await call(players[0], "room_create",
                              { name: `bench ${i}`, seats: 4, bot_pace: bots ? botPace : 0, grace: 600 });
   const room = created.room.id;

