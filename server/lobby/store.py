@@ -1,6 +1,9 @@
 """The Redis store: the one place that talks to Redis.
 
-Keys (all under the configured prefix `P`):
+Keys (all under the configured prefix `P`). A room's own keys carry the room id as their Redis Cluster
+hash tag (`P:room:{r_1a2b}`: one slot a room, see `Store.key`); the shared directory's (lobby, rooms,
+timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
+deployment's, `P:{P}:lobby`; the rest are named as listed:
 
 | key | type | holds |
 | --- | --- | --- |

@@ -86,7 +86,7 @@ def test_compose_runs_two_or_more_replicas_configured_through_redis_url(compose,
     assert server["build"]["target"] in stages()
     assert server["deploy"]["replicas"] >= 2
     assert "ports" not in server and "container_name" not in server  # replicas: only the proxy is published
-    url = urlparse(server["environment"]["REDIS_URL"])
+    url = urlparse(interpolate(server["environment"]["REDIS_URL"]))   # (TONGIAKI_REDIS_URL unset)
     assert url.scheme == "redis" and url.hostname in services and url.port == 6379
     assert server["depends_on"]["redis"]["condition"] == "service_healthy"
     assert "/healthz" in healthcheck_words(server) and "127.0.0.1:8080" in healthcheck_words(server)
