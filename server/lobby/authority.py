@@ -274,9 +274,9 @@ class Authority:
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
         check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
         state, view = step.state, pack(after)
-        if not await self.store.commit(room.id, held.v, state, view, deciding, message, line,
-                                       self.timings.patch_log, check, held.room_raw, (began, began_v),
-                                       self.lobby.proc, turn_at):
+        if not await self.store.commit(room.id, held.v, state=state, view=view, deciding=deciding, message=message,
+                                       action=line, cap=self.timings.patch_log, check=check, room=held.room_raw,
+                                       began=(began, began_v), proc=self.lobby.proc, turn_at=turn_at):
             return None
         keep = self.live_games and live is not None
         self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,

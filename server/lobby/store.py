@@ -613,15 +613,16 @@ class Store:
             return None
         return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
 
-    async def commit(self, room_id: str, v: int, state: bytes, view: bytes, deciding: tuple[str, ...],
+    async def commit(self, room_id: str, v: int, *, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
                      room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
                      turn_at: float | None = None) -> bool:
-        """Stores version v+1 (`state`: engine bytes, `view`: msgpack) if the stored version is still v
-        and, when `room` (the stored bytes) is given, the room is unchanged; and brings the room's timer
-        forward to `check`. `began`: when and at which version the pending round began (None: with this
-        version); `proc`: the process storing it (see `alive`); `turn_at`: when the deciding colour's turn
-        began (None: now). True when it did."""
+        """Stores version v+1 (`state`: engine bytes, `view`: msgpack, `deciding`: the colours to decide,
+        `message`: the game message, kept in the patch log of at most `cap` messages, `action`: the action
+        log's line) if the stored version is still v and, when `room` (the stored bytes) is given, the room
+        is unchanged; and brings the room's timer forward to `check`. `began`: when and at which version the
+        pending round began (None: with this version); `proc`: the process storing it (see `alive`);
+        `turn_at`: when the deciding colour's turn began (None: now). True when it did."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
         keys = [self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),

@@ -22,8 +22,9 @@ async def started(store, room_id: str = "r_test0001") -> bytes:
 
 
 async def commit(store, v: int, room: bytes, room_id: str = "r_test0001") -> bool:
-    return await store.commit(room_id, v, b"s", pack({"v": v + 1}), ("blue",), {"room": room_id, "v": v + 1},
-                              {"v": v + 1}, 10, None, room)
+    return await store.commit(room_id, v, state=b"s", view=pack({"v": v + 1}), deciding=("blue",),
+                              message={"room": room_id, "v": v + 1}, action={"v": v + 1}, cap=10, check=None,
+                              room=room)
 
 
 async def test_a_version_is_stored_only_on_the_version_and_room_it_was_computed_on(store):
@@ -78,15 +79,17 @@ async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_s
     the same round keeps the stored one; a new round sets its own."""
     raw = await started(store)
     room_id, later = "r_test0001", 1000.0
-    assert await store.commit(room_id, 0, b"s", pack({}), ("red", "blue"), {"v": 1}, {"v": 1}, 10, None, raw,
-                              (later, 1))
+    assert await store.commit(room_id, 0, state=b"s", view=pack({}), deciding=("red", "blue"), message={"v": 1},
+                              action={"v": 1}, cap=10, check=None, room=raw, began=(later, 1))
     assert not await store.start_clock(room_id, 0, 500.0, 530.0)    # another round: nothing
     assert await store.start_clock(room_id, 1, 500.0, 530.0)
     assert not await store.start_clock(room_id, 1, 510.0, 540.0)    # started already
     assert (await store.game_head(room_id)).began == 500.0
-    assert await store.commit(room_id, 1, b"s", pack({}), ("blue",), {"v": 2}, {"v": 2}, 10, None, b"", (later, 1))
+    assert await store.commit(room_id, 1, state=b"s", view=pack({}), deciding=("blue",), message={"v": 2},
+                              action={"v": 2}, cap=10, check=None, began=(later, 1))
     assert (await store.game_head(room_id)).began == 500.0          # the same round: kept
-    assert await store.commit(room_id, 2, b"s", pack({}), ("red",), {"v": 3}, {"v": 3}, 10, None, b"", (600.0, 3))
+    assert await store.commit(room_id, 2, state=b"s", view=pack({}), deciding=("red",), message={"v": 3},
+                              action={"v": 3}, cap=10, check=None, began=(600.0, 3))
     assert (await store.game_head(room_id)).began == 600.0          # a new round: its own
     assert await store.report_seen(room_id, 3, "p_a", 60) == {"p_a"}
     assert await store.report_seen(room_id, 3, "p_b", 60) == {"p_a", "p_b"}
