@@ -24,6 +24,7 @@ test('R7: over the placed tiles to an island, each danger against the fleet colo
 
 test('R7.2: a danger greater than the colours sinks the fleet; an empty cell is unknown water', () => {
   assert.equal(routeAhead(tiles, [0, 0], 3, 1).end, 'sinks');
+  assert.match(routeWords(routeAhead(tiles, [0, 0], 3, 1), 1, translator('en')), /^danger 2 ✕ sinks \(1 colour\)/);
   const open = routeAhead(tiles, [0, 0], 0, 3);
   assert.deepEqual([open.end, open.cell, open.steps.length], ['unknown', [0, 1], 0]);
 });

@@ -49,13 +49,13 @@ def drag_board(page: Any, dx: float, dy: float) -> None:
     page.mouse.up()
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", ["desktop", "phone", "phone-sheet"])
 def test_the_targets_of_a_new_decision_come_wholly_into_view(browser: Any, contexts: list[Any], base_url: str,
                                                             artifacts: Path, size: str) -> None:
     """Lesson 6 (a chain reaction): the board panned so that Tubuai, where the landing will be, shows only a
     sliver at the board's left edge; the expansion sails there; the landing's beaches are then all wholly in
-    view, clear of the phone's tab bar."""
-    phone = size == "phone"
+    view, clear of the phone's tab bar (and of its bottom sheet, when the person has one open)."""
+    phone = size.startswith("phone")
     page = open_page(browser, contexts, viewport=PHONE if phone else DESKTOP, touch=phone)
     page.goto(f"{base_url}/?anim=0&lang=en#/learn/chain")
     page.wait_for_selector("[data-testid=tutorial][data-lesson=chain]")
@@ -67,6 +67,9 @@ def test_the_targets_of_a_new_decision_come_wholly_into_view(browser: Any, conte
     drag_board(page, board["x"] + 12 - (tubuai["x"] + tubuai["width"] / 2), 0)
     tubuai = page.locator("[data-testid=board] .tile[data-tile=Tubuai]").bounding_box()
     assert tubuai["x"] < board["x"] < tubuai["x"] + tubuai["width"], (tubuai, board)
+    if size == "phone-sheet":   # the person reads the players' sheet meanwhile
+        page.locator("[data-testid=side-tabs] [data-tab=players]").tap()
+        page.wait_for_selector("[data-panel=players]:visible")
     make_guide_move(page, state)   # the expansion: the fleet lands on Tubuai, whose beaches are the targets
     page.wait_for_selector("[data-testid=decision][data-kind=land]")
     page.wait_for_selector("[data-testid=board] [data-hit=beach]")

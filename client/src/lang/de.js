@@ -122,7 +122,7 @@ export default {
   'board.follow': "Dem Geschehen folgen",
 
   // the replay, the welcoming lobby, the end screen and the rematch
-  'route.tap_again': 'tippe den Steg noch einmal an, um abzulegen', 'route.danger_ok': 'Gefahr {danger} ✓ ({n} Farben)', 'route.danger_sinks': 'Gefahr {danger} ✕ sinkt ({n} Farben)', 'route.lands': 'landet auf {island}', 'route.royal': 'von der Königsinsel {island} abgewiesen', 'route.sinks': 'die Flotte sinkt', 'route.unknown': 'unbekanntes Wasser: ein Plättchen wird gezogen',
+  'route.tap_again': 'tippe den Steg noch einmal an, um abzulegen', 'route.danger_ok': 'Gefahr {danger} ✓ ({n} {n|Farbe|Farben})', 'route.danger_sinks': 'Gefahr {danger} ✕ sinkt ({n} {n|Farbe|Farben})', 'route.lands': 'landet auf {island}', 'route.royal': 'von der Königsinsel {island} abgewiesen', 'route.sinks': 'die Flotte sinkt', 'route.unknown': 'unbekanntes Wasser: ein Plättchen wird gezogen',
   'replay.rewind': 'Zurückspulen', 'replay.live': 'Zurück zum Live-Spiel',
   'replay.title': 'Wiederholung: {name}', 'replay.start': 'Zum Anfang', 'replay.prev_turn': 'Voriger Zug',
   'replay.prev': 'Eine Aktion zurück', 'replay.play': 'Abspielen', 'replay.pause': 'Pause', 'replay.next': 'Nächste Aktion',

@@ -122,7 +122,7 @@ export default {
   'board.follow': "Follow the action",
 
   // the replay, the welcoming lobby, the end screen and the rematch
-  'route.tap_again': 'tap the pier again to sail', 'route.danger_ok': 'danger {danger} ✓ ({n} colours)', 'route.danger_sinks': 'danger {danger} ✕ sinks ({n} colours)', 'route.lands': 'lands on {island}', 'route.royal': 'turned back by the royal island {island}', 'route.sinks': 'the fleet sinks', 'route.unknown': 'unknown water: a tile is drawn',
+  'route.tap_again': 'tap the pier again to sail', 'route.danger_ok': 'danger {danger} ✓ ({n} {n|colour|colours})', 'route.danger_sinks': 'danger {danger} ✕ sinks ({n} {n|colour|colours})', 'route.lands': 'lands on {island}', 'route.royal': 'turned back by the royal island {island}', 'route.sinks': 'the fleet sinks', 'route.unknown': 'unknown water: a tile is drawn',
   'replay.rewind': 'Rewind', 'replay.live': 'Back to live',
   'replay.title': 'Replay: {name}', 'replay.start': 'To the start', 'replay.prev_turn': 'Previous turn',
   'replay.prev': 'One action back', 'replay.play': 'Play', 'replay.pause': 'Pause', 'replay.next': 'Next action',

@@ -122,7 +122,7 @@ export default {
   'board.follow': "Suivre l’action",
 
   // the replay, the welcoming lobby, the end screen and the rematch
-  'route.tap_again': 'touchez la jetée à nouveau pour partir', 'route.danger_ok': 'danger {danger} ✓ ({n} couleurs)', 'route.danger_sinks': 'danger {danger} ✕ coule ({n} couleurs)', 'route.lands': 'accoste à {island}', 'route.royal': 'repoussée par l’île royale {island}', 'route.sinks': 'la flotte coule', 'route.unknown': 'eaux inconnues : une tuile est piochée',
+  'route.tap_again': 'touchez la jetée à nouveau pour partir', 'route.danger_ok': 'danger {danger} ✓ ({n} {n|couleur|couleurs})', 'route.danger_sinks': 'danger {danger} ✕ coule ({n} {n|couleur|couleurs})', 'route.lands': 'accoste à {island}', 'route.royal': 'repoussée par l’île royale {island}', 'route.sinks': 'la flotte coule', 'route.unknown': 'eaux inconnues : une tuile est piochée',
   'replay.rewind': 'Revenir en arrière', 'replay.live': 'Retour au direct',
   'replay.title': 'Rejouer : {name}', 'replay.start': 'Au début', 'replay.prev_turn': 'Tour précédent',
   'replay.prev': 'Une action en arrière', 'replay.play': 'Lecture', 'replay.pause': 'Pause', 'replay.next': 'Action suivante',

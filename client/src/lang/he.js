@@ -122,7 +122,7 @@ export default {
   'board.follow': "לעקוב אחרי הפעולה",
 
   // the replay, the welcoming lobby, the end screen and the rematch
-  'route.tap_again': 'הקישו שוב על המזח כדי להפליג', 'route.danger_ok': 'סכנה {danger} ✓ ({n} צבעים)', 'route.danger_sinks': 'סכנה {danger} ✕ טובע ({n} צבעים)', 'route.lands': 'נוחת על {island}', 'route.royal': 'מוחזר על ידי האי המלכותי {island}', 'route.sinks': 'הצי טובע', 'route.unknown': 'מים לא ידועים: נשלף אריח',
+  'route.tap_again': 'הקישו שוב על המזח כדי להפליג', 'route.danger_ok': 'סכנה {danger} ✓ ({n} {n|צבע|צבעים})', 'route.danger_sinks': 'סכנה {danger} ✕ טובע ({n} {n|צבע|צבעים})', 'route.lands': 'נוחת על {island}', 'route.royal': 'מוחזר על ידי האי המלכותי {island}', 'route.sinks': 'הצי טובע', 'route.unknown': 'מים לא ידועים: נשלף אריח',
   'replay.rewind': 'הרצה לאחור', 'replay.live': 'חזרה לשידור החי',
   'replay.title': 'הילוך חוזר: {name}', 'replay.start': 'להתחלה', 'replay.prev_turn': 'התור הקודם',
   'replay.prev': 'פעולה אחת אחורה', 'replay.play': 'ניגון', 'replay.pause': 'השהיה', 'replay.next': 'הפעולה הבאה',

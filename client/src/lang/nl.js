@@ -122,7 +122,7 @@ export default {
   'board.follow': "De actie volgen",
 
   // the replay, the welcoming lobby, the end screen and the rematch
-  'route.tap_again': 'tik de steiger nog eens aan om uit te varen', 'route.danger_ok': 'gevaar {danger} ✓ ({n} kleuren)', 'route.danger_sinks': 'gevaar {danger} ✕ zinkt ({n} kleuren)', 'route.lands': 'landt op {island}', 'route.royal': 'teruggestuurd door koningseiland {island}', 'route.sinks': 'de vloot zinkt', 'route.unknown': 'onbekend water: een tegel wordt getrokken',
+  'route.tap_again': 'tik de steiger nog eens aan om uit te varen', 'route.danger_ok': 'gevaar {danger} ✓ ({n} {n|kleur|kleuren})', 'route.danger_sinks': 'gevaar {danger} ✕ zinkt ({n} {n|kleur|kleuren})', 'route.lands': 'landt op {island}', 'route.royal': 'teruggestuurd door koningseiland {island}', 'route.sinks': 'de vloot zinkt', 'route.unknown': 'onbekend water: een tegel wordt getrokken',
   'replay.rewind': 'Terugspoelen', 'replay.live': 'Terug naar live',
   'replay.title': 'Terugkijken: {name}', 'replay.start': 'Naar het begin', 'replay.prev_turn': 'Vorige beurt',
   'replay.prev': 'Eén actie terug', 'replay.play': 'Afspelen', 'replay.pause': 'Pauze', 'replay.next': 'Volgende actie',
