@@ -79,4 +79,7 @@ def test_the_lesson_index_says_what_each_lesson_teaches(browser: Any, contexts: 
     teaches = page.locator("[data-testid=lessons] [data-testid=lesson-teaches]").all_inner_texts()
     assert len(teaches) == len(LESSONS) and all(len(x) > 20 for x in teaches), teaches
     assert len(set(teaches)) == len(LESSONS)
+    # a whole sentence each (not a first clause cut at its colon or semicolon)
+    assert all(x.endswith(".") for x in teaches), teaches
+    assert teaches[0] == "How the game starts: two boats each on Tonga.", teaches
     assert page.errors == []

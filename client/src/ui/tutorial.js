@@ -27,16 +27,11 @@ export function renderLessons(app, root) {
   const list = el('ol', { class: 'lessons', 'data-testid': 'lessons' });
   LESSON_IDS.forEach((id) => list.append(el('li', { class: `lesson-item ${done.has(id) ? 'done' : ''}`, 'data-lesson': id },
     el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null,
-    // what the lesson teaches: the first sentence of its explanation
-    el('div', { class: 'teaches muted', 'data-testid': 'lesson-teaches', text: firstSentence(t(`learn.${id}.text`)) }))));
+    // what the lesson teaches, in a line of its own
+    el('div', { class: 'teaches muted', 'data-testid': 'lesson-teaches', text: t(`learn.${id}.teaches`) }))));
   clear(root).append(el('div', { class: 'learn panel' },
     el('h2', { text: t('lobby.how') }), el('p', { text: t('learn.intro') }), list,
     el('p', {}, el('a', { href: '#/rules', text: t('lobby.rules') }), ' · ', el('a', { href: '#/', text: t('misc.back') }))));
-}
-
-function firstSentence(text) {
-  const m = /^.+?[.!?;:](\s|$)/u.exec(text);
-  return (m ? m[0] : text).trim();
 }
 
 /** The same move, whatever the order of its unordered parts (an expansion's beaches, a landing's boats). */
