@@ -23,7 +23,7 @@ from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Facts, Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
-from server.lobby.store import GameRecord, Head, Store, StoreUnavailable, pack, unpack
+from server.lobby.store import Head, Store, StoredGame, StoreUnavailable, pack, unpack
 from server.metrics import Metrics
 from server.records import Records, logged
 
@@ -57,7 +57,7 @@ class Held:
         return f"Held(room={self.room.id!r}, v={self.v}, deciding={self.deciding!r})"
 
     @classmethod
-    def stored(cls, room: Room, raw: bytes, record: GameRecord) -> Held:
+    def stored(cls, room: Room, raw: bytes, record: StoredGame) -> Held:
         """The stored game, to play on."""
         return cls(record.v, record.deciding, record.began, record.began_v, record.state, record.view, room,
                    raw, turn_at=record.turn_at)

@@ -34,6 +34,7 @@ deployment's, `P:{P}:lobby`; the rest are named as listed:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import time
@@ -194,8 +195,8 @@ def listing_score(room: Room) -> float:
     return room.created + (REAL_ROOM if room.status == PLAYING or len(room.humans()) >= 2 else 0.0)
 
 
-GAME_FIELDS = ("v", "state", "view", "to_move", "at", "began", "began_v", "turn_at")
 HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
+GAME_FIELDS = (*HEAD_FIELDS, "state", "view")
 
 
 def deciding_of(raw: str) -> tuple[str, ...]:
@@ -239,22 +240,11 @@ class Head:
 
 
 @dataclass(frozen=True)
-class GameRecord:
-    """A stored game: version `v`, the engine state (secret), the public view (msgpack), the colours
-    deciding (empty: over), when the last action was stored and when (at which version) the pending round
-    began."""
+class StoredGame(Head):
+    """A stored game: its head, and its bytes: the engine state (secret) and the public view (msgpack)."""
 
-    v: int
-    state: bytes
-    view: bytes
-    deciding: tuple[str, ...]
-    at: float
-    began: float
-    began_v: int
-    turn_at: float
-
-    def __repr__(self) -> str:
-        return f"GameRecord(v={self.v}, deciding={self.deciding!r}, at={self.at})"
+    state: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
+    view: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
 
 
 LEASE = """
@@ -575,11 +565,11 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------
     async def game(self, room_id: str) -> dict[str, Any] | None:
-        """The stored game: `v`, `state` (bytes), `view` (msgpack), `to_move`, `at` (None: not started)."""
+        """The stored game as a map of StoredGame's fields (None: not started)."""
         record = self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
         return None if record is None else asdict(record)
 
-    async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, GameRecord | None]:
+    async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, StoredGame | None]:
         """The room (parsed, and as stored: see `commit`) and its game, in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(self.key("room", room_id))
@@ -589,13 +579,12 @@ class Store:
         return room, raw_room or b"", self._record(raw_game)
 
     @staticmethod
-    def _record(raw: list[Any]) -> GameRecord | None:
-        if raw[0] is None:
+    def _record(raw: list[Any]) -> StoredGame | None:
+        head = Head.parse(raw[:len(HEAD_FIELDS)])
+        if head is None:
             return None
-        v, at = int(raw[0]), float(raw[4])
-        return GameRecord(v, raw[1], raw[2], deciding_of(raw[3].decode()), at,
-                          float(raw[5]) if raw[5] else at, int(raw[6]) if raw[6] else v,
-                          float(raw[7]) if raw[7] else at)
+        values = {f.name: getattr(head, f.name) for f in dataclasses.fields(Head)}
+        return StoredGame(**values, state=raw[-2], view=raw[-1])
 
     async def game_head(self, room_id: str) -> Head | None:
         """The stored game without its state."""
