@@ -68,7 +68,8 @@ if [ -f client/package.json ]; then
 fi
 
 # Tests only: Chromium for the browser tests, nginx for the deployment topology test, promtool (Debian's
-# prometheus package) for the alert rules' tests.
+# prometheus package) for the alert rules' tests, redis-server and redis-cli (Debian's redis-server) for
+# the Redis Cluster and Sentinel tests (tests/realtime/rediskit.py).
 if [ "$want_browser" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   apt_install chromium
 fi
@@ -77,4 +78,7 @@ if [ "$want_browser" = "--browser" ] && ! command -v nginx >/dev/null 2>&1 && [ 
 fi
 if [ "$want_browser" = "--browser" ] && ! command -v promtool >/dev/null 2>&1; then
   apt_install --no-install-recommends prometheus
+fi
+if [ "$want_browser" = "--browser" ] && { ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; }; then
+  apt_install redis-server
 fi

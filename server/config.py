@@ -154,6 +154,7 @@ class Config:
                                           # (off behind our nginx, `forwarded_for`: its limit_conn counts clients)
     header_timeout: float = 10.0          # seconds a new connection has to send its request head; 0: no limit
     forwarded_for: bool = False           # take the client address from X-Forwarded-For (behind our nginx only)
+    route_by_room: bool = False           # clients connect a table's socket with its room: the proxy routes by it
     log_format: str = "text"              # "text" or "json" (one JSON object per line)
     event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
     workers: int = 0                      # server processes on the port (`tongiaki serve`); 0: the CPU quota
@@ -334,6 +335,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forwarded_for", parse_bool, "`on`: the client address is the last entry of `X-Forwarded-For` "
             "(set it only behind a proxy that sets that header, as `deploy/nginx.conf` does; compose sets "
             "it)"),
+    Setting("route_by_room", parse_bool, "`on`: the web client connects the socket of a table with `?room=<id>` "
+            "(reconnecting when it enters another table), so that a proxy routing by it (`deploy/nginx.conf`: "
+            "`hash $arg_room consistent`) keeps every socket of a table on one replica; compose sets it"),
     Setting("deflate", parse_bool, "per-message deflate on websockets (docs/protocol.md §9)"),
     Setting("live_games", parse_bool, "`off`: rebuild each game from its stored bytes for every action "
             "instead of holding it as a live engine object (only to measure what holding buys: `bench.load "

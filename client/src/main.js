@@ -77,6 +77,9 @@ class App {
     // lost, so ask again as after a reconnection
     this.net.on('resync', () => this.pickUp());
     window.addEventListener('hashchange', () => this.route());
+    // a page opened on a table connects for it at once (Net.follow)
+    const opened = location.hash.match(/^#\/?room\/([^/]+)/);
+    if (opened) this.net.table = decodeURIComponent(opened[1]);
     this.net.connect();
     this.drawConn();
     window.__tongiaki = this; // for the browser tests and the curious
@@ -255,6 +258,8 @@ class App {
     this.screen = 'room';
     this.entering = id;
     clear(this.main).append(el('p', { class: 'muted', text: this.t('misc.loading') }));
+    await this.net.follow(id);   // to the replica holding the table, where the proxy routes by room
+    if (this.entering !== id) return;   // (gone elsewhere meanwhile)
     await this.joinRoom(id, false);
   }
 

@@ -40,6 +40,8 @@ export class Net {
     this.status = 'connecting';
     this.session = null;
     this.handlers = new Map();
+    this.table = null;    // the room this socket was connected for (`follow`)
+    this.byRoom = false;  // the server asks for a table's socket to carry its room (`route: 'room'`)
   }
 
   on(event, fn) {
@@ -64,7 +66,7 @@ export class Net {
       cb(a);
     };
     this.socket = io(this.url, {
-      parser: msgpackParser, auth, transports: ['websocket', 'polling'],
+      parser: msgpackParser, auth, transports: ['websocket', 'polling'], query: this.table ? { room: this.table } : {},
       reconnectionDelay: 500, reconnectionDelayMax: 4000,
     });
     const setStatus = (s) => { this.status = s; this._emitLocal('status', s); };
@@ -73,6 +75,7 @@ export class Net {
     this.socket.on('connect_error', (err) => { setStatus('offline'); this._emitLocal('connect_error', err); });
     this.socket.on('session', (s) => {
       if (s && s.token) storeToken(s.token);
+      this.byRoom = s?.route === 'room';
       this.session = { person: s.person, name: s.name, seats: s.seats || [], resumed: !!s.resumed };
       if (s.name) storeName(s.name);
       this._emitLocal('session', this.session);
@@ -91,6 +94,24 @@ export class Net {
         if (err) resolve({ ok: false, error: { code: 'timeout', message: `no answer to ${event}` } });
         else resolve(ack && typeof ack === 'object' ? ack : { ok: false, error: { code: 'internal', message: 'bad ack' } });
       });
+    });
+  }
+
+  /** The table this page shows (docs/deploy.md, "Scaling out"): where the server asks for it (`route:
+   *  'room'` in the session), the socket is connected with `?room=<id>`, so that the proxy routes it to the
+   *  replica holding the table; a socket connected for another table or for the lobby reconnects, and this
+   *  resolves once it is back (its session told again). Elsewhere nothing changes. */
+  async follow(room) {
+    const before = this.table;
+    this.table = room;
+    if (!this.socket) return;
+    this.socket.io.opts.query = room ? { room } : {};
+    if (!room || room === before || !this.byRoom || !this.socket.connected) return;
+    await new Promise((resolve) => {
+      const off = this.on('session', () => { off(); resolve(); });
+      setTimeout(() => { off(); resolve(); }, this.timeout);
+      this.socket.disconnect();
+      this.socket.connect();
     });
   }
 

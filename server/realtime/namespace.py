@@ -203,7 +203,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         bound_send_queue(self.server, sid, self.config.send_queue, self.metrics.dropped_slow_socket,
                          self.config.send_bytes)
         return {"protocol": PROTOCOL, "token": token, "person": person_id, "name": name,
-                "resumed": known is not None, "seats": seats}
+                "resumed": known is not None, "seats": seats,
+                **({"route": "room"} if self.config.route_by_room else {})}
 
     def _release_address(self, address: str) -> None:
         left = self.per_address.get(address, 1) - 1

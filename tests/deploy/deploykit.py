@@ -232,7 +232,7 @@ def render_nginx_conf(tmp: Path, listen: int, upstreams: list[int], static: Path
     sub("http {", "http {" + temps)
     # `resolve` (Docker's DNS, nginx >= 1.27.3) names every replica; here each loopback port is a line
     lines = UPSTREAM_LINE.findall(text)
-    assert len(lines) == 2, "both upstream pools should name `server server:8080 resolve`"
+    assert len(lines) == 3, "the three upstream pools should name `server server:8080 resolve`"
     text = UPSTREAM_LINE.sub(lambda m: "\n".join(f"{m['indent']}server 127.0.0.1:{p}{m['params']};"
                                                  for p in upstreams), text)
     return text

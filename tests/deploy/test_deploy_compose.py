@@ -204,7 +204,8 @@ def test_nginx_conf_upgrades_websockets_with_sensible_timeouts():
     read = int(re.search(r"proxy_read_timeout (\d+)s;", socket_block)[1])  # type: ignore[index]
     assert read > 45
     assert int(re.search(r"proxy_connect_timeout (\d+)s;", socket_block)[1]) <= 5  # type: ignore[index]
-    assert '"websocket:" tongiaki_spread;' in text and "hash $remote_addr consistent;" in text
+    assert '"websocket::"    tongiaki_spread;' in text and "hash $remote_addr consistent;" in text
+    assert '"~^websocket::." tongiaki_table;' in text and "hash $arg_room consistent;" in text   # a table's socket
     assert "location = /metrics" in text
 
 

@@ -380,3 +380,41 @@ async def test_every_http_route_the_client_uses_answers_through_the_proxy_as_dir
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
         await solo.close()
+
+
+async def test_the_proxy_puts_every_socket_of_a_table_on_one_replica(topology):
+    """deploy/nginx.conf routes a websocket that carries `?room=` by a consistent hash of the room (as the
+    web client connects a table's socket where TONGIAKI_ROUTE_BY_ROOM asks for it), where sockets without
+    it go to the least busy replica: each table's sockets all land on one replica."""
+    t = topology
+    made: list[socketio.AsyncClient] = []
+
+    async def connect(query: str = "") -> tuple[socketio.AsyncClient, dict]:
+        sio = socketio.AsyncClient(serializer="msgpack", reconnection=False)
+        session: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
+        sio.on("session", lambda s: session.done() or session.set_result(s))
+        made.append(sio)
+        await sio.connect(t.nginx.url + query, auth={"protocol": 2}, transports=["websocket"], wait_timeout=10)
+        return sio, await asyncio.wait_for(session, 10)
+
+    try:
+        host, me = await connect()
+        rooms = []
+        for i in range(3):   # (a person's cap on open rooms)
+            made_room = await host.call("room_create", {"name": f"routed {i}", "seats": 4}, timeout=10)
+            assert made_room["ok"], made_room
+            rooms.append(made_room["room"]["id"])
+        spread: set[str] = set()
+        for room in rooms:
+            for _ in range(4):
+                sio, _ = await connect(f"?room={room}")
+                answer = await sio.call("room_join", {"room": room}, timeout=10)
+                assert answer["ok"], answer
+            # the host's socket (no room: the least busy replica) may be anywhere; the four routed together
+            routed = {person: names for person, names in (await t.placement(room)).items() if person != me["person"]}
+            assert len(routed) == 4 and len(set().union(*routed.values())) == 1, routed
+            spread |= set().union(*routed.values())
+        print(f"\nrouted by room: {len(rooms)} tables, replicas used {sorted(spread)}")
+    finally:
+        for sio in made:
+            await sio.disconnect()

@@ -62,3 +62,16 @@ async def test_a_process_hears_the_tables_it_has_sockets_in_and_the_lobby_only(c
     finally:
         for s in (a, b):
             await s.stop()
+
+
+async def test_the_session_asks_for_a_tables_socket_to_carry_its_room_only_where_configured(config, clients):
+    plain = await InProcessServer(config).start()
+    routed = await InProcessServer(config.with_(route_by_room=True)).start()
+    try:
+        a = await Client("a").connect(plain.url)
+        b = await Client("b").connect(routed.url)
+        clients.extend([a, b])
+        assert "route" not in a.session and b.session["route"] == "room"
+    finally:
+        for s in (plain, routed):
+            await s.stop()
