@@ -163,9 +163,9 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     facts = app[notify_api.FACTS] = FactStream(client, config.prefix)
     app[notify_api.REACHES], app[notify_api.NOTIFY_STORE] = Reaches(client, config.prefix), store
     app[notify_api.PERSON] = lambda request: _viewer(store, request)
+    records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
-                          facts if mailer or pusher else None)
-    authority.records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
+                          facts if mailer or pusher else None, records)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(

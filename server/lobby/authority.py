@@ -81,7 +81,8 @@ class Authority:
 
     def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
                  metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
-                 offload: Offload | None = None, facts: Facts | None = None) -> None:
+                 offload: Offload | None = None, facts: Facts | None = None,
+                 records: Records | None = None) -> None:
         self.modes = modes
         self.facts = facts   # what the notifier hears of (server/notify/); None: nobody
         self.offload = offload or Offload(0)   # 0: every engine call on the loop (tests that build one)
@@ -95,7 +96,7 @@ class Authority:
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
         self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
-        self.records: Records | None = None   # where finished games are kept (set by the app)
+        self.records = records   # where finished games are kept (None: nowhere)
         self.on_check: Callable[[float | None], None] = lambda check: None   # the timers' nudge
 
     def __repr__(self) -> str:

@@ -7,8 +7,9 @@ the order they came off the stack, which is everything a replay needs (`replay.r
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack  # type: ignore[import-untyped]
 
@@ -27,6 +28,44 @@ def logged(v: int, colour: str | None, action: dict[str, Any] | None, by: str, h
     if drawn:
         line["drawn"] = drawn
     return line
+
+
+class RoomSeat(Protocol):
+    """What a record reads of a seat (server.lobby.Seat has it): the records layer imports no lobby."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def person(self) -> str | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def shown_level(self) -> str | None: ...
+
+
+class RoomSettings(Protocol):
+    """What a record reads of a room's settings (server.lobby.Settings has it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def private(self) -> bool: ...
+    def colours(self) -> list[str]: ...
+    def seat_colours(self, seat: int) -> list[str]: ...
+    def to_wire(self) -> dict[str, Any]: ...
+
+
+class FinishedRoom(Protocol):
+    """What a record reads of the room its game was played in (server.lobby.Room has it)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def settings(self) -> RoomSettings: ...
+    @property
+    def seats(self) -> Sequence[RoomSeat]: ...
 
 
 @dataclass(frozen=True)
@@ -63,9 +102,9 @@ class GameRecord:
         return dict(self.settings.get("variants") or {})
 
     @classmethod
-    def of_room(cls, room: Any, log: list[dict[str, Any]], result: dict[str, Any], finished: float,
+    def of_room(cls, room: FinishedRoom, log: list[dict[str, Any]], result: dict[str, Any], finished: float,
                 frames: list[dict[str, Any]] | None = None) -> GameRecord:
-        """The record of a finished room (`server.lobby.Room`) from its action log (lines of `logged`)."""
+        """The record of a finished room from its action log (lines of `logged`)."""
         settings = room.settings
         colours = settings.colours()
         seats = []
