@@ -1,7 +1,7 @@
 """`GET /api/lessons`: every lesson's starting view (`lessons`) and its view once the learner has made the
 moves its guide names (`after`), for the rules page's illustrations (drawn by the client's own board
-renderer: a new colonisation is shown done, not as a bare Tonga). The lessons never change: the answer is
-built once, when the app is made."""
+renderer: a new colonisation is shown done, not as a bare Tonga); the Expeditions lessons' starting maps are
+in `lessons` too. The lessons never change: the answer is built once, when the app is made."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from server.game import Game
+from server.tutorial.expeditions import EX_LESSONS
 from server.tutorial.lessons import LEARNER, LESSONS, Lesson
 
 LESSON_VIEWS = web.AppKey("lesson_views", str)
@@ -36,6 +37,8 @@ def _after(lesson: Lesson) -> Game:
 def _views() -> str:
     start = {lesson.id: _view(lesson.build()) for lesson in LESSONS}
     after = {lesson.id: _view(_after(lesson)) for lesson in LESSONS}
+    # the Expeditions lessons' maps (mode "expeditions"), drawn by the rules page's Expeditions section
+    start.update({ex.id: ex.build().view() for ex in EX_LESSONS})
     return json.dumps({"lessons": start, "after": after}, separators=(",", ":"))
 
 

@@ -10,17 +10,29 @@ import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 
 from server.game import Game, IllegalAction
+from server.game.expeditions import Expeditions, OrderError
 from server.lobby.errors import Rejected
+from server.tutorial.expeditions import EX_BY_ID, TUTOR, ExLesson
 from server.tutorial.lessons import BY_ID, LEARNER, Lesson
 
 TTL = 3600
 """Seconds a tutorial game is kept after its last move."""
 
 
-def _lesson(lesson_id: Any) -> Lesson:
-    if not isinstance(lesson_id, str) or lesson_id not in BY_ID:
-        raise Rejected("malformed", f"lesson must be one of {sorted(BY_ID)}")
-    return BY_ID[lesson_id]
+def _lesson(lesson_id: Any) -> Lesson | ExLesson:
+    if not isinstance(lesson_id, str) or (lesson_id not in BY_ID and lesson_id not in EX_BY_ID):
+        raise Rejected("malformed", f"lesson must be one of {sorted(BY_ID) + sorted(EX_BY_ID)}")
+    return BY_ID.get(lesson_id) or EX_BY_ID[lesson_id]
+
+
+def _ex_answer(lesson: ExLesson, game: Expeditions, events: list[dict[str, Any]], done: bool) -> dict[str, Any]:
+    """An Expeditions lesson as the learner sees it: the view, the order form's options while the turn
+    is open, the turn's report, and the order the guide names."""
+    view = game.view()
+    running = game.over is None and not events
+    return {"lesson": lesson.id, "mode": "expeditions", "view": view, "events": events,
+            "legal": game.legal_orders(LEARNER).to_wire() if running else None,
+            "step": 1 if events else 0, "moves": [lesson.order], "done": done, "retry": bool(events) and not done}
 
 
 def _canonical(action: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +73,7 @@ class Tutorials:
     def key(self, person: str) -> str:
         return f"{self.prefix}:tutorial:{person}"
 
-    async def _save(self, person: str, lesson: Lesson, game: Game, step: int) -> None:
+    async def _save(self, person: str, lesson: Lesson | ExLesson, game: Game | Expeditions, step: int) -> None:
         blob = msgpack.packb({"lesson": lesson.id, "state": game.to_bytes(), "step": step}, use_bin_type=True)
         await self.redis.set(self.key(person), blob, ex=TTL)
 
@@ -70,6 +82,8 @@ class Tutorials:
         lesson = _lesson(lesson_id)
         game = lesson.build()
         await self._save(person, lesson, game, 0)
+        if isinstance(lesson, ExLesson):
+            return _ex_answer(lesson, game, [], False)
         return _answer(lesson, game, [], 0, False)
 
     async def act(self, person: str, lesson_id: Any, action: Any) -> dict[str, Any]:
@@ -81,6 +95,8 @@ class Tutorials:
         held = msgpack.unpackb(raw, raw=False) if isinstance(raw, bytes) else None
         if held is None or held["lesson"] != lesson.id:
             raise Rejected("not_playing", f"start the lesson {lesson.id!r} first (tutorial_start)")
+        if isinstance(lesson, ExLesson):
+            return await self._ex_act(person, lesson, Expeditions.from_bytes(held["state"]), action)
         game = Game.from_bytes(held["state"])
         if game.to_move != LEARNER:
             raise Rejected("not_your_turn", "this lesson's turn is over: start it again")
@@ -101,3 +117,22 @@ class Tutorials:
         step = held["step"] + 1
         await self._save(person, lesson, game, step)
         return _answer(lesson, game, events, step, done)
+
+    async def _ex_act(self, person: str, lesson: ExLesson, game: Expeditions, action: dict[str, Any]) -> dict[str, Any]:
+        """The learner's order in an Expeditions lesson: checked by the engine like an order at a table; the
+        lesson's own order only (another legal one is refused, nothing changes); then the tutor's order and
+        the turn's resolution (E5-E11)."""
+        if game.over is not None or game.turn != lesson.build().turn:
+            raise Rejected("not_your_turn", "this lesson's turn is over: start it again")
+        try:
+            order = game.check(LEARNER, action)
+        except OrderError as e:
+            raise Rejected("illegal_action", e.message, reason=e.code) from None
+        if order != game.check(LEARNER, lesson.order):
+            raise Rejected("not_the_lesson", "not the lesson's order: try the one its guide names")
+        game.submit(LEARNER, order.to_wire())
+        game.submit(TUTOR, lesson.tutor)
+        events = [e.to_wire() for e in game.resolve()]
+        done = lesson.done(events)
+        await self._save(person, lesson, game, 1)
+        return _ex_answer(lesson, game, events, done)

@@ -4,6 +4,8 @@ import { el, clear } from './dom.js';
 import { BoardView } from '../boardview.js';
 import { SIZE } from '../board.js';
 import { cellCenter } from '../hex.js';
+import { SVG_NS, toDom } from '../vdom.js';
+import { mapTree, viewBoxOf } from '../expeditions/board.js';
 
 /** A viewBox fitting the tiles closely (the table's leaves room around them for play). */
 function tightBox(view) {
@@ -30,6 +32,25 @@ const SECTIONS = [
   [null, 'rules.variants', null],
 ];
 
+// Expeditions (EXPEDITIONS.md), each picture the starting map of its lesson, drawn by the Expeditions map
+const EX_SECTIONS = [
+  ['rules.ex.title', 'rules.ex.goal', null],
+  ['learn.ex_orders.title', 'rules.ex.orders', 'ex_orders'],
+  ['learn.ex_migration.title', 'rules.ex.migration', 'ex_migration'],
+  ['learn.ex_weather.title', 'rules.ex.weather', 'ex_weather'],
+  ['learn.ex_typhoon.title', 'rules.ex.typhoon', 'ex_typhoon'],
+  ['learn.ex_end.title', 'rules.ex.end', 'ex_end'],
+];
+
+/** An Expeditions map as a still picture. */
+function exPicture(figure, view) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('class', 'board-svg ex-map');
+  svg.setAttribute('viewBox', viewBoxOf(view));
+  svg.appendChild(toDom(mapTree(view, {})));
+  figure.append(svg);
+}
+
 export async function renderRules(app, root) {
   const t = app.t;
   const page = el('article', { class: 'rules panel', 'data-testid': 'rules' });
@@ -49,6 +70,16 @@ export async function renderRules(app, root) {
       board.render(views[lesson], {});
       board.svg.setAttribute('viewBox', tightBox(views[lesson]));
       continue;
+    }
+    page.append(section);
+  }
+  for (const [title, text, lesson] of EX_SECTIONS) {
+    const section = el('section', { class: 'rule', 'data-rule': text });
+    section.append(el(title === 'rules.ex.title' ? 'h2' : 'h3', { text: t(title) }), el('p', { text: t(text) }));
+    if (lesson && views[lesson]) {
+      const figure = el('figure', { class: 'rule-board ex-rule-board', 'data-lesson': lesson });
+      exPicture(figure, views[lesson]);
+      section.append(figure);
     }
     page.append(section);
   }

@@ -9,13 +9,15 @@ import { QuietLog } from './replay.js';
 import { describeAction } from '../describe.js';
 
 export const LESSON_IDS = ['setup', 'expand', 'voyage', 'sinking', 'landing', 'chain', 'royal', 'turn_back', 'colonise', 'end'];
+/** The Expeditions lessons (played by expeditions/lesson.js). */
+export const EX_LESSON_IDS = ['ex_orders', 'ex_migration', 'ex_weather', 'ex_typhoon', 'ex_end'];
 const PROGRESS_KEY = 'tongiaki.tutorial';
 
 export function progress() {
   try { return new Set(JSON.parse(localStorage.getItem(PROGRESS_KEY) || '[]')); } catch { return new Set(); }
 }
 
-function markDone(id) {
+export function markDone(id) {
   const done = progress();
   done.add(id);
   try { localStorage.setItem(PROGRESS_KEY, JSON.stringify([...done])); } catch { /* private mode */ }
@@ -29,8 +31,14 @@ export function renderLessons(app, root) {
     el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null,
     // what the lesson teaches, in a line of its own
     el('div', { class: 'teaches muted', 'data-testid': 'lesson-teaches', text: t(`learn.${id}.teaches`) }))));
+  // Expeditions, the game of orders at once: its own lessons (expeditions/lesson.js)
+  const exList = el('ol', { class: 'lessons', 'data-testid': 'ex-lessons' });
+  EX_LESSON_IDS.forEach((id) => exList.append(el('li', { class: `lesson-item ${done.has(id) ? 'done' : ''}`, 'data-lesson': id },
+    el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', text: '✓ ' + t('learn.done_tag') }) : null,
+    el('div', { class: 'teaches muted', text: t(`learn.${id}.teaches`) }))));
   clear(root).append(el('div', { class: 'learn panel' },
     el('h2', { text: t('lobby.how') }), el('p', { text: t('learn.intro') }), list,
+    el('h3', { text: t('ex.mode') }), el('p', { text: t('learn.ex_intro') }), exList,
     el('p', {}, el('a', { href: '#/rules', text: t('lobby.rules') }), ' · ', el('a', { href: '#/', text: t('misc.back') }))));
 }
 
