@@ -53,7 +53,8 @@ const PLURALS = new Map();
  *  (the first word for the category "one", the second for every other). */
 export function format(str, args = {}, lang = 'en') {
   return String(str)
-    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (m, k, one, other) => {
+    // a plural's words may hold a placeholder themselves ("{n|one boat|{n} boats}")
+    .replace(/\{(\w+)\|((?:[^|{}]|\{\w+\})*)\|((?:[^{}]|\{\w+\})*)\}/g, (m, k, one, other) => {
       const n = Number(args[k]);
       if (!Number.isFinite(n)) return other;
       if (!PLURALS.has(lang)) PLURALS.set(lang, new Intl.PluralRules(lang));

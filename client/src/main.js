@@ -14,7 +14,8 @@ import { GameLog, backfillLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
 import { EndScreen } from './ui/endscreen.js';
-import { Lesson, renderLessons } from './ui/tutorial.js';
+import { Lesson, renderLessons, EX_LESSON_IDS } from './ui/tutorial.js';
+import { ExLesson } from './expeditions/lesson.js';
 import { renderRules } from './ui/rules.js';
 
 const QUIET_MS = 10000; // after this long without a game message, ask whether one was missed (cheap if none was)
@@ -192,7 +193,7 @@ class App {
     this.screen = page;
     if (page === 'rules') { await renderRules(this, this.main); return; }
     if (!arg) { renderLessons(this, this.main); return; }
-    this.lesson = new Lesson(this, this.main, arg);
+    this.lesson = EX_LESSON_IDS.includes(arg) ? new ExLesson(this, this.main, arg) : new Lesson(this, this.main, arg);
     await this.lesson.start();
   }
 
@@ -434,7 +435,11 @@ class App {
         history: () => this.net.request('since', { room: r.id, v: 0 }),
         lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
           r.state?.code),
-        keepDraft: true });
+        keepDraft: true,
+        // Expeditions (docs/protocol.md §14): the report shown lets the next turn's deadline start; an order
+        // that is in may be taken back until the turn resolves
+        seen: (turn) => this.net.request('report_seen', { room: r.id, turn }).catch(() => null),
+        withdraw: () => this.net.request('withdraw', { room: r.id }) });
       r.end = new EndScreen(this, r.table.panels.resultEl, r.table.rewindSlot);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view, v: r.stream.v });

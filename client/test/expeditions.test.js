@@ -55,16 +55,57 @@ test('only the kinds the options allow are offered; pass always', () => {
   assert.deepEqual(d.toWire(), { type: 'royal', island: 'MURO' });
 });
 
-test('the report in words, plurals by Intl.PluralRules, from the revealed orders on', () => {
-  const who = (c) => c;
-  assert.equal(orderWords({ type: 'expand', island: 'TONG', moves: { N: 2, E: -1 } }, t), 'TONG N+2 E-1');
-  assert.equal(eventWords({ type: 'fleet_departed', island: 'TONG', beach: 'N', boats: ['red'], mv: 1, tied: 0 }, t, who),
-    'A fleet of 1 boat leaves TONG N');
-  assert.equal(eventWords({ type: 'migration_phase', overflowing: [[1], [2]] }, t, who), 'Migrations: 2 beaches overflow');
-  assert.equal(eventWords({ type: 'boat_moved', colour: 'red', island: 'TONG', cell: [6, 6], beach: 'N', to: 'supply' }, t, who),
-    'red: a boat from TONG N back to the supply');
+// a map naming its islands (the view's tiles), for the words below
+const VIEW = { tiles: [
+  { tile: 'TONG', kind: 'island', name: 'Tonga', value: 0, cell: [6, 6], beaches: { N: ['red', 'red', 'blue'] } },
+  { tile: 'S05', kind: 'sea', cell: [6, 5], routes: [['N', 'S', 2, 2], ['E', 'W', 1, 3]] },
+  { tile: 'OAHU', kind: 'island', name: 'Oahu', value: 4, cell: [6, 4], beaches: {} },
+] };
+const names = { red: 'Red', blue: 'Blue' };
+const who = (c) => names[c] || c;
+
+test('E13: the report in sentences: islands by name, beaches by side, places by the island beside them, never a code', () => {
+  assert.equal(orderWords({ type: 'expand', island: 'TONG', moves: { N: 2, E: -1 } }, t, VIEW),
+    'expand on Tonga (2 boats onto the north beach, 1 boat back from the east beach)');
+  assert.equal(orderWords({ type: 'place', island: 'OAHU', beach: 'W' }, t, VIEW), "a boat on Oahu's west beach");
+  const voyage = [
+    { type: 'fleet_departed', island: 'TONG', cell: [6, 6], beach: 'N', boats: ['red', 'red', 'blue'], mv: 2, tied: 0 },
+    { type: 'tile_placed', tile: 'S05', cell: [6, 5], left: {} },
+    { type: 'route_sailed', tile: 'S05', cell: [6, 5], entry: 'S', exit: 'N', factor: 2, mv: 2, survived: true },
+    { type: 'tile_placed', tile: 'OAHU', cell: [6, 4], left: {} },
+    { type: 'landfall', island: 'OAHU', cell: [6, 4], placements: [['red', 'N'], ['red', 'E'], ['blue', 'N']] },
+  ];
+  assert.deepEqual(voyage.map((e) => eventWords(e, t, who, VIEW)), [
+    "The fleet of Red and Blue (3 boats, 2 colours) sails north from Tonga's north beach.",
+    'Unknown water: a new sea tile is laid north of Tonga.',
+    'It crosses the sea tile with weather 2 at that end: 2 colours are enough, and it sails on north.',
+    'It discovers Oahu, worth 4, north of Tonga.',
+    'It lands on Oahu: Red on the north beach, Red on the east beach, Blue on the north beach.',
+  ]);
+  for (const line of voyage.map((e) => eventWords(e, t, who, VIEW))) assert.doesNotMatch(line, /\bS\d\d\b|TONG|OAHU|\d,\d/);
+  // one boat, one colour: the singular
+  assert.equal(eventWords({ type: 'fleet_departed', island: 'TONG', beach: 'E', boats: ['red'], mv: 1, tied: 0 }, t, who, VIEW),
+    "The fleet of Red (1 boat, 1 colour) sails east from Tonga's east beach.");
+  assert.equal(eventWords({ type: 'route_sailed', cell: [6, 5], entry: 'S', exit: 'N', factor: 3, mv: 1, survived: false }, t, who, VIEW),
+    'It enters the sea tile with weather 3 at that end: more than its 1 colour.');
+  assert.equal(eventWords({ type: 'migration_phase', overflowing: [[1], [2]] }, t, who, VIEW), 'Migrations: 2 beaches hold more than 3 boats.');
+  assert.equal(eventWords({ type: 'boat_moved', colour: 'red', island: 'TONG', cell: [6, 6], beach: 'N', to: 'supply' }, t, who, VIEW),
+    "Red takes a boat back from Tonga's north beach.");
+  assert.equal(eventWords({ type: 'typhoon', cell: [6, 5], struck: 'S05', tile: 'S09' }, t, who, VIEW),
+    'The typhoon sweeps away the sea tile north of Tonga: a new one from the deck takes its place, its weather 1 higher.');
   const events = [{ type: 'submitted', colour: 'red', turn: 1 }, { type: 'orders', turn: 1, orders: {} }];
   assert.deepEqual(reportOf(events), [events[1]]);
+});
+
+test('the same sentences in every language, with their plurals (a placeholder inside a plural too)', async () => {
+  await Promise.all(['fr', 'de', 'nl', 'he'].map(loadLanguage));
+  const e = { type: 'fleet_departed', island: 'TONG', beach: 'N', boats: ['red', 'red', 'blue'], mv: 2, tied: 0 };
+  assert.equal(eventWords(e, translator('fr'), who, VIEW), 'La flotte de Red et Blue (3 bateaux, 2 couleurs) part vers le nord depuis la plage nord de Tonga.');
+  assert.equal(eventWords(e, translator('de'), who, VIEW), 'Die Flotte von Red und Blue (3 Boote, 2 Farben) segelt vom Nordstrand von Tonga nach Norden.');
+  assert.equal(eventWords(e, translator('nl'), who, VIEW), 'De vloot van Red en Blue (3 boten, 2 kleuren) vaart van het noordstrand van Tonga naar het noorden.');
+  const he = translator('he');
+  assert.match(eventWords(e, he, who, VIEW), /3 סירות, 2 צבעים/);
+  assert.match(eventWords({ ...e, boats: ['red'], mv: 1 }, he, who, VIEW), /סירה אחת, צבע אחד/);
 });
 
 test('a report step shows the tiles found so far and the fleet under way on its tile', () => {

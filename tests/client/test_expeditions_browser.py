@@ -1,17 +1,18 @@
 """Expeditions in a real browser (docs/protocol.md §14, EXPEDITIONS.md E3–E13): a person creates the table
 from the lobby form, plays a whole game against a random and a greedy bot through the order form, and
 reads each turn's report; a spectator sees who has ordered, never what. Screens of the order form and a
-turn report at 1366×768 and 390×844 go to test-artifacts/client/."""
+turn report at 1366×800 and 390×844 go to test-artifacts/client/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browserkit import open_page
 
-DESKTOP = {"width": 1366, "height": 768}
+DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -58,8 +59,8 @@ def test_a_whole_expeditions_game_with_bots_through_the_order_form(browser: Any,
     create_expeditions_table(page, base_url)
     page.click("[data-testid=start-bots]")
     page.wait_for_selector("[data-testid=order-send]")
-    # the order form: the rule it follows, moves left, a countdown that runs
-    assert "E4" in page.inner_text("[data-testid=order-rule]")
+    # the order form: what the order means in plain words (E4), moves left, a countdown that runs
+    assert "Tonga gives every player 2 boat moves" in page.inner_text("[data-testid=order-rule]")
     assert "2" in page.inner_text("[data-testid=moves-left]")
     first = int(page.get_attribute("[data-testid=countdown]", "data-ms") or 0)
     assert 25_000 < first <= 30_000
@@ -75,7 +76,8 @@ def test_a_whole_expeditions_game_with_bots_through_the_order_form(browser: Any,
     # the bots ordered at once: the turn resolves, its report is listed and stepped through on the map
     page.wait_for_selector("[data-testid=report-steps] li")
     steps = page.locator("[data-testid=report-steps] li").all_inner_texts()
-    assert any("TONG N" in s for s in steps) and any(s.startswith(("Scores", "Game over")) for s in steps), steps
+    assert any("expand on Tonga (1 boat onto the north beach, 1 boat onto the east beach)" in s for s in steps), steps
+    assert any(s.startswith(("Scores", "Game over")) for s in steps), steps
     page.wait_for_selector("[data-testid=report-focus]", state="attached")
     page.screenshot(path=str(artifacts / f"41-expeditions-turn-report-{tag}.png"), full_page=tag == "phone")
     left = int(page.get_attribute("[data-testid=countdown]", "data-ms") or 0)
@@ -119,18 +121,154 @@ def test_a_spectator_sees_who_has_ordered_never_what(browser: Any, contexts: lis
         held = page.evaluate("() => JSON.stringify([window.__tongiaki.room.stream.view,"
                              " window.__tongiaki.room.stream.legal])")
         assert '"W":2' not in held, held
-    assert "W+2" in host.inner_text("[data-testid=order-sent]")
+    assert "expand on Tonga (2 boats onto the west beach)" in host.inner_text("[data-testid=order-sent]")
     assert watcher.inner_text("[data-testid=order-form]").strip().endswith("You are watching.")
     guest.wait_for_selector("[data-testid=order-send]")
     guest.click("[data-kind=pass]")
     guest.click("[data-testid=order-send]")
     watcher.wait_for_selector("[data-testid=report-steps] li")
-    assert "TONG W+2" in watcher.inner_text("[data-testid=report-steps]")
+    assert "expand on Tonga (2 boats onto the west beach)" in watcher.inner_text("[data-testid=report-steps]")
     # someone who opens the game later (back after a day) reads the reports of the turns played meanwhile
     late = open_page(browser, contexts, viewport=DESKTOP)
     late.goto(f"{base_url}/#/room/{room}")
     late.wait_for_selector("[data-testid=report-steps] li")
-    assert "TONG W+2" in late.inner_text("[data-testid=report-steps]")
+    assert "expand on Tonga (2 boats onto the west beach)" in late.inner_text("[data-testid=report-steps]")
     assert late.inner_text("[data-testid=report-turn]").strip() == "Turn 1"
     for page in (host, guest, watcher, late):
         assert not page.errors, page.errors
+
+
+# Codes a player should never read: a sea tile's id, an island's abbreviation, a cell's numbers.
+CODES = r"\bS\d\d\b|\b(TONG|MURO|NAUR|TUBU|RARO|RAPA|TOKE|TUAM|HIVA|MANG|OAHU|TAHI|TUVA|FIDS|HAWA|SAMO)\b|\b\d+,\d+\b"
+SIZES = [pytest.param(DESKTOP, False, id="desktop"), pytest.param(PHONE, True, id="phone")]
+
+IN_VIEW_JS = r"""
+(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  const cx = r.left + r.width / 2, cy = r.top + Math.min(r.height, innerHeight) / 3;
+  const hit = document.elementFromPoint(cx, cy);
+  return r.top >= -1 && r.top < innerHeight / 2 && r.height > 150 && !!hit && document.querySelector(sel).contains(hit); }
+"""
+
+
+def started_game(page: Any, base_url: str) -> None:
+    """A game of three with two beginner bots that order at once, this page at its first order form."""
+    create_expeditions_table(page, base_url)
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=order-send]")
+
+
+@pytest.mark.parametrize(("viewport", "touch"), SIZES)
+def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: list[Any], base_url: str,
+                                                      artifacts: Path, viewport: dict[str, int], touch: bool) -> None:
+    """E4, E13: islands by name, sea tiles drawn with their weather, the order's meaning in plain words, the
+    map's legend; the report in sentences, its current sentence over the map while it plays, Skip; on a
+    phone the form is a sheet over the map's foot and the map stays in view while the report plays."""
+    tag = "phone" if touch else "desktop"
+    page = open_page(browser, contexts, viewport=viewport, touch=touch)
+    started_game(page, base_url)
+    svg_text = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=board] text')].map((x) => x.textContent).join(' ')")
+    assert "Tonga" in svg_text and not re.search(CODES, svg_text), svg_text
+    assert page.locator("[data-testid=board] .sea .factor").count() >= 16   # 4 sea tiles, 2 routes, 2 ends
+    assert "Weather at a route’s end" in page.inner_text("[data-testid=map-legend]")
+    page.click("[data-testid=plus-N]")
+    page.click("[data-testid=plus-N]")
+    rule = page.inner_text("[data-testid=order-rule]")
+    assert "Tonga gives every player 2 boat moves" in rule and "This order: 2 boats onto the north beach." in rule, rule
+    assert page.inner_text("[data-testid=order-form] .stepper[data-side=N] .side-name") == "north"
+    if touch:
+        sheet = page.evaluate("""() => { const f = document.querySelector('[data-testid=order-form]');
+          const r = f.getBoundingClientRect(); return [getComputedStyle(f).position, Math.round(r.bottom), innerHeight]; }""")
+        assert sheet[0] == "fixed" and abs(sheet[1] - sheet[2]) <= 1, sheet
+        assert page.evaluate(IN_VIEW_JS, "[data-testid=board]"), "the map is in view above the sheet"
+    page.screenshot(path=str(artifacts / f"43-expeditions-words-form-{tag}.png"))
+    page.click("[data-testid=order-send]")
+    # the bots ordered at once: the report plays, its sentence over the map, with a Skip button
+    page.wait_for_selector("[data-testid=report-caption]:not([hidden])")
+    if touch:
+        assert page.evaluate(IN_VIEW_JS, "[data-testid=board]"), "the map stays in view while the report plays"
+    page.screenshot(path=str(artifacts / f"44-expeditions-words-report-{tag}.png"))
+    page.click("[data-testid=report-skip]")
+    assert page.evaluate("() => window.__tongiaki.room.table.animating") is False
+    page.wait_for_selector("[data-testid=report-caption]", state="hidden")
+    steps = page.locator("[data-testid=report-steps] li").all_inner_texts()
+    assert steps[0].startswith("Orders: ") and "expand on Tonga (2 boats onto the north beach)" in steps[0], steps
+    for line in steps:
+        assert not re.search(CODES, line), line
+        assert line.rstrip().endswith((".", "!")) or line.startswith(("Orders", "Scores", "Game over", "Deadline")), line
+    assert page.evaluate("() => { const t = window.__tongiaki.room.table; "
+                         "return t.step === t.reports[t.shownReport].events.length - 1; }")
+    assert not page.errors, page.errors
+
+
+def test_an_earlier_turn_is_shown_on_the_map_as_it_was(browser: Any, contexts: list[Any], base_url: str,
+                                                       artifacts: Path) -> None:
+    """E13: "Previous turn" shows the map that turn left (its tiles and boats), not today's; a button goes
+    back to today's map."""
+    page = open_page(browser, contexts, viewport=DESKTOP)
+    started_game(page, base_url)
+    for _turn in range(2):   # Tonga's north beach past 3 boats on the second turn: a fleet sails
+        page.wait_for_selector("[data-testid=order-send], [data-testid=result]:not([hidden])")
+        if page.locator("[data-testid=result]:not([hidden])").count():
+            break
+        page.click("[data-testid=plus-N]")
+        page.click("[data-testid=plus-N]")
+        turn = page.evaluate("() => window.__tongiaki.room.stream.view.turn")
+        page.click("[data-testid=order-send]")
+        page.wait_for_function("(turn) => window.__tongiaki.room.stream.view.turn > turn"
+                               " || window.__tongiaki.room.stream.view.phase === 'over'", arg=turn)
+    page.wait_for_function("() => window.__tongiaki.room.table.reports.length >= 2")
+    if page.locator("[data-testid=report-skip]").count():
+        page.click("[data-testid=report-skip]")
+    page.click("[data-testid=report-prev]")
+    page.wait_for_selector("[data-testid=report-then]:not([hidden])")
+    shown, then, now = page.evaluate("""() => { const t = window.__tongiaki.room.table;
+      const key = (v) => JSON.stringify(v.tiles.map((x) => [x.tile, x.beaches || null]).sort());
+      const onMap = [...document.querySelectorAll('[data-testid=board] .tile')].map((g) => g.dataset.tile).sort();
+      return [onMap, t.reports[t.shownReport].view.tiles.map((x) => x.tile).sort(), key(t.view) === key(t.reports[t.shownReport].view)]; }""")
+    assert shown == then, (shown, then)
+    assert not now, "the earlier turn's map differs from today's (boats moved on)"
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") == page.inner_text(
+        "[data-testid=report-turn]").split()[-1]
+    assert "The map after turn" in page.inner_text("[data-testid=report-then]")
+    page.screenshot(path=str(artifacts / "45-expeditions-earlier-turn-desktop.png"))
+    page.click("[data-testid=report-today]")
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize(("viewport", "touch"), SIZES)
+def test_a_lesson_of_expeditions_and_its_rules_section(browser: Any, contexts: list[Any], base_url: str,
+                                                      artifacts: Path, viewport: dict[str, int], touch: bool) -> None:
+    """How to play: the Expeditions lessons are listed; the migration lesson is played through the real
+    order form (E6-E8: the fourth boat sails, two colours cross a weather of 2, Oahu is found); a legal
+    order that is not the lesson's is refused; the rules page has an Expeditions section, its pictures
+    drawn by the map renderer."""
+    tag = "phone" if touch else "desktop"
+    page = open_page(browser, contexts, viewport=viewport, touch=touch)
+    page.goto(base_url + "/?lang=en#/learn")
+    page.wait_for_selector("[data-testid=ex-lessons] a")
+    assert page.locator("[data-testid=ex-lessons] li").count() == 5
+    page.goto(base_url + "/?lang=en#/learn/ex_migration")
+    page.wait_for_selector("[data-testid=order-send]")
+    assert "expand on Tonga (1 boat onto the north beach)" in page.inner_text("[data-testid=tutorial-move]")
+    page.click("[data-testid=plus-E]")
+    page.click("[data-testid=order-send]")
+    page.wait_for_selector("[data-testid=tutorial-not-quite]")
+    page.click("[data-testid=minus-E]")
+    page.click("[data-testid=plus-N]")
+    assert "Tonga's north beach will hold 4 boats" in page.inner_text("[data-testid=order-rule]")
+    page.screenshot(path=str(artifacts / f"46-expeditions-lesson-form-{tag}.png"))
+    page.click("[data-testid=order-send]")
+    page.wait_for_selector("[data-testid=tutorial-state][data-state=done]")
+    steps = " ".join(page.locator("[data-testid=report-steps] li").all_inner_texts())
+    assert "It lands on Oahu" in steps and "sails north from Tonga's north beach" in steps, steps
+    page.wait_for_function("() => !document.querySelector('[data-testid=report-skip]')")
+    page.screenshot(path=str(artifacts / f"47-expeditions-lesson-done-{tag}.png"), full_page=True)
+    page.goto(base_url + "/?lang=en#/rules")
+    page.wait_for_selector("[data-rule='rules.ex.migration'] .rule-board svg .tile")
+    for rule, tiles in (("rules.ex.orders", 5), ("rules.ex.migration", 6), ("rules.ex.end", 8)):
+        assert page.locator(f"[data-rule='{rule}'] .rule-board svg .tile").count() == tiles, rule
+    page.locator("[data-rule='rules.ex.title']").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"48-expeditions-rules-{tag}.png"))
+    assert not page.errors, page.errors

@@ -66,8 +66,7 @@ function seaTile(t, ui) {
     'data-tile': t.tile, 'data-cell': t.cell.join(',') },
   h('rect', { class: 'water', x: o.x + 1, y: o.y + 1, width: CELL - 2, height: CELL - 2, rx: 6 }),
   routes,
-  t.boosted ? h('path', { class: 'typhoon-mark', d: spiral(o.x + CELL - 15, o.y + 15) }) : null,
-  h('text', { class: 'tile-id', x: o.x + 6, y: o.y + CELL - 6 }, t.tile));
+  t.boosted ? h('path', { class: 'typhoon-mark', d: spiral(o.x + CELL - 15, o.y + 15) }) : null);
 }
 
 function islandTile(t, ui) {
@@ -88,13 +87,20 @@ function islandTile(t, ui) {
   h('rect', { class: 'sand', x: o.x + 14, y: o.y + 14, width: CELL - 28, height: CELL - 28, rx: 22 }),
   h('ellipse', { class: 'green', cx, cy: cy + 2, rx: 20, ry: 16 }),
   h('path', { class: 'palm', d: `M${cx + 8},${cy + 8} q-2,-10 3,-18 M${cx + 11},${cy - 10} l-9,2 M${cx + 11},${cy - 10} l8,-1 M${cx + 11},${cy - 10} l-4,-7 M${cx + 11},${cy - 10} l5,7` }),
-  h('text', { class: 'abbr', x: cx - 4, y: cy + 2 }, t.tile),
-  h('text', { class: 'name', x: cx, y: cy + 15 }, t.name || ''),
+  h('text', { class: 'name', x: cx, y: cy + 5 }, t.name || t.tile),
   h('g', { class: 'value' }, h('circle', { cx: o.x + 20, cy: o.y + 20, r: 9 }), h('text', { x: o.x + 20, y: o.y + 24 }, String(t.value))),
   royal ? h('g', { class: 'royal-mask', 'data-colour': royal },
     h('path', { d: `M${cx - 11},${cy - 20} h22 v8 q0,10 -11,13 q-11,-3 -11,-13 Z`, fill: COLOURS[royal] }),
     h('path', { class: 'mark', d: markPath(markOf(royal), cx, cy - 12, 4) })) : null,
   beaches);
+}
+
+/** The map's signs alone, for its legend and the rules page: a route end's weather factor (boosted: a
+ *  typhoon's), the typhoon spiral, an island's value; each a vnode in a 28 × 28 box. */
+export function signTree(kind, n = 2) {
+  if (kind === 'typhoon') return h('path', { class: 'typhoon-mark', d: spiral(14, 14) });
+  if (kind === 'value') return h('g', { class: 'value' }, h('circle', { cx: 14, cy: 14, r: 9 }), h('text', { x: 14, y: 18 }, String(n)));
+  return h('g', { class: `factor${kind === 'boosted' ? ' boosted' : ''}` }, h('circle', { cx: 14, cy: 14, r: 9 }), h('text', { x: 14, y: 18 }, String(n)));
 }
 
 /** The area to show: every tile with a cell of sea around it, within the map (`whole`: all of it). */

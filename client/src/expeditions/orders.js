@@ -126,15 +126,53 @@ export class OrderDraft {
   }
 }
 
-/** An order in words ("TONG N+2", "royal island MURO"), for the form, the report and the log. */
-export function orderWords(order, t) {
+/** An order in words ("expand on Tonga (2 boats onto the north beach)", "royal island on Oahu"), for the
+ *  form, the report and the log; `view` names the islands. */
+export function orderWords(order, t, view = null) {
+  const isle = (abbr) => (view?.tiles || []).find((x) => x.tile === abbr)?.name || abbr;
   if (!order) return t('ex.order.none');
-  if (order.type === 'royal') return t('ex.order.royal', { island: order.island });
-  if (order.type === 'place') return t('ex.order.place', { island: order.island, beach: order.beach });
+  if (order.type === 'royal') return t('ex.order.royal', { island: isle(order.island) });
+  if (order.type === 'place') return t('ex.order.place', { beach: t(`ex.beach.${order.beach}`, { island: isle(order.island) }) });
   if (order.type === 'expand') {
-    const moves = SIDES.filter((s) => order.moves?.[s]).map((s) => `${s}${order.moves[s] > 0 ? '+' : ''}${order.moves[s]}`).join(' ');
-    const back = order.take_back ? ` (↩ ${order.take_back.island} ${order.take_back.beach})` : '';
-    return t('ex.order.expand', { island: order.island, moves }) + back;
+    return t('ex.order.expand', { island: isle(order.island), moves: movesWords(order.moves, t) || t('ex.order.no_move') })
+      + (order.take_back ? ' ' + t('ex.order.take_back', { beach: t(`ex.beach.${order.take_back.beach}`, { island: isle(order.take_back.island) }) }) : '');
   }
   return t('ex.order.pass');
+}
+
+/** An expansion's signed moves per beach in words ("2 boats onto the north beach, 1 back from the east"). */
+export function movesWords(moves, t) {
+  return SIDES.filter((s) => moves?.[s]).map((s) => t(moves[s] > 0 ? 'ex.order.onto' : 'ex.order.off',
+    { n: Math.abs(moves[s]), side: t(`ex.side.${s}`) })).join(', ');
+}
+
+/** What the order being made means, in plain words: where its moves come from, what it does, and what
+ *  follows from it (a beach past 3 boats sails, E6-E7). `view`: the map at the start of the turn. */
+export function explainDraft(d, t, view, me) {
+  const isle = (abbr) => (view?.tiles || []).find((x) => x.tile === abbr);
+  const name = (abbr) => isle(abbr)?.name || abbr;
+  const lines = [];
+  if (d.kind === 'expand' || d.kind === 'take_back') {
+    const act = d.activation;
+    const back = d.kind === 'take_back' ? d.options.take_back[d.back] : null;
+    if (back) lines.push(t('ex.explain.take_back', { from: t(`ex.beach.${back.beach}`, { island: name(back.island) }), island: name(d.island) }));
+    else if (d.island === 'TONG') lines.push(t('ex.explain.tonga'));
+    else if (act) lines.push(t('ex.explain.island', { island: name(d.island), n: act.moves }));
+    const words = movesWords(d.moves, t);
+    lines.push(words ? t('ex.explain.this_order', { moves: words }) : t('ex.explain.moves'));
+    const tile = isle(d.island);
+    for (const s of SIDES) {
+      const after = (tile?.beaches?.[s]?.length || 0) + (d.moves[s] || 0);
+      if ((d.moves[s] || 0) > 0 && after > 3) lines.push(t('ex.explain.overflow', { beach: t(`ex.beach.${s}`, { island: name(d.island) }), n: after, side: t(`ex.side.${s}`) }));
+    }
+  } else if (d.kind === 'royal') {
+    const tile = isle(d.island);
+    const own = SIDES.reduce((n, s) => n + (tile?.beaches?.[s] || []).filter((c) => c === me).length, 0);
+    lines.push(t('ex.explain.royal', { island: name(d.island), n: own, value: tile?.value ?? '?' }));
+  } else if (d.kind === 'place') {
+    lines.push(t('ex.explain.place', { beach: t(`ex.beach.${d.beach}`, { island: name(d.island) }) }));
+  } else {
+    lines.push(t('ex.explain.pass'));
+  }
+  return lines;
 }

@@ -5,9 +5,10 @@ import { el, clear, swatch, nameAndColour } from '../ui/dom.js';
 import { loadDraft, saveDraft, dropDraft } from '../ui/draft.js';
 import { toDom, SVG_NS } from '../vdom.js';
 import { formatLeft, WARN_MS } from '../ui/clock.js';
-import { mapTree, viewBoxOf } from './board.js';
-import { OrderDraft, kindsOf, orderWords, SIDES } from './orders.js';
-import { eventWords, eventCell, reportOf } from './words.js';
+import { mapTree, viewBoxOf, signTree } from './board.js';
+import { h } from '../vdom.js';
+import { OrderDraft, kindsOf, orderWords, explainDraft, SIDES } from './orders.js';
+import { eventWords, eventCell, reportOf, islandName } from './words.js';
 import { endMoment } from '../ui/endscreen.js';
 
 const STEP_MS = 650;
@@ -35,10 +36,14 @@ export class ExpeditionsTable {
   /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer;
    *  history() → a catch-up answer from version 0 (the turn reports of a game joined late);
    *  replay: a finished game played again (ui/replay.js: no order form, no deadline);
-   *  speed() → the animation speed (0: a report is shown at once). */
-  constructor(root, { state, t, act, history, replay = false, speed = () => 1 }) {
-    this.root = root; this.state = state; this.t = t; this.act = act; this.history = history;
-    this.replay = replay; this.speed = speed;
+   *  speed() → the animation speed (0: a report is shown at once);
+   *  seen(turn): the report of `turn` has been shown (played to its end or skipped): the next turn's
+   *  deadline may start (docs/protocol.md §14, `report_seen`). */
+  constructor(root, { state, t, act, history, replay = false, speed = () => 1, seen = null, withdraw = null, lesson = false }) {
+    this.root = root; this.state = state; this.t = t; this.act = act; this.history = history; this.lesson = lesson;
+    this.replay = replay; this.speed = speed; this.seen = seen; this.withdraw = withdraw;
+    this.seenTurns = new Set();
+    this.changing = null;       // the turn whose order that is in the person reopened the form to change
     this.view = null;
     this.reports = [];          // [{turn, events}] resolved while this page watched
     this.shownReport = -1;      // index into reports
@@ -69,17 +74,39 @@ export class ExpeditionsTable {
     this.panels = { resultEl: this.resultEl };
     const wholeBtn = el('button', { type: 'button', class: 'whole-map', 'data-testid': 'whole-map', 'aria-pressed': 'false',
       onclick: () => { this.whole = !this.whole; wholeBtn.setAttribute('aria-pressed', String(this.whole)); this.drawMap(); } }, t('ex.whole_map'));
-    const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn));
+    // the report's current sentence over the map (on a phone the list is out of view while it plays)
+    this.captionEl = el('div', { class: 'ex-caption', 'data-testid': 'report-caption', 'aria-live': 'polite', hidden: true });
+    this.thenEl = el('div', { class: 'ex-then', 'data-testid': 'report-then', hidden: true });
+    const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn),
+      this.thenEl, this.captionEl);
     this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
     this.rewindSlot = el('span', { class: 'rewind-slot' });
     const top = el('div', { class: 'table-top' }, this.statusEl, this.rewindSlot, this.clockBox);
     // the order form heads the side column: the map keeps the whole height (on a phone: right below it)
-    const main = el('section', { class: 'table-main' }, top, boardWrap, endMoment(t, this.resultEl));
+    const main = el('section', { class: 'table-main' }, top, boardWrap, this.legend(), endMoment(t, this.resultEl));
     const side = el('aside', { class: 'side ex-side' }, this.formEl,
       el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), this.playersEl),
       this.reportEl,
       el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
     clear(this.root).appendChild(el('div', { class: 'table ex-table', 'data-mode': 'expeditions' }, main, side));
+  }
+
+  /** The map's legend: the signs drawn as on the map, each with what it means. */
+  legend() {
+    const t = this.t;
+    const sign = (kind, n) => {
+      const svg = document.createElementNS(SVG_NS, 'svg');
+      svg.setAttribute('viewBox', '0 0 28 28'); svg.setAttribute('class', 'ex-sign ex-map'); svg.setAttribute('aria-hidden', 'true');
+      svg.appendChild(toDom(signTree(kind, n)));
+      return svg;
+    };
+    return el('details', { class: 'ex-legend', 'data-testid': 'map-legend', open: !matchMedia?.('(max-width: 820px)').matches },
+      el('summary', { text: t('ex.legend.title') }),
+      el('ul', {},
+        el('li', {}, sign('factor', 1), sign('factor', 3), ' ', t('ex.legend.factor')),
+        el('li', {}, sign('boosted', 3), sign('typhoon'), ' ', t('ex.legend.typhoon')),
+        el('li', {}, sign('value', 4), ' ', t('ex.legend.value')),
+        el('li', {}, t('ex.legend.beach'))));
   }
 
   /** A result of the game stream: a snapshot, or a message (its turn report is kept and played). */
@@ -89,11 +116,14 @@ export class ExpeditionsTable {
     const report = x.status === 'applied' ? reportOf(x.events || []) : [];
     if (report.length) {
       this.reports = this.reports.filter((r) => r.turn !== turnOf(report));
-      this.reports.push({ turn: turnOf(report), events: report });
+      // the map as this turn left it goes with its report: an earlier turn is shown as it was
+      this.reports.push({ turn: turnOf(report), events: report, view: x.view });
       this.shownReport = this.reports.length - 1;
       this.play();
     }
     if (x.status === 'snapshot' && !this._askedHistory) this.loadHistory();
+    // joined or back between turns: no report plays on this page, so it holds no deadline back
+    if (x.status === 'snapshot' && x.view?.turn > 1 && x.view.phase !== 'over') this.markSeen(x.view.turn - 1);
     this.draw();
   }
 
@@ -146,21 +176,43 @@ export class ExpeditionsTable {
     return l && !Array.isArray(l) && l.turn === this.view?.turn ? l : null;
   }
 
-  get canOrder() { return !!(this.legal?.options) && this.view?.phase !== 'over' && !this.state.sending; }
+  get canOrder() {
+    const l = this.legal;
+    return !!(l?.options) && (!l.order || this.changing === l.turn) && this.view?.phase !== 'over' && !this.state.sending;
+  }
+
+  /** Whether an earlier turn's report is on the map (the map then as that turn left it). */
+  get earlier() {
+    const rep = this.reports[this.shownReport];
+    return !!rep && this.shownReport < this.reports.length - 1;
+  }
+
+  /** The map a report is told on: the one its turn left (kept with it), else today's. */
+  mapOf(rep) { return (rep && rep.view) || this.view; }
 
   drawMap() {
-    const d = this.draft;
-    const ui = { whole: this.whole, selected: d && this.canOrder ? d.island : null,
-      options: new Set(this.canOrder ? this.optionIslands() : []), recent: new Set() };
+    const d = this.draft, t = this.t;
     const rep = this.reports[this.shownReport];
+    const then = this.earlier && rep.view ? rep.view : this.view;
+    const live = then === this.view;
+    const ui = { whole: this.whole, selected: d && this.canOrder && live ? d.island : null,
+      options: new Set(this.canOrder && live ? this.optionIslands() : []), recent: new Set() };
     if (rep && this.step >= 0) {
-      // the map is the board after the latest turn: an earlier turn's steps are only ringed on it
-      if (this.shownReport === this.reports.length - 1) Object.assign(ui, stepScene(rep.events, this.step, this.view));
-      else ui.focus = eventCell(rep.events[this.step] || {}, this.view);
+      if (rep.view || !this.earlier) Object.assign(ui, stepScene(rep.events, this.step, then));
+      else ui.focus = eventCell(rep.events[this.step] || {}, then);   // a report read back without its map
     }
-    const node = toDom(mapTree(this.view, ui));
+    const node = toDom(mapTree(then, ui));
     clear(this.svg).appendChild(node);
-    this.svg.setAttribute('viewBox', viewBoxOf(this.view, this.whole));
+    this.svg.setAttribute('viewBox', viewBoxOf(then, this.whole));
+    this.svg.dataset.turnShown = live ? 'now' : String(rep.turn);
+    this.thenEl.hidden = live;
+    if (!live) {
+      clear(this.thenEl).append(el('span', { text: t('ex.as_it_was', { turn: rep.turn }) }), ' ',
+        el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => { this.shownReport = this.reports.length - 1; this.step = -1; this.draw(); } }, t('ex.today')));
+    }
+    const e = rep && this.step >= 0 ? rep.events[this.step] : null;
+    this.captionEl.hidden = !e || !this.animating;
+    if (e) this.captionEl.textContent = eventWords(e, t, (c) => this.who(c), this.mapOf(rep));
   }
 
   optionIslands() {
@@ -213,26 +265,38 @@ export class ExpeditionsTable {
   drawForm() {
     const t = this.t, box = this.formEl, legal = this.legal;
     clear(box);
-    box.append(el('h3', { text: t('ex.orders') }));
+    // a tap on its title folds or unfolds the phone's sheet
+    box.append(el('h3', { text: t('ex.orders'), 'data-testid': 'order-sheet-toggle', onclick: () => {
+      if (box.dataset.folded) delete box.dataset.folded; else box.dataset.folded = 'yes';
+    } }));
     if (this.view.phase === 'over' || this.replay) { box.hidden = true; return; }
     box.hidden = false;
     if (!legal) {
+      box.hidden = this.lesson;   // a lesson's one turn is played
       box.append(el('p', { class: 'muted', text: this.state.myColours().length ? '…' : t('ex.spectating') }));
       return;
     }
-    if (legal.order) {
+    if (legal.order && this.changing !== legal.turn) {
       dropDraft();
-      box.append(el('p', { class: 'ex-sent', 'data-testid': 'order-sent', text: t('ex.sent', { order: orderWords(legal.order, t) }) }));
+      box.append(el('p', { class: 'ex-sent', 'data-testid': 'order-sent', text: t('ex.sent', { order: orderWords(legal.order, t, this.view) }) }));
+      // E3: an order may be replaced or taken back until the turn is resolved
+      if (this.withdraw && legal.options) {
+        box.append(el('div', { class: 'buttons' },
+          el('button', { type: 'button', 'data-testid': 'order-change', onclick: () => { this.changing = legal.turn; this.draw(); } }, t('ex.change')),
+          el('button', { type: 'button', 'data-testid': 'order-withdraw', disabled: this.state.sending, onclick: () => this.takeBack() }, t('ex.withdraw'))));
+      }
       return;
     }
+    const options = legal.options;
+    if (!options) return;
     const key = `${this.state.v}:${legal.turn}`;
     if (!this.draft || this.draftFor !== legal.turn) {
-      this.draft = new OrderDraft(legal.options).restore(loadDraft(this.state.room?.id, this.draftStamp()));
+      this.draft = new OrderDraft(options).restore(loadDraft(this.state.room?.id, this.draftStamp()));
       this.draftFor = legal.turn;
     }
     this.saveDraft();
     this._key = key;
-    const d = this.draft, o = legal.options;
+    const d = this.draft, o = options;
     const kinds = el('div', { class: 'ex-kinds', role: 'radiogroup' }, kindsOf(o).map((k) => el('button', {
       type: 'button', class: `kind${d.kind === k ? ' on' : ''}`, role: 'radio', 'aria-checked': String(d.kind === k), 'data-kind': k,
       onclick: () => { d.choose(k); this.draw(); } }, t(`ex.kind.${k}`))));
@@ -240,37 +304,41 @@ export class ExpeditionsTable {
     const islands = this.optionIslands();
     if (islands.length) {
       const sel = el('select', { 'data-testid': 'order-island', 'aria-label': t('ex.island'), onchange: () => { d.setIsland(sel.value); this.draw(); } },
-        islands.map((i) => el('option', { value: i, text: i })));
+        islands.map((i) => el('option', { value: i, text: islandName(i, this.view) })));
       sel.value = d.island;
       box.append(el('label', { class: 'field' }, t('ex.island'), ' ', sel));
     }
     if (d.kind === 'take_back') {
       const back = el('select', { 'data-testid': 'order-back', onchange: () => { d.back = Number(back.value); this.saveDraft(); } },
-        o.take_back.map((b, i) => el('option', { value: i, text: `${b.island} ${b.beach}` })));
+        o.take_back.map((b, i) => el('option', { value: i, text: t(`ex.beach.${b.beach}`, { island: islandName(b.island, this.view) }) })));
       back.value = String(d.back);
       box.append(el('label', { class: 'field' }, t('ex.from'), ' ', back));
     }
     if (d.kind === 'place') {
       const beach = el('select', { 'data-testid': 'order-beach', onchange: () => { d.beach = beach.value; this.saveDraft(); } },
-        SIDES.map((s) => el('option', { value: s, text: s })));
+        SIDES.map((s) => el('option', { value: s, text: t(`ex.side.${s}`) })));
       beach.value = d.beach;
       box.append(el('label', { class: 'field' }, t('ex.beach'), ' ', beach));
     }
     if (d.kind === 'expand' || d.kind === 'take_back') {
       const act = d.activation;
       box.append(el('div', { class: 'ex-steppers' }, SIDES.map((s) => el('div', { class: 'stepper', 'data-side': s },
-        el('span', { class: 'side-name', text: s }),
-        el('button', { type: 'button', 'data-testid': `minus-${s}`, 'aria-label': `− ${s}`, disabled: !d.canRemove(s), onclick: () => { d.remove(s); this.draw(); } }, '−'),
+        el('span', { class: 'side-name', text: t(`ex.side.${s}`) }),
+        el('button', { type: 'button', 'data-testid': `minus-${s}`, 'aria-label': `− ${t(`ex.side.${s}`)}`, disabled: !d.canRemove(s), onclick: () => { d.remove(s); this.draw(); } }, '−'),
         el('output', { text: String(d.moves[s] || 0) }),
-        el('button', { type: 'button', 'data-testid': `plus-${s}`, 'aria-label': `+ ${s}`, disabled: !d.canAdd(s), onclick: () => { d.add(s); this.draw(); } }, '+'),
+        el('button', { type: 'button', 'data-testid': `plus-${s}`, 'aria-label': `+ ${t(`ex.side.${s}`)}`, disabled: !d.canAdd(s), onclick: () => { d.add(s); this.draw(); } }, '+'),
         el('small', { class: 'muted', text: act?.own?.[s] ? `(${act.own[s]})` : '' })))));
       box.append(el('p', { class: 'ex-left', 'data-testid': 'moves-left' },
         t('ex.moves_left', { left: d.left, n: d.allowed }), ' · ', t('ex.supply', { n: o.supply })));
     }
-    const rule = d.kind === 'expand' ? (d.island === 'TONG' ? t('ex.rule.tonga') : t('ex.rule.island', { island: d.island })) : t(`ex.rule.${d.kind}`);
-    box.append(el('p', { class: 'ex-rule', 'data-testid': 'order-rule', text: rule }));
-    box.append(el('button', { type: 'button', class: 'primary', 'data-testid': 'order-send', disabled: !d.ready || this.state.sending,
-      onclick: () => this.send() }, t('ex.send')));
+    // what the order means, in plain words (E4), and what follows from it (E6-E7)
+    box.append(el('div', { class: 'ex-rule', 'data-testid': 'order-rule' },
+      explainDraft(d, t, this.view, this.me).map((line) => el('p', { text: line }))));
+    box.append(el('div', { class: 'ex-send-row' },
+      el('button', { type: 'button', class: 'primary', 'data-testid': 'order-send', disabled: !d.ready || this.state.sending,
+        onclick: () => this.send() }, t('ex.send')),
+      this.changing === legal.turn ? el('button', { type: 'button', 'data-testid': 'order-keep', onclick: () => { this.changing = null; this.draw(); } }, t('ex.close_form')) : null));
+    box.append(el('p', { class: 'ex-secret muted', text: t('ex.explain.secret') }));
   }
 
   async send() {
@@ -279,7 +347,15 @@ export class ExpeditionsTable {
     const order = d.toWire(), turn = this.legal?.turn;
     let res = await this.act(order);
     // another seat's order moved the version on meanwhile: the turn is the same, so send it again once
-    if (!res?.ok && res?.error?.code === 'stale_version' && this.legal?.turn === turn && this.legal?.options) res = await this.act(order);
+    if (!res?.ok && res?.error?.code === 'stale_version' && this.legal?.turn === turn) res = await this.act(order);
+    if (res?.ok) this.changing = null;
+    this.draw();
+  }
+
+  /** Take the order back (E3: until the turn is resolved); the form opens again. */
+  async takeBack() {
+    const res = await this.withdraw?.();
+    if (res?.ok) { this.changing = null; this.draft = null; }
     this.draw();
   }
 
@@ -292,12 +368,13 @@ export class ExpeditionsTable {
       el('button', { type: 'button', 'data-testid': 'report-prev', disabled: this.shownReport <= 0, onclick: () => { this.shownReport--; this.step = -1; this.draw(); } }, '‹ ', t('ex.prev')),
       el('strong', { 'data-testid': 'report-turn', text: t('ex.report_turn', { turn: rep.turn }) }),
       el('button', { type: 'button', 'data-testid': 'report-next', disabled: this.shownReport >= this.reports.length - 1, onclick: () => { this.shownReport++; this.step = -1; this.draw(); } }, t('ex.next'), ' ›'),
-      el('button', { type: 'button', 'data-testid': 'report-play', onclick: () => this.play() }, '▶ ', t('ex.play')),
+      this.animating ? el('button', { type: 'button', class: 'primary', 'data-testid': 'report-skip', onclick: () => this.skip() }, '⏭ ', t('ex.skip'))
+        : el('button', { type: 'button', 'data-testid': 'report-play', onclick: () => this.play() }, '▶ ', t('ex.play')),
       el('button', { type: 'button', 'data-testid': 'report-step', onclick: () => { this.step = Math.min(rep.events.length - 1, this.step + 1); this.draw(); } }, t('ex.step')));
     const who = (c) => this.who(c);
     const list = el('ol', { class: 'ex-steps', 'data-testid': 'report-steps' }, rep.events.map((e, i) => el('li', {
       class: `ev ev-${e.type}${i === this.step ? ' current' : ''}`, 'data-type': e.type,
-      onclick: () => { this.step = i; this.draw(); } }, eventWords(e, t, who))));
+      onclick: () => { this.step = i; this.draw(); } }, eventWords(e, t, who, this.mapOf(rep)))));
     box.append(nav, list);
     // the current step in view inside the list only (scrollIntoView would scroll the whole column too)
     const cur = list.querySelector('.current');
@@ -311,13 +388,32 @@ export class ExpeditionsTable {
     if (!rep) return;
     const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     const speed = this.speed();
-    if (reduced || !speed) { this.step = rep.events.length - 1; this.draw(); return; }
+    if (reduced || !speed) { this.step = rep.events.length - 1; this.draw(); this.markSeen(rep.turn); return; }
     this.step = 0; this.animating = true;
+    this.formEl.dataset.folded = 'yes';   // a phone's sheet steps aside: the map plays
     this._play = setInterval(() => {
-      if (this.step >= rep.events.length - 1) { clearInterval(this._play); this.animating = false; this.draw(); return; }
+      if (this.step >= rep.events.length - 1) { this.skip(); return; }
       this.step++;
       this.drawMap(); this.drawReport();
     }, STEP_MS / speed);
+  }
+
+  /** The report at its end at once (the Skip button, or its last step played): it counts as seen. */
+  skip() {
+    clearInterval(this._play);
+    const rep = this.reports[this.shownReport];
+    this.animating = false;
+    if (rep) this.step = rep.events.length - 1;
+    delete this.formEl.dataset.folded;
+    this.draw();
+    if (rep) this.markSeen(rep.turn);
+  }
+
+  /** Tells the server once per turn that this page has shown the turn's report (live games only). */
+  markSeen(turn) {
+    if (this.replay || !this.seen || this.seenTurns.has(turn) || !this.state.myColours().length) return;
+    this.seenTurns.add(turn);
+    this.seen(turn);
   }
 
   drawResult() {
