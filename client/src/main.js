@@ -365,7 +365,9 @@ class App {
     if (!ts) return;
     const c = state.clock;
     if (c && typeof c.remaining_ms === 'number') {
-      if (!ts.deadline || c.v >= ts.deadline.v) ts.set({ deadline: { v: c.v, colour: c.colour, end: performance.now() + c.remaining_ms } });
+      // Expeditions: `starts_ms` while the turn's clock waits for its report to be seen (§14)
+      if (!ts.deadline || c.v >= ts.deadline.v) ts.set({ deadline: { v: c.v, colour: c.colour, end: performance.now() + c.remaining_ms,
+        starts: typeof c.starts_ms === 'number' ? performance.now() + c.starts_ms : null } });
     } else if (ts.deadline && (state.v === ts.deadline.v || state.status !== 'playing')) {
       ts.set({ deadline: null });   // a bot took the seat over, or the game ended
     }
@@ -379,7 +381,12 @@ class App {
     if (view?.mode === 'expeditions') {
       const d = r.tableState.deadline;
       if (view.phase === 'over') r.tableState.set({ deadline: null });
-      else if (!d || !prev || prev.turn !== view.turn) r.tableState.set({ deadline: { v: r.stream.v, turn: view.turn, end: performance.now() + clock * 1000 } });
+      else if (!d || !prev || prev.turn !== view.turn) {
+        // a live game's clock waits for the report (25 s at the latest, §14) until the room says it started
+        const wait = prev && clock <= 600 ? 25_000 : 0;
+        r.tableState.set({ deadline: { v: r.stream.v, turn: view.turn, end: performance.now() + wait + clock * 1000,
+          starts: wait ? performance.now() + wait : null } });
+      }
       else r.tableState.set({ deadline: { ...d, v: r.stream.v } });
       return;
     }

@@ -32,7 +32,10 @@ def create_expeditions_table(page: Any, base_url: str) -> str:
 
 def expand_or_pass(page: Any) -> str:
     """One order: every move the island allows onto one beach (the order form offers only what is legal),
-    else pass. Returns what was sent."""
+    else pass. Returns what was sent. A report still playing is skipped first, as a person in a hurry does
+    (on a phone the order sheet steps aside while it plays)."""
+    if page.locator("[data-testid=report-skip]").count():
+        page.click("[data-testid=report-skip]")
     for side in "SNEW":
         while page.locator(f"[data-testid=plus-{side}]:not([disabled])").count():
             page.click(f"[data-testid=plus-{side}]")
@@ -84,6 +87,8 @@ def test_a_whole_expeditions_game_with_bots_through_the_order_form(browser: Any,
     assert left > 20_000, "a new turn's deadline starts afresh"
     sent = []
     for _turn in range(11):
+        if page.locator("[data-testid=report-skip]").count():   # (a phone's order sheet steps aside meanwhile)
+            page.click("[data-testid=report-skip]")
         page.wait_for_selector("[data-testid=order-send], [data-testid=result]:not([hidden])", timeout=30_000)
         if page.locator("[data-testid=result]:not([hidden])").count():
             break
@@ -170,7 +175,7 @@ def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: li
         "() => [...document.querySelectorAll('[data-testid=board] text')].map((x) => x.textContent).join(' ')")
     assert "Tonga" in svg_text and not re.search(CODES, svg_text), svg_text
     assert page.locator("[data-testid=board] .sea .factor").count() >= 16   # 4 sea tiles, 2 routes, 2 ends
-    assert "Weather at a route’s end" in page.inner_text("[data-testid=map-legend]")
+    assert "Weather at a route’s end" in page.text_content("[data-testid=map-legend]")
     page.click("[data-testid=plus-N]")
     page.click("[data-testid=plus-N]")
     rule = page.inner_text("[data-testid=order-rule]")
@@ -269,6 +274,64 @@ def test_a_lesson_of_expeditions_and_its_rules_section(browser: Any, contexts: l
     page.wait_for_selector("[data-rule='rules.ex.migration'] .rule-board svg .tile")
     for rule, tiles in (("rules.ex.orders", 5), ("rules.ex.migration", 6), ("rules.ex.end", 8)):
         assert page.locator(f"[data-rule='{rule}'] .rule-board svg .tile").count() == tiles, rule
-    page.locator("[data-rule='rules.ex.title']").scroll_into_view_if_needed()
+    page.locator("[data-rule='rules.ex.goal']").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"48-expeditions-rules-{tag}.png"))
     assert not page.errors, page.errors
+
+
+def test_an_order_is_changed_and_withdrawn_until_the_turn_resolves_and_the_clock_waits_for_the_report(
+        browser: Any, contexts: list[Any], base_url: str, artifacts: Path) -> None:
+    """E3: an order that is in may be changed or taken back until the turn resolves; the other person sees
+    only whether one is in. docs/protocol.md §14: the next turn's clock starts once both people have seen
+    the report (here: skipped it), not before."""
+    host = open_page(browser, contexts, viewport=DESKTOP)
+    room = create_expeditions_table(host, base_url)
+    guest = open_page(browser, contexts, viewport=PHONE, touch=True)
+    guest.goto(f"{base_url}/#/room/{room}")
+    guest.wait_for_selector("[data-testid=sit-1]")
+    guest.click("[data-testid=sit-1]")
+    host.wait_for_function("() => window.__tongiaki.room.state.seats[1].kind === 'human'")
+    host.click("[data-testid=start-bots]")
+    host.wait_for_selector("[data-testid=order-send]")
+    host.click("[data-testid=plus-N]")
+    host.click("[data-testid=plus-N]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]")
+    assert "2 boats onto the north beach" in host.inner_text("[data-testid=order-sent]")
+    guest.wait_for_selector("[data-colour=red][data-submitted=yes]")
+    # changed: the form again, a pass sent instead
+    host.click("[data-testid=order-change]")
+    host.click("[data-kind=pass]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+    assert "left" in host.inner_text("[data-testid=changes-left]")
+    host.screenshot(path=str(artifacts / "49-expeditions-order-in-desktop.png"))
+    # withdrawn: nothing in, the others see it
+    host.click("[data-testid=order-withdraw]")
+    host.wait_for_selector("[data-testid=order-send]")
+    guest.wait_for_selector("[data-colour=red][data-submitted=no]")
+    host.click("[data-kind=expand]")
+    host.click("[data-testid=plus-W]")
+    host.click("[data-testid=plus-W]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]")
+    guest.wait_for_selector("[data-testid=order-send]")
+    guest.click("[data-kind=pass]")
+    guest.click("[data-testid=order-send]")
+    for page in (host, guest):
+        page.wait_for_selector("[data-testid=report-steps] li")
+    orders = host.inner_text("[data-testid=report-steps] li:first-child")
+    assert "expand on Tonga (2 boats onto the west beach)" in orders and "north" not in orders, orders
+    # the report plays on both pages: the clock waits until both have seen it
+    assert host.get_attribute("[data-testid=countdown]", "data-waits") == "yes"
+    if host.locator("[data-testid=report-skip]").count():
+        host.click("[data-testid=report-skip]")
+    host.wait_for_timeout(600)   # the host's report_seen is in; the guest's report still plays
+    if guest.locator("[data-testid=report-skip]").count():
+        assert host.get_attribute("[data-testid=countdown]", "data-waits") == "yes"
+        guest.locator("[data-testid=report-skip]").tap()
+    host.wait_for_function("() => document.querySelector('[data-testid=countdown]').dataset.waits === 'no'")
+    left = int(host.get_attribute("[data-testid=countdown]", "data-ms") or 0)
+    assert 25_000 < left <= 30_000, left
+    for page in (host, guest):
+        assert not page.errors, page.errors

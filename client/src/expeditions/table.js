@@ -234,7 +234,7 @@ export class ExpeditionsTable {
     const t = this.t, v = this.view;
     const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
     let text = v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn });
-    if (v.phase !== 'over' && !this.replay) text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
+    if (v.phase !== 'over' && !this.replay && !this.lesson) text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
     this.statusEl.textContent = text;
     this.tickClock();
   }
@@ -244,8 +244,9 @@ export class ExpeditionsTable {
     const running = d && this.view && this.view.phase !== 'over' && !this.replay;
     this.clockBox.hidden = !running;
     if (!running) return;
-    const left = Math.max(0, d.end - performance.now());
-    this.clockEl.textContent = formatLeft(left);
+    const now = performance.now(), left = Math.max(0, d.end - now);
+    this.clockEl.textContent = formatLeft(left) + (d.starts > now ? ` (${this.t('ex.clock_waits')})` : '');
+    this.clockEl.dataset.waits = d.starts > now ? 'yes' : 'no';
     this.clockEl.dataset.ms = String(Math.round(left));
     this.clockEl.classList.toggle('warn', left <= WARN_MS);
   }
@@ -256,7 +257,7 @@ export class ExpeditionsTable {
       class: `ex-player${p.colour === this.me ? ' me' : ''}`, 'data-colour': p.colour, 'data-submitted': p.submitted ? 'yes' : 'no' },
     swatch(p.colour), ' ', el('strong', { text: this.who(p.colour) }), ' ',
     el('span', { class: `ex-ordered ${p.submitted ? 'in' : 'out'}`, 'data-testid': `ordered-${p.colour}` },
-      this.view.phase === 'over' || this.replay ? '' : p.submitted ? `✓ ${t('ex.submitted')}` : t('ex.thinking')),
+      this.view.phase === 'over' || this.replay || this.lesson ? '' : p.submitted ? `✓ ${t('ex.submitted')}` : t('ex.thinking')),
     el('div', { class: 'ex-stats' },
       `${t('ex.score')} ${p.score} · ${t('ex.islands_n', { n: p.islands })} · ${t('ex.supply_short')} ${p.supply} · ${t('ex.on_map')} ${p.on_map}`,
       p.royal ? ` · ${t('ex.royal_of', { island: p.royal })}` : '')))));
@@ -279,11 +280,13 @@ export class ExpeditionsTable {
     if (legal.order && this.changing !== legal.turn) {
       dropDraft();
       box.append(el('p', { class: 'ex-sent', 'data-testid': 'order-sent', text: t('ex.sent', { order: orderWords(legal.order, t, this.view) }) }));
-      // E3: an order may be replaced or taken back until the turn is resolved
+      // E3: an order may be replaced or taken back until the turn is resolved (a few times a turn)
       if (this.withdraw && legal.options) {
-        box.append(el('div', { class: 'buttons' },
-          el('button', { type: 'button', 'data-testid': 'order-change', onclick: () => { this.changing = legal.turn; this.draw(); } }, t('ex.change')),
-          el('button', { type: 'button', 'data-testid': 'order-withdraw', disabled: this.state.sending, onclick: () => this.takeBack() }, t('ex.withdraw'))));
+        const left = legal.changes_left ?? 1;
+        box.append(el('p', { class: 'muted ex-changes', 'data-testid': 'changes-left', text: t('ex.changes_left', { n: left }) }),
+          el('div', { class: 'buttons' },
+            el('button', { type: 'button', 'data-testid': 'order-change', disabled: left <= 0, onclick: () => { this.changing = legal.turn; this.draw(); } }, t('ex.change')),
+            el('button', { type: 'button', 'data-testid': 'order-withdraw', disabled: left <= 0 || this.state.sending, onclick: () => this.takeBack() }, t('ex.withdraw'))));
       }
       return;
     }
@@ -368,7 +371,7 @@ export class ExpeditionsTable {
       el('button', { type: 'button', 'data-testid': 'report-prev', disabled: this.shownReport <= 0, onclick: () => { this.shownReport--; this.step = -1; this.draw(); } }, '‹ ', t('ex.prev')),
       el('strong', { 'data-testid': 'report-turn', text: t('ex.report_turn', { turn: rep.turn }) }),
       el('button', { type: 'button', 'data-testid': 'report-next', disabled: this.shownReport >= this.reports.length - 1, onclick: () => { this.shownReport++; this.step = -1; this.draw(); } }, t('ex.next'), ' ›'),
-      this.animating ? el('button', { type: 'button', class: 'primary', 'data-testid': 'report-skip', onclick: () => this.skip() }, '⏭ ', t('ex.skip'))
+      this.animating ? el('button', { type: 'button', class: 'primary', 'data-testid': 'report-skip', onclick: () => this.skip() }, t('ex.skip'), ' »')
         : el('button', { type: 'button', 'data-testid': 'report-play', onclick: () => this.play() }, '▶ ', t('ex.play')),
       el('button', { type: 'button', 'data-testid': 'report-step', onclick: () => { this.step = Math.min(rep.events.length - 1, this.step + 1); this.draw(); } }, t('ex.step')));
     const who = (c) => this.who(c);

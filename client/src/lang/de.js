@@ -205,7 +205,7 @@ export default {
   'ex.kind.take_back': 'Zurücknehmen und versetzen', 'ex.kind.pass': 'Passen',
   'ex.island': 'Insel', 'ex.beach': 'Strand', 'ex.from': 'Zurücknehmen von',
   'ex.moves_left': 'noch {left} von {n} {n|Zug|Zügen}', 'ex.supply': 'Vorrat: {n} {n|Boot|Boote}',
-  'ex.send': 'Befehl senden (endgültig)', 'ex.sent': 'Dein Befehl ist eingegangen: {order}', 'ex.waiting': 'Warten auf {names}',
+  'ex.send': 'Befehl senden', 'ex.sent': 'Dein Befehl ist eingegangen: {order}', 'ex.waiting': 'Warten auf {names}',
   'ex.all_in': 'Alle Befehle sind da', 'ex.spectating': 'Du schaust zu.',
   'ex.submitted': 'hat befohlen', 'ex.thinking': 'überlegt…',
   'ex.supply_short': 'Vorrat', 'ex.on_map': 'auf der Karte', 'ex.score': 'Punkte', 'ex.islands_n': '{n} {n|Insel|Inseln}',
@@ -288,6 +288,8 @@ export default {
   'ex.withdrawn': 'Dein Befehl ist zurückgezogen.',
   'ex.open_form': 'Dein Befehl',
   'ex.close_form': 'Schließen',
+  'ex.changes_left': 'Du kannst ihn ändern, bis der Zug ausgeführt wird (noch {n} {n|Änderung|Änderungen}).',
+  'ex.clock_waits': 'die Uhr läuft, sobald der Bericht gesehen ist',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions wird mit Befehlen gespielt, die alle gleichzeitig geben, in Minuten oder über Tage. Fünf Lektionen mit je einem Zug, auf der echten Karte.',
   'learn.ex_orders.title': 'Befehle gleichzeitig',

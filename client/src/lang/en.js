@@ -205,7 +205,7 @@ export default {
   'ex.kind.take_back': 'Take back and move', 'ex.kind.pass': 'Pass',
   'ex.island': 'Island', 'ex.beach': 'Beach', 'ex.from': 'Take back from',
   'ex.moves_left': '{left} of {n} {n|move|moves} left', 'ex.supply': 'Supply: {n} {n|boat|boats}',
-  'ex.send': 'Send the order (final)', 'ex.sent': 'Your order is in: {order}', 'ex.waiting': 'Waiting for {names}',
+  'ex.send': 'Send the order', 'ex.sent': 'Your order is in: {order}', 'ex.waiting': 'Waiting for {names}',
   'ex.all_in': 'All orders are in', 'ex.spectating': 'You are watching.',
   'ex.submitted': 'ordered', 'ex.thinking': 'thinking…',
   'ex.supply_short': 'supply', 'ex.on_map': 'on the map', 'ex.score': 'score', 'ex.islands_n': '{n} {n|island|islands}',
@@ -288,6 +288,8 @@ export default {
   'ex.withdrawn': 'Your order is withdrawn.',
   'ex.open_form': 'Your order',
   'ex.close_form': 'Close',
+  'ex.changes_left': 'You may change it until the turn is carried out ({n} {n|change|changes} left).',
+  'ex.clock_waits': 'the clock starts once the report is seen',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions is played by orders everyone gives at once, over minutes or days. Five lessons, one turn each, on the real map.',
   'learn.ex_orders.title': 'Orders at once',

@@ -205,7 +205,7 @@ export default {
   'ex.kind.take_back': 'Reprendre et déplacer', 'ex.kind.pass': 'Passer',
   'ex.island': 'Île', 'ex.beach': 'Plage', 'ex.from': 'Reprendre depuis',
   'ex.moves_left': 'encore {left} sur {n} {n|déplacement|déplacements}', 'ex.supply': 'Réserve : {n} {n|bateau|bateaux}',
-  'ex.send': 'Envoyer l’ordre (définitif)', 'ex.sent': 'Votre ordre est enregistré : {order}', 'ex.waiting': 'En attente de {names}',
+  'ex.send': 'Envoyer l’ordre', 'ex.sent': 'Votre ordre est enregistré : {order}', 'ex.waiting': 'En attente de {names}',
   'ex.all_in': 'Tous les ordres sont arrivés', 'ex.spectating': 'Vous regardez.',
   'ex.submitted': 'a donné son ordre', 'ex.thinking': 'réfléchit…',
   'ex.supply_short': 'réserve', 'ex.on_map': 'sur la carte', 'ex.score': 'score', 'ex.islands_n': '{n} {n|île|îles}',
@@ -288,6 +288,8 @@ export default {
   'ex.withdrawn': 'Votre ordre est retiré.',
   'ex.open_form': 'Votre ordre',
   'ex.close_form': 'Fermer',
+  'ex.changes_left': 'Vous pouvez le changer jusqu’à l’exécution du tour (encore {n} {n|changement|changements}).',
+  'ex.clock_waits': 'le délai démarre une fois le compte rendu vu',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions se joue par des ordres que tous donnent en même temps, en quelques minutes ou sur des jours. Cinq leçons d’un tour chacune, sur la vraie carte.',
   'learn.ex_orders.title': 'Ordres simultanés',

@@ -205,7 +205,7 @@ export default {
   'ex.kind.take_back': 'החזרה והזזה', 'ex.kind.pass': 'ויתור',
   'ex.island': 'אי', 'ex.beach': 'חוף', 'ex.from': 'להחזיר מ',
   'ex.moves_left': 'נותרו {left} מתוך {n} {n|מהלך|מהלכים}', 'ex.supply': 'מלאי: {n} {n|סירה|סירות}',
-  'ex.send': 'שליחת הפקודה (סופית)', 'ex.sent': 'הפקודה שלך התקבלה: {order}', 'ex.waiting': 'ממתינים ל{names}',
+  'ex.send': 'שליחת הפקודה', 'ex.sent': 'הפקודה שלך התקבלה: {order}', 'ex.waiting': 'ממתינים ל{names}',
   'ex.all_in': 'כל הפקודות התקבלו', 'ex.spectating': 'את/ה צופה.',
   'ex.submitted': 'שלח/ה פקודה', 'ex.thinking': 'חושב/ת…',
   'ex.supply_short': 'מלאי', 'ex.on_map': 'על המפה', 'ex.score': 'ניקוד', 'ex.islands_n': '{n} {n|אי|איים}',
@@ -288,6 +288,8 @@ export default {
   'ex.withdrawn': 'הפקודה שלך בוטלה.',
   'ex.open_form': 'הפקודה שלך',
   'ex.close_form': 'סגירה',
+  'ex.changes_left': 'אפשר לשנות אותה עד ביצוע התור (נותרו {n|שינוי אחד|{n} שינויים}).',
+  'ex.clock_waits': 'השעון מתחיל כשכולם ראו את הדוח',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'משחקים את Expeditions בפקודות שכולם נותנים בבת אחת, בתוך דקות או לאורך ימים. חמישה שיעורים, תור אחד בכל אחד, על המפה האמיתית.',
   'learn.ex_orders.title': 'פקודות בבת אחת',

@@ -205,7 +205,7 @@ export default {
   'ex.kind.take_back': 'Terugnemen en verplaatsen', 'ex.kind.pass': 'Passen',
   'ex.island': 'Eiland', 'ex.beach': 'Strand', 'ex.from': 'Terugnemen van',
   'ex.moves_left': 'nog {left} van {n} {n|zet|zetten}', 'ex.supply': 'Voorraad: {n} {n|boot|boten}',
-  'ex.send': 'Order versturen (definitief)', 'ex.sent': 'Je order is binnen: {order}', 'ex.waiting': 'Wachten op {names}',
+  'ex.send': 'Order versturen', 'ex.sent': 'Je order is binnen: {order}', 'ex.waiting': 'Wachten op {names}',
   'ex.all_in': 'Alle orders zijn binnen', 'ex.spectating': 'Je kijkt mee.',
   'ex.submitted': 'order gegeven', 'ex.thinking': 'denkt na…',
   'ex.supply_short': 'voorraad', 'ex.on_map': 'op de kaart', 'ex.score': 'score', 'ex.islands_n': '{n} {n|eiland|eilanden}',
@@ -288,6 +288,8 @@ export default {
   'ex.withdrawn': 'Je bevel is ingetrokken.',
   'ex.open_form': 'Jouw bevel',
   'ex.close_form': 'Sluiten',
+  'ex.changes_left': 'Je kunt het wijzigen tot de beurt wordt uitgevoerd (nog {n} {n|wijziging|wijzigingen}).',
+  'ex.clock_waits': 'de klok loopt zodra het verslag gezien is',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions speel je met bevelen die iedereen tegelijk geeft, in minuten of over dagen. Vijf lessen van elk één beurt, op de echte kaart.',
   'learn.ex_orders.title': 'Bevelen tegelijk',

@@ -5,7 +5,7 @@ import { BoardView } from '../boardview.js';
 import { SIZE } from '../board.js';
 import { cellCenter } from '../hex.js';
 import { SVG_NS, toDom } from '../vdom.js';
-import { mapTree, viewBoxOf } from '../expeditions/board.js';
+import { mapTree, CELL } from '../expeditions/board.js';
 
 /** A viewBox fitting the tiles closely (the table's leaves room around them for play). */
 function tightBox(view) {
@@ -46,7 +46,10 @@ const EX_SECTIONS = [
 function exPicture(figure, view) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'board-svg ex-map');
-  svg.setAttribute('viewBox', viewBoxOf(view));
+  // the tiles closely (the table's view leaves a cell of sea around them for play)
+  const xs = view.tiles.map((x) => x.cell[0]), ys = view.tiles.map((x) => x.cell[1]), pad = 12;
+  const x0 = (Math.min(...xs) - 1) * CELL - pad, y0 = (Math.min(...ys) - 1) * CELL - pad;
+  svg.setAttribute('viewBox', `${x0} ${y0} ${(Math.max(...xs) - Math.min(...xs) + 1) * CELL + 2 * pad} ${(Math.max(...ys) - Math.min(...ys) + 1) * CELL + 2 * pad}`);
   svg.appendChild(toDom(mapTree(view, {})));
   figure.append(svg);
 }
