@@ -79,9 +79,9 @@ export async function renderRules(app, root) {
   for (const [title, text, lesson] of EX_SECTIONS) {
     const section = el('section', { class: 'rule', 'data-rule': text });
     section.append(el(title === 'rules.ex.title' ? 'h2' : 'h3', { text: t(title) }), el('p', { text: t(text) }));
-    if (lesson && views[lesson]) {
+    if (lesson && start[lesson]) {
       const figure = el('figure', { class: 'rule-board ex-rule-board', 'data-lesson': lesson });
-      exPicture(figure, views[lesson]);
+      exPicture(figure, start[lesson]);
       section.append(figure);
     }
     page.append(section);
