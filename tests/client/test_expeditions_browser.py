@@ -320,8 +320,9 @@ def test_an_order_is_changed_and_withdrawn_until_the_turn_resolves_and_the_clock
     guest.click("[data-testid=order-send]")
     for page in (host, guest):
         page.wait_for_selector("[data-testid=report-steps] li")
-    orders = host.inner_text("[data-testid=report-steps] li:first-child")
-    assert "expand on Tonga (2 boats onto the west beach)" in orders and "north" not in orders, orders
+    # the order in at the end is the one played (the host's, red, comes first): not the north beach, not a pass
+    red = host.inner_text("[data-testid=report-steps] li:first-child").split(" · ")[0]
+    assert red.endswith("(Red): expand on Tonga (2 boats onto the west beach)"), red
     # the report plays on both pages: the clock waits until both have seen it
     assert host.get_attribute("[data-testid=countdown]", "data-waits") == "yes"
     if host.locator("[data-testid=report-skip]").count():
