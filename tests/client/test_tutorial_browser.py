@@ -105,8 +105,11 @@ def test_rules_page_in_five_languages_with_boards(browser: Any, contexts: list[A
         page.goto(f"{base_url}/?lang={lang}#/rules")
         page.wait_for_selector("[data-testid=rules] .rule-board svg .tile")
         texts[lang] = page.locator("[data-testid=rules]").inner_text()
-        assert page.locator("[data-testid=rules] .rule-board").count() == 7
-        assert page.locator("[data-testid=rules] .rule").count() == 12
+        assert page.locator("[data-testid=rules] .rule-board:not(.ex-rule-board)").count() == 7
+        # and Expeditions' section: its five lessons' maps
+        assert page.locator("[data-testid=rules] .ex-rule-board svg .tile").count() >= 25
+        assert page.locator("[data-testid=rules] .ex-rule-board").count() == 5
+        assert page.locator("[data-testid=rules] .rule").count() == 12 + 6
         if lang in ("en", "he"):
             page.screenshot(path=str(artifacts / f"31-rules-{lang}.png"), full_page=True)
     assert len(set(texts.values())) == 5
