@@ -292,6 +292,11 @@ export default {
   'ex.clock_waits': 'die Uhr läuft, sobald der Bericht gesehen ist',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions wird mit Befehlen gespielt, die alle gleichzeitig geben, in Minuten oder über Tage. Fünf Lektionen mit je einem Zug, auf der echten Karte.',
+  'learn.ex_orders.teaches': 'Alle befehlen gleichzeitig und geheim; Tonga gibt 2 Bootszüge.',
+  'learn.ex_migration.teaches': 'Ein Strand mit mehr als 3 Booten segelt als Flotte los.',
+  'learn.ex_weather.teaches': 'Eine Flotte braucht so viele Farben wie das Wetter, wo sie einfährt.',
+  'learn.ex_typhoon.teaches': 'Eine gezogene Zahl kann ein Meeresplättchen ersetzen, sein Wetter 1 höher.',
+  'learn.ex_end.teaches': 'Die drei Arten, wie das Spiel endet, und eine Königsinsel.',
   'learn.ex_orders.title': 'Befehle gleichzeitig',
   'learn.ex_orders.text': 'Alle befehlen gleichzeitig und geheim; sind alle Befehle da oder ist die Zeit um, wird der Zug ausgeführt. Tonga gibt jedem Spieler 2 Bootszüge: befiehl 2 Boote auf seinen Nordstrand und sende den Befehl.',
   'learn.ex_orders.after': 'Beide Befehle wurden zusammen ausgeführt. Eine andere Insel gibt einen Zug pro Boot, das du dort hast.',

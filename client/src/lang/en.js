@@ -292,6 +292,11 @@ export default {
   'ex.clock_waits': 'the clock starts once the report is seen',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions is played by orders everyone gives at once, over minutes or days. Five lessons, one turn each, on the real map.',
+  'learn.ex_orders.teaches': 'Everyone orders at once, in secret; Tonga gives 2 boat moves.',
+  'learn.ex_migration.teaches': 'A beach past 3 boats sails away as a fleet.',
+  'learn.ex_weather.teaches': 'A fleet needs as many colours as the weather where it enters.',
+  'learn.ex_typhoon.teaches': 'A drawn number can replace a sea tile, its weather 1 higher.',
+  'learn.ex_end.teaches': 'The three ways the game ends, and a royal island.',
   'learn.ex_orders.title': 'Orders at once',
   'learn.ex_orders.text': 'Everyone orders at once and in secret; when every order is in, or the time is up, the turn is carried out. Tonga gives every player 2 boat moves: order 2 boats onto its north beach and send the order.',
   'learn.ex_orders.after': 'Both orders were carried out together. Another island gives one move per boat you have on it.',

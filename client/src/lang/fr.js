@@ -292,6 +292,11 @@ export default {
   'ex.clock_waits': 'le délai démarre une fois le compte rendu vu',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions se joue par des ordres que tous donnent en même temps, en quelques minutes ou sur des jours. Cinq leçons d’un tour chacune, sur la vraie carte.',
+  'learn.ex_orders.teaches': 'Tous donnent leur ordre en même temps, en secret ; Tonga donne 2 déplacements.',
+  'learn.ex_migration.teaches': 'Une plage de plus de 3 bateaux part en flotte.',
+  'learn.ex_weather.teaches': 'Une flotte a besoin d’autant de couleurs que la météo où elle entre.',
+  'learn.ex_typhoon.teaches': 'Un numéro tiré peut remplacer une tuile de mer, sa météo plus haute de 1.',
+  'learn.ex_end.teaches': 'Les trois façons dont la partie finit, et une île royale.',
   'learn.ex_orders.title': 'Ordres simultanés',
   'learn.ex_orders.text': 'Tout le monde donne son ordre en même temps et en secret ; quand tous les ordres sont là, ou à la fin du délai, le tour est exécuté. Tonga donne 2 déplacements à chaque joueur : ordonnez 2 bateaux sur sa plage nord et envoyez l’ordre.',
   'learn.ex_orders.after': 'Les deux ordres ont été exécutés ensemble. Une autre île donne un déplacement par bateau que vous y avez.',

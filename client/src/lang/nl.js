@@ -292,6 +292,11 @@ export default {
   'ex.clock_waits': 'de klok loopt zodra het verslag gezien is',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions speel je met bevelen die iedereen tegelijk geeft, in minuten of over dagen. Vijf lessen van elk één beurt, op de echte kaart.',
+  'learn.ex_orders.teaches': 'Iedereen geeft tegelijk en in het geheim een bevel; Tonga geeft 2 bootzetten.',
+  'learn.ex_migration.teaches': 'Een strand met meer dan 3 boten vaart uit als vloot.',
+  'learn.ex_weather.teaches': 'Een vloot heeft zoveel kleuren nodig als het weer waar ze binnenvaart.',
+  'learn.ex_typhoon.teaches': 'Een getrokken getal kan een zeetegel vervangen, zijn weer 1 hoger.',
+  'learn.ex_end.teaches': 'De drie manieren waarop het spel eindigt, en een koninklijk eiland.',
   'learn.ex_orders.title': 'Bevelen tegelijk',
   'learn.ex_orders.text': 'Iedereen geeft tegelijk en in het geheim een bevel; als alle bevelen binnen zijn, of de tijd om is, wordt de beurt uitgevoerd. Tonga geeft elke speler 2 bootzetten: beveel 2 boten op zijn noordstrand en verstuur het bevel.',
   'learn.ex_orders.after': 'Beide bevelen werden samen uitgevoerd. Een ander eiland geeft één zet per boot die je erop hebt.',
