@@ -1,9 +1,11 @@
 """Bot strength: tournaments between the levels of server.bots, with the seats rotated.
 
 Pairings: search vs 3 × random, search vs 3 × greedy, greedy vs 3 × random (4 players), and search vs
-greedy with 2 players. Each prints the first level's win rate (a shared win counts its share) with a 95 %
-Wilson interval against the fair share, its mean and p99 time per decision (every decision it was asked,
-forced ones included), and for search the playouts per second. Games run in a pool of processes.
+greedy with 2 players; and in Expeditions (EXPEDITIONS.md, simultaneous orders: server/bots/expeditions.py)
+search vs 2 × greedy and greedy vs 2 × random (3 players). Each prints the first level's win rate (a shared
+win counts its share) with a 95 % Wilson interval against the fair share, its mean and p99 time per
+decision (every decision it was asked, forced ones included), and for search the playouts per second.
+Games run in a pool of processes.
 
 `--budget turn` gives the search level the table's budget per turn (server.bots.turn_budget: a share of
 what is left of TURN_BUDGET seconds for each decision of a turn) instead of a fixed budget per decision;
@@ -27,8 +29,11 @@ import time
 from dataclasses import dataclass
 
 from server.bots import LEVELS, TURN_BUDGET, Budget, make_bot, turn_budget
+from server.bots.expeditions import SearchBot as ExpeditionsSearch
+from server.bots.expeditions import expeditions_bot
 from server.bots.search import SearchBot
 from server.game import COLOURS, COMPILED, Game
+from server.game.expeditions import Expeditions
 from server.lobby.tongiaki import Tongiaki
 
 TURN = "turn"
@@ -42,13 +47,16 @@ class Pairing:
     hero: str
     foe: str
     players: int
+    game: str = "tongiaki"
 
     @property
     def name(self) -> str:
-        return f"{self.hero}-{self.foe}" + ("-2p" if self.players == 2 else "")
+        return ("ex-" if self.game == "expeditions" else "") + f"{self.hero}-{self.foe}" + (
+            "-2p" if self.players == 2 else "")
 
     def __str__(self) -> str:
-        return f"{self.hero} vs {self.players - 1} × {self.foe} ({self.players} players)"
+        where = "Expeditions, " if self.game == "expeditions" else ""
+        return f"{self.hero} vs {self.players - 1} × {self.foe} ({where}{self.players} players)"
 
 
 PAIRINGS = (
@@ -56,6 +64,8 @@ PAIRINGS = (
     Pairing("search", "greedy", 4),
     Pairing("greedy", "random", 4),
     Pairing("search", "greedy", 2),
+    Pairing("search", "greedy", 3, "expeditions"),
+    Pairing("greedy", "random", 3, "expeditions"),
 )
 
 
@@ -69,9 +79,40 @@ class Outcome:
     thinking: float
 
 
+def play_expeditions(pairing: Pairing, index: int, budget: str) -> Outcome:
+    """Game `index` of an Expeditions pairing: every colour orders each turn (one decision a turn: with
+    `--budget turn` the search spends the table's whole turn budget on it), then the turn resolves."""
+    colours = list(COLOURS[: pairing.players])
+    hero = colours[index % pairing.players]
+    game = Expeditions.new(colours, seed=1_000_000 + index)
+    thinking_budget = turn_budget(0.0) if budget == TURN else budget
+    bots = {c: expeditions_bot(pairing.hero if c == hero else pairing.foe, seed=index * 10 + i,
+                               budget=thinking_budget) for i, c in enumerate(colours)}
+    times: list[float] = []
+    iterations, thinking = 0, 0.0
+    while game.over is None:
+        for colour in colours:
+            bot = bots[colour]
+            began = time.perf_counter()
+            order = bot.choose(game, colour)
+            if colour == hero:
+                times.append(time.perf_counter() - began)
+                if isinstance(bot, ExpeditionsSearch) and bot.last is not None:
+                    iterations += bot.last.iterations
+                    thinking += bot.last.seconds
+            game.submit(colour, order)
+        game.resolve()
+    result = game.result()
+    assert result is not None
+    win = 1.0 / len(result["winners"]) if hero in result["winners"] else 0.0
+    return Outcome(win, tuple(times), iterations, thinking)
+
+
 def play(job: tuple[Pairing, int, str]) -> Outcome:
     """Play game `index` of `pairing`: the hero sits in seat index mod players, the seed is the index."""
     pairing, index, budget = job
+    if pairing.game == "expeditions":
+        return play_expeditions(pairing, index, budget)
     colours = list(COLOURS[: pairing.players])
     hero = colours[index % pairing.players]
     game = Game.new(colours, seed=1_000_000 + index)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from server.bots import turn_budget
+from server.bots.expeditions import expeditions_bot
 from server.game.expeditions import Expeditions, OrderError
-from server.game.expeditions.bots import GreedyBot, RandomBot
 from server.lobby.errors import Rejected
 from server.lobby.mode import WITHDRAW, Action, Event, Illegal, LiveGame, View
 from server.lobby.settings import Settings, number, seat_count
@@ -144,6 +145,7 @@ class ExpeditionsMode:
         return {"type": kind} if kind == WITHDRAW["type"] else {"type": "order"}
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
-        """Random at level `random`; every other level plays the greedy bot (no search level yet)."""
-        bot = RandomBot(seed) if level == "random" else GreedyBot(seed)
+        """The order of `colour`'s bot of `level` (random, greedy, search: server/bots/expeditions.py); a
+        turn is one decision, so the search spends the turn's budget on it."""
+        bot = expeditions_bot(level, seed=seed, budget=turn_budget(spent))
         return bot.choose(Expeditions.from_bytes(state), colour).to_wire()

@@ -334,6 +334,25 @@ async def test_a_game_over_days_starts_each_turns_clock_at_once(server, clients,
     assert (await a.call("report_seen", {"room": room, "turn": 1}))["error"]["code"] == "not_playing"
 
 
+async def test_a_search_bot_orders_through_the_bot_workers(server, clients, store):
+    """The search level of Expeditions (server/bots/expeditions.py) is played by the same bot workers: its
+    order comes in like a person's and the turn resolves with it."""
+    host = (await people(server.url, clients, "P0"))[0]
+    room = (await host.ok("room_create", {"name": "search", "game": "expeditions", "seats": 2,
+                                          "clock": DEADLINE, "bot_pace": 0}))["room"]["id"]
+    await host.join(room)
+    await host.ok("bot_add", {"room": room, "seat": 1, "level": "search"})
+    await host.ok("room_start", {"room": room})
+    # its budget is 0.72 s; the worker's first job waits for it to start (a loaded machine: seconds)
+    await host.wait(lambda: room in host.views and host.view(room)["players"][1]["submitted"], timeout=30)
+    assert (await host.call("act", {"room": room, "v": host.v(room), "action": {"type": "pass"}}))["ok"]
+    await host.wait(lambda: host.view(room)["turn"] == 2)
+    reveal = next(e for _, m in host.received if _ == "game" for e in m["events"] if e["type"] == "orders")
+    assert reveal["orders"]["blue"] is not None
+    lines = await store.actions(room)
+    assert [(line["colour"], line["how"]) for line in lines] == [("blue", "bot"), ("red", "person")]
+
+
 async def test_each_order_applies_once_across_processes(two_servers, clients, store):
     """Orders sent at the same version to two processes both apply (one after the other: the version
     check); one person's order sent twice at once, to both processes, applies once."""

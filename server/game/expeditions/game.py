@@ -396,6 +396,7 @@ class Expeditions(State):
         """A copy whose deck order and random state are redrawn from `seed`: what a look-ahead bot uses."""
         other = self.clone()
         other.dice = Dice(seed)
+        other.deck = sorted(other.deck)   # from the tiles alone: the imagined order owes nothing to the real one
         other.dice.shuffle(other.deck)
         return other
 
