@@ -19,16 +19,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from server.game.expeditions import Expand, Expeditions, Order, OrderError, Pass, Place, Royal
-from server.game.expeditions.bots import GreedyBot, RandomBot
-from server.game.expeditions.catalogue import SIDES
+from server.game.expeditions import Expeditions, Order
+from server.game.expeditions.bots import GreedyBot, RandomBot, candidates
 from server.game.expeditions.scoring import ranking
 
 from .levels import Budget
-
-CANDIDATES = 20
-"""Orders a colour's bandit chooses among: every royal island it may found and `pass`, then expansions
-(one beach filled, the moves spread, random ones) drawn up to this many."""
 
 EXPLORATION = 0.5
 """UCB1's exploration constant (rewards are in [0, 1])."""
@@ -44,46 +39,6 @@ class Thought:
     iterations: int
     seconds: float
     visits: int
-
-
-def candidates(game: Expeditions, colour: str, rng: random.Random, limit: int = CANDIDATES) -> list[Order]:
-    """Distinct legal orders for `colour` worth comparing (E4): pass, every royal island, then expansions
-    and special-circumstance orders, at most `limit` in all."""
-    options = game.legal_orders(colour)
-    must: list[Order] = [Pass(), *(Royal(i) for i in options.royal)]
-    more: list[Order] = []
-    for a in options.expand:
-        room = options.supply
-        own = dict(a.own)
-        if room > 0:
-            for side in SIDES:   # one beach filled: overflows (E6) send fleets out to find islands (E7, E8)
-                more.append(Expand.of(a.island, {side: min(a.moves, room)}))
-            spread: dict[str, int] = {}
-            for i in range(min(a.moves, room)):   # the moves spread over the beaches: presence, no overflow
-                side = SIDES[i % 4]
-                spread[side] = spread.get(side, 0) + 1
-            more.append(Expand.of(a.island, spread))
-        for side, n in own.items():   # boats taken back: a beach about to overflow, or boats for elsewhere
-            more.append(Expand.of(a.island, {side: -min(n, a.moves)}))
-    random_bot = RandomBot(rng.randrange(2**32))
-    for _ in range(limit):
-        more.append(random_bot.choose(game, colour))
-    for island in options.place:
-        more.append(Place(island, rng.choice(SIDES)))
-    rng.shuffle(more)
-    out: list[Order] = []
-    seen: set[str] = set()
-    for order in must + more:
-        key = repr(order)
-        if key in seen or len(out) >= max(limit, len(must)):
-            continue
-        try:
-            game.check(colour, order)
-        except OrderError:
-            continue
-        seen.add(key)
-        out.append(order)
-    return out
 
 
 def rewards(game: Expeditions) -> dict[str, float]:

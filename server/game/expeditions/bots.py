@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import random
 
+from .catalogue import SIDES
+from .errors import OrderError
 from .game import Expeditions
 from .orders import Expand, Order, Pass, Place, Royal
 from .rules import Activation
+from .scoring import scores
+
+CANDIDATES = 20
+"""Orders worth comparing for a colour (`candidates`): every royal island it may found and `pass`, then
+expansions (one beach filled, the moves spread, boats taken back, random ones) up to this many."""
+
+ISLAND_WEIGHT = 0.3
+"""The greedy bot's worth of a position: the score (E12), this much per island present (what the score's
+tie-break counts, and what later migrations build on), and a hundredth per boat on the map."""
 
 
 def _expansion(rng: random.Random, a: Activation, supply: int) -> Expand:
@@ -24,6 +35,46 @@ def _expansion(rng: random.Random, a: Activation, supply: int) -> Expand:
         elif moves.get(side, 0) >= 0 and placed < supply + removed:
             moves[side] = moves.get(side, 0) + 1
     return Expand.of(a.island, moves)
+
+
+def candidates(game: Expeditions, colour: str, rng: random.Random, limit: int = CANDIDATES) -> list[Order]:
+    """Distinct legal orders for `colour` worth comparing (E4): pass, every royal island, then expansions
+    and special-circumstance orders, at most `limit` in all."""
+    options = game.legal_orders(colour)
+    must: list[Order] = [Pass(), *(Royal(i) for i in options.royal)]
+    more: list[Order] = []
+    for a in options.expand:
+        room = options.supply
+        own = dict(a.own)
+        if room > 0:
+            for side in SIDES:   # one beach filled: overflows (E6) send fleets out to find islands (E7, E8)
+                more.append(Expand.of(a.island, {side: min(a.moves, room)}))
+            spread: dict[str, int] = {}
+            for i in range(min(a.moves, room)):   # the moves spread over the beaches: presence, no overflow
+                side = SIDES[i % 4]
+                spread[side] = spread.get(side, 0) + 1
+            more.append(Expand.of(a.island, spread))
+        for side, n in own.items():   # boats taken back: a beach about to overflow, or boats for elsewhere
+            more.append(Expand.of(a.island, {side: -min(n, a.moves)}))
+    random_bot = RandomBot(rng.randrange(2**32))
+    for _ in range(limit):
+        more.append(random_bot.choose(game, colour))
+    for island in options.place:
+        more.append(Place(island, rng.choice(SIDES)))
+    rng.shuffle(more)
+    out: list[Order] = []
+    seen: set[str] = set()
+    for order in must + more:
+        key = repr(order)
+        if key in seen or len(out) >= max(limit, len(must)):
+            continue
+        try:
+            game.check(colour, order)
+        except OrderError:
+            continue
+        seen.add(key)
+        out.append(order)
+    return out
 
 
 class RandomBot:
@@ -53,26 +104,28 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Tries a few legal orders on imagined copies of the game (deck and dice redrawn: no peeking) with
-    only its own order in, and keeps the one with the best score after the turn."""
+    """Tries the colour's candidate orders (`candidates`) on the same few imagined copies of the game (deck
+    and dice redrawn: no peeking) with only its own order in, and keeps the one worth most after the turn
+    (score, islands present, boats on the map)."""
 
-    def __init__(self, seed: int | None = None, tries: int = 12) -> None:
+    def __init__(self, seed: int | None = None, worlds: int = 2) -> None:
         self.rng = random.Random(seed)
-        self.tries = tries
-        self.random = RandomBot(self.rng.randrange(2**32))
+        self.worlds = worlds
 
     def choose(self, game: Expeditions, colour: str) -> Order:
-        o = game.legal_orders(colour)
-        candidates: list[Order] = [Royal(i) for i in o.royal]
-        candidates += [self.random.choose(game, colour) for _ in range(self.tries)]
+        found = candidates(game, colour, self.rng)
+        seeds = [self.rng.randrange(2**32) for _ in range(self.worlds)]   # the same worlds for every order
         best: tuple[float, Order] | None = None
-        for order in candidates:
-            trial = game.imagine(self.rng.randrange(2**32))
-            trial.pending = {colour: order}
-            trial.resolve()
-            score = trial.view()["players"][game.colours.index(colour)]["score"] + 0.01 * trial.on_map(colour)
-            if best is None or score > best[0]:
-                best = (score, order)
+        for order in found:
+            worth = 0.0
+            for seed in seeds:
+                trial = game.imagine(seed)
+                trial.pending = {colour: order}
+                trial.resolve()
+                s = scores(trial)
+                worth += s["scores"][colour] + ISLAND_WEIGHT * s["islands"][colour] + 0.01 * trial.on_map(colour)
+            if best is None or worth > best[0]:
+                best = (worth, order)
         assert best is not None
         return best[1]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -389,8 +388,18 @@ class Expeditions(State):
         return game
 
     def clone(self) -> Expeditions:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy (by hand: a look-ahead bot makes thousands, and deepcopy took most of it)."""
+        other = Expeditions()
+        other.colours, other.seed, other.turn, other.over = self.colours, self.seed, self.turn, self.over
+        other.board, other.where = dict(self.board), dict(self.where)
+        other.beaches = {cell: {side: list(boats) for side, boats in b.items()} for cell, b in self.beaches.items()}
+        other.royal, other.boosted, other.supply = dict(self.royal), set(self.boosted), dict(self.supply)
+        other.at_sea = list(self.at_sea)   # (cell, boats) tuples: never changed in place
+        other.deck = list(self.deck)
+        other.dice = Dice(self.dice.state, self.dice.fixed)
+        other.pending, other.changes = dict(self.pending), dict(self.changes)   # orders are frozen values
+        other.log = list(self.log)   # each turn's orders: appended, never changed
+        return other
 
     def imagine(self, seed: int) -> Expeditions:
         """A copy whose deck order and random state are redrawn from `seed`: what a look-ahead bot uses."""

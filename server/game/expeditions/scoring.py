@@ -19,12 +19,30 @@ def scores(game: State) -> dict[str, dict[str, int]]:
     """Per colour: `scores` (non-royal islands present + the royal island), `islands` (royal included),
     `boats` (on the map, at sea included, the royal island counting one)."""
     out: dict[str, dict[str, int]] = {"scores": {}, "islands": {}, "boats": {}}
+    score = dict.fromkeys(game.colours, 0)
+    islands = dict.fromkeys(game.colours, 0)
+    boats = dict.fromkeys(game.colours, 0)
+    for cell, b in game.beaches.items():   # each island once: who is present, how many boats
+        here: set[str] = set()
+        for side in b.values():
+            here.update(side)
+            for colour in side:
+                boats[colour] += 1
+        value = _value(game.board[cell])
+        for colour in here:
+            score[colour] += value
+            islands[colour] += 1
+    for cell, owner in game.royal.items():   # a royal island scores for its founder and counts one boat
+        score[owner] += _value(game.board[cell])
+        islands[owner] += 1
+        boats[owner] += 1
+    for _cell, fleet in game.at_sea:
+        for colour in fleet:
+            boats[colour] += 1
     for colour in game.colours:
-        present = [game.board[cell] for cell, b in game.beaches.items() if any(colour in boats for boats in b.values())]
-        royal = [game.board[cell] for cell, owner in game.royal.items() if owner == colour]
-        out["scores"][colour] = sum(_value(t) for t in present + royal)
-        out["islands"][colour] = len(present) + len(royal)
-        out["boats"][colour] = game.on_map(colour) + len(royal)
+        out["scores"][colour] = score[colour]
+        out["islands"][colour] = islands[colour]
+        out["boats"][colour] = boats[colour]
     return out
 
 
