@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from server.game import Game
+from server.game.wire import Action
 
 from .evaluate import DEFAULT, Weights, evaluate
-
-Action = dict[str, Any]
 
 
 class GreedyBot:

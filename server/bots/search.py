@@ -17,14 +17,13 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from server.game import Game
+from server.game.wire import Action
 
 from .evaluate import evaluate, people, ratings
 from .greedy import GreedyBot
 
-Action = dict[str, Any]
 Key = str
 
 ROUND = "round"

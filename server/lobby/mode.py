@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from server.game.wire import Action as Action  # the engines' wire dicts, which the contract passes through
+from server.game.wire import Event as Event
 from server.lobby.settings import Settings
 
-Action = dict[str, Any]
-Event = dict[str, Any]
 View = dict[str, Any]
 
 WITHDRAW: Action = {"type": "withdraw"}
