@@ -332,7 +332,7 @@ def test_journey_from_the_lobby_to_a_rematch(browser: Any, contexts: list[Any], 
 
     # in Hebrew the bar runs right to left and its arrows point the other way
     page.goto(f"{url}/{QUERY}&lang=he#/replay/{room}")
-    page.wait_for_function("() => window.__tongiaki.replay?.table && document.documentElement.dir === 'rtl'")
+    page.wait_for_function("() => window.__tongiaki?.replay?.table && document.documentElement.dir === 'rtl'")
     back_right, flipped = page.evaluate("""() => {
       const box = (id) => document.querySelector(`[data-testid=replay-${id}]`).getBoundingClientRect();
       const arrow = getComputedStyle(document.querySelector('[data-testid=replay-prev] .arrow')).transform;
