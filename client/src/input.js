@@ -196,7 +196,7 @@ export class DecisionInput {
     return ui;
   }
 
-  /** Buttons for the decision bar: [{id, label (i18n key), args, enabled, pressed}]. */
+  /** Buttons for the decision bar: [{id, label (i18n key), args, enabled, pressed, danger, primary}]. */
   buttons() {
     const k = this.kind;
     const out = [];
@@ -205,8 +205,10 @@ export class DecisionInput {
     if (this.sel.confirm) {
       // the last step of a drastic or many-click decision: say it, then send on Confirm (or Enter)
       const type = this.sel.confirm.type;
+      const danger = type !== 'expand' && type !== 'land';
+      // the action that completes the decision is the primary one (a drastic one keeps its warning style)
       out.push({ id: 'confirm', label: type === 'land' ? 'btn.confirm_landing' : `btn.confirm_${type}`, enabled: true,
-        danger: type !== 'expand' && type !== 'land' });
+        danger, primary: !danger });
       out.push({ id: 'undo', label: 'btn.undo', enabled: true });
       return out;
     }
@@ -230,7 +232,7 @@ export class DecisionInput {
         out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n }, colour: c,
           pressed: this.sel.colour === c && n > 0, enabled: n > 0 });
       }
-      out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!this._landExact() });
+      out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!this._landExact(), primary: true });
       if (this.sel.assign.length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
     }
     if (k === 'place_tile' || k === 'turn_tile') {
@@ -238,7 +240,7 @@ export class DecisionInput {
       const can = !!pc && this._rotationsAt(pc).length > 0;
       out.push({ id: 'rotate:-1', label: 'btn.rotate_left', enabled: can && this._rotationsAt(pc).length > 1 });
       out.push({ id: 'rotate:1', label: 'btn.rotate_right', enabled: can && this._rotationsAt(pc).length > 1 });
-      out.push({ id: 'place', label: 'btn.place', enabled: can });
+      out.push({ id: 'place', label: 'btn.place', enabled: can, primary: true });
     }
     return out;
   }

@@ -53,6 +53,8 @@ test('expand: island, then the n beaches; the last click sends the legal action'
   assert.equal(inp.prompt().key, 'prompt.confirm_expand');
   assert.equal(inp.prompt().args.beaches, '1, 3');
   assert.deepEqual(inp.buttons().map((b) => b.id), ['confirm', 'undo']);
+  // the action that completes the decision is the primary one
+  assert.deepEqual(inp.buttons().map((b) => !!b.primary), [true, false]);
   assert.deepEqual(inp.click({ hit: 'beach', island: 'Tonga', beach: '1' }), {}, 'a stray click keeps the choice');
   assert.deepEqual(inp.press('undo'), {});
   assert.deepEqual(inp.sel.beaches, [2]);

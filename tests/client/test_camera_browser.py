@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import PHONE, bots_only_room, open_page
+from browserkit import PHONE, STATE_JS, bots_only_room, open_page, step
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_browser import create_table
 from test_tutorial_browser import lesson_state, make_guide_move
 
 DESKTOP = {"width": 1366, "height": 800}
@@ -168,4 +169,34 @@ def test_a_board_that_grows_is_framed_on_its_islands(browser: Any, contexts: lis
             if abs(off) > slack and not at_edge:
                 bad.append((f"islands off centre on axis {'xy'[axis]} by {round(off)} px", g))
     assert bad == [], bad
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_decision_of_a_game_brings_its_targets_wholly_into_view(browser: Any, contexts: list[Any],
+                                                                     base_url: str, artifacts: Path,
+                                                                     size: str) -> None:
+    """A game against two bots, the person's decisions clicked as a person would: whenever a decision (or
+    the next step of one) is the person's, every one of its targets is wholly in the clear part of the
+    board before anything is panned by hand (the camera framed them, zooming out when they do not fit)."""
+    phone = size == "phone"
+    page = open_page(browser, contexts, viewport=PHONE if phone else DESKTOP, touch=phone)
+    create_table(page, base_url, name="Tia", seats=3, query="?anim=4")
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    problems: list[Any] = []
+    seen = 0
+    deadline = time.monotonic() + 60
+    while seen < 15 and time.monotonic() < deadline:
+        if page.evaluate(STATE_JS) == "act":
+            here = page.evaluate(HIDDEN_JS)
+            if here["count"]:
+                seen += 1
+                if here["hidden"]:
+                    problems.append(here)
+                    page.screenshot(path=str(artifacts / f"54-camera-targets-hidden-{size}.png"))
+        step(page)
+        time.sleep(0.05)
+    assert seen >= 8, seen
+    assert problems == [], problems
     assert page.errors == []

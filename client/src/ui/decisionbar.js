@@ -83,7 +83,7 @@ export class DecisionBar {
       const a = { ...(bt.args || {}) };
       if (a.colour) a.colour = t(`colour.${a.colour}`);
       btns.append(el('button', {
-        type: 'button', 'data-action': bt.id, class: `${bt.pressed ? 'pressed' : ''} ${bt.danger ? 'danger' : ''} ${bt.colour ? `boat-btn c-${bt.colour}` : ''}`.trim(),
+        type: 'button', 'data-action': bt.id, class: `${bt.pressed ? 'pressed' : ''} ${bt.danger ? 'danger' : ''} ${bt.primary ? 'primary' : ''} ${bt.colour ? `boat-btn c-${bt.colour}` : ''}`.replace(/\s+/g, ' ').trim(),
         'aria-pressed': bt.pressed ? 'true' : null, disabled: !bt.enabled, onclick: () => this.press(bt.id),
       }, bt.colour ? swatch(bt.colour) : null, t(bt.label, a)));
     }
