@@ -1,5 +1,6 @@
-"""Rooms and seats (lobby), the game authority, the timers, and the Redis store (the only code talking
-to Redis). The authority plays a game through a game mode (mode.py); Tongiaki's is tongiaki.py."""
+"""Rooms and seats (lobby), the game authority, the timers, and the Redis store of rooms, games, sessions,
+presence and timers (store.py). The authority plays a game through a game mode (mode.py); Tongiaki's is
+tongiaki.py, Expeditions' expeditions.py."""
 
 from server.lobby.authority import Authority
 from server.lobby.errors import Rejected

@@ -1,4 +1,7 @@
-"""The Redis store: the one place that talks to Redis.
+"""The lobby's Redis store: rooms, games, sessions, presence and timers. Beside it, each key family that belongs
+to another part has its own small store: the bot queue (server/bots/worker.py), finished games
+(server/records/store.py), lessons (server/tutorial/sessions.py), notifications (server/notify/) and the
+broadcasts between processes (server/realtime/fanout.py).
 
 Keys (all under the configured prefix `P`). A room's own keys carry the room id as their Redis Cluster
 hash tag (`P:room:{r_1a2b}`: one slot a room, see `Store.key`); the shared directory's (lobby, rooms,
