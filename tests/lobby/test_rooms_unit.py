@@ -125,3 +125,42 @@ def test_settings_a_mode_accepts() -> None:
     assert (expeditions.game, expeditions.seats, expeditions.clock, expeditions.first) == ("expeditions", 5, 3600, None)
     two = Settings.from_wire({"name": "t", "variants": {"two_colours": True}}, MODES)
     assert (two.game, two.seats, two.two_colours, two.clock) == ("tongiaki", 2, True, None)
+
+
+def playing(seats: int = 2, **settings: object) -> Room:
+    r = Room.new("r_1", "ABCDEF", "p_host", "Host", Settings.from_wire({"name": "t", "seats": seats, **settings},
+                                                                        MODES), 100.0)
+    r.sit(1, "p_b", "B")
+    r.status = PLAYING
+    return r
+
+
+def test_an_away_seat_is_played_by_a_bot_after_its_grace_and_is_theirs_again_on_return():
+    r = playing(grace=5)
+    assert r.mark_presence({"p_host"}, 200.0)            # B's socket is gone: away from now
+    assert r.seats[1].away_since == 200.0 and not r.seats[1].autopilot
+    assert not r.mark_presence({"p_host"}, 204.9)        # within the grace: nothing changes
+    assert r.mark_presence({"p_host"}, 205.0) and r.seats[1].autopilot   # a bot plays for them
+    assert r.mark_presence({"p_host", "p_b"}, 206.0)     # back: their seat again
+    assert (r.seats[1].away_since, r.seats[1].autopilot) == (None, False)
+    assert not r.seats[0].autopilot and r.seats[0].away_since is None
+
+
+def test_a_waiting_rooms_seat_is_freed_once_its_person_stayed_away_past_the_grace():
+    r = room()
+    r.sit(1, "p_b", "B")
+    r.mark_away("p_b", 100.0)
+    assert not r.release_away({"p_host"}, 100.0 + r.settings.grace - 0.1)
+    assert r.release_away({"p_host"}, 100.0 + r.settings.grace) and r.seats[1].kind == "empty"
+
+
+def test_the_next_check_is_the_earliest_of_pace_clock_grace_and_presence():
+    r = playing(clock=20, bot_pace=2)
+    # a person decides: the clock's deadline, unless presence comes first (within the presence TTL)
+    assert r.next_check(("red",), 100.0, 100.0, 100.0, 60.0) == 120.0
+    assert 100.0 + 30.0 <= r.next_check(("red",), 100.0, 200.0, 100.0, 60.0) <= 160.0   # presence: 0.5-1 TTL
+    r.seats[1] = Seat("bot", None, "Bot 1", level="greedy")
+    assert r.next_check(("blue",), 100.0, 100.0, 100.0, 60.0) == 102.0   # the bot's pace from its turn
+    r.seats[0].away_since = 85.0
+    assert r.next_check(("blue",), 100.0, 100.0, 100.0, 60.0) == 102.0 and r.next_check(
+        ("red",), 100.0, 100.0, 100.0, 60.0) == 85.0 + r.settings.grace   # the grace ends before the clock
