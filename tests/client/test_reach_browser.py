@@ -33,4 +33,7 @@ def test_your_turns_lists_the_table_waiting_for_you_and_counts_it_in_the_title(b
         assert page.input_value(f"[data-testid=your-turns] li[data-room={room}] select") == "mine"
         page.locator("[data-testid=your-turns-panel]").scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"your-turns-{name}.png"))
+        # the table's link opens it; the count was the lobby's
+        page.click(f"[data-testid=your-turns] li[data-room={room}] a")
+        page.wait_for_function(f"location.hash === '#/room/{room}' && !document.title.startsWith('(')")
         assert not page.errors, page.errors  # type: ignore[attr-defined]

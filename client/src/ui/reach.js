@@ -95,9 +95,12 @@ export function renderReach(app) {
     } catch (e) { app.toast(t('reach.push_denied')); console.error(e); }
   }
 
+  // the count is the lobby's: leaving it, the title is the page's again (a table's own signals take over)
+  const leave = () => { if (!/^(#\/?)?$/.test(location.hash) && /^\(\d+\) /.test(document.title)) document.title = t('app.title'); };
+  window.addEventListener('hashchange', leave);
   refresh();
   timer = setInterval(refresh, REFRESH_MS);
-  return { el: root, refresh, destroy() { gone = true; clearInterval(timer); } };
+  return { el: root, refresh, destroy() { gone = true; clearInterval(timer); window.removeEventListener('hashchange', leave); } };
 }
 
 /** A deadline in the person's language and time zone, with the time left. */
