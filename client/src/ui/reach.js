@@ -37,7 +37,7 @@ export function renderReach(app) {
   function draw() {
     clear(turns);
     const waiting = me.turns.filter((x) => x.expected).length;
-    if (app.screen === 'lobby') document.title = waiting ? `(${waiting}) ${t('app.title')}` : t('app.title');
+    if (app.screen === 'lobby' && inLobby()) document.title = waiting ? `(${waiting}) ${t('app.title')}` : t('app.title');
     if (!me.turns.length) turns.append(el('li', { class: 'muted', text: t('reach.none') }));
     for (const x of me.turns) {
       const mode = el('select', { 'data-testid': 'reach-mode', 'aria-label': t('reach.mode'), onchange: () => setMode(x.room, mode.value) },
@@ -96,12 +96,15 @@ export function renderReach(app) {
   }
 
   // the count is the lobby's: leaving it, the title is the page's again (a table's own signals take over)
-  const leave = () => { if (!/^(#\/?)?$/.test(location.hash) && /^\(\d+\) /.test(document.title)) document.title = t('app.title'); };
+  const leave = () => { if (!inLobby() && /^\(\d+\) /.test(document.title)) document.title = t('app.title'); };
   window.addEventListener('hashchange', leave);
   refresh();
   timer = setInterval(refresh, REFRESH_MS);
   return { el: root, refresh, destroy() { gone = true; clearInterval(timer); window.removeEventListener('hashchange', leave); } };
 }
+
+/** Whether the address is the lobby's (a table being opened may not have changed the screen yet). */
+function inLobby() { return /^(#\/?)?$/.test(location.hash); }
 
 /** A deadline in the person's language and time zone, with the time left. */
 function when(ms, app) {
