@@ -239,6 +239,16 @@ def test_an_earlier_turn_is_shown_on_the_map_as_it_was(browser: Any, contexts: l
     page.screenshot(path=str(artifacts / "45-expeditions-earlier-turn-desktop.png"))
     page.click("[data-testid=report-today]")
     assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
+    # after a reload the reports come back by the catch-up, and the maps they left from this tab's storage
+    page.reload()
+    page.wait_for_function("() => (window.__tongiaki.room?.table?.reports || []).length >= 2")
+    if page.locator("[data-testid=report-skip]").count():
+        page.click("[data-testid=report-skip]")
+    page.click("[data-testid=report-prev]")
+    page.wait_for_selector("[data-testid=report-then]:not([hidden])")
+    again = page.evaluate("""() => [...document.querySelectorAll('[data-testid=board] .tile')].map((g) => g.dataset.tile).sort()""")
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") != "now"
+    assert again == shown, (again, shown)
     assert not page.errors, page.errors
 
 

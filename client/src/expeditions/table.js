@@ -12,6 +12,24 @@ import { eventWords, eventCell, reportOf, islandName } from './words.js';
 import { endMoment } from '../ui/endscreen.js';
 
 const STEP_MS = 650;
+const MAPS_KEY = 'tongiaki.exmaps';
+
+/** The maps each turn left, kept in this tab's sessionStorage for one room (a reload of the page keeps
+ *  the earlier turns' maps; the catch-up brings their reports without them). {room, maps: {turn: view}}. */
+function keptMaps(room) {
+  try {
+    const d = JSON.parse(sessionStorage.getItem(MAPS_KEY) || 'null');
+    return d && d.room === room ? d.maps || {} : {};
+  } catch { return {}; }
+}
+
+function keepMap(room, turn, view) {
+  if (!room) return;
+  const maps = keptMaps(room);
+  maps[turn] = view;
+  for (const k of Object.keys(maps).map(Number).sort((a, b) => a - b).slice(0, -12)) delete maps[k];   // a game has 10 turns
+  try { sessionStorage.setItem(MAPS_KEY, JSON.stringify({ room, maps })); } catch { /* full or private mode */ }
+}
 
 /** The turn a report tells (its revealed orders name it). */
 export const turnOf = (events) => events.find((e) => e.type === 'orders')?.turn ?? 0;
@@ -118,6 +136,7 @@ export class ExpeditionsTable {
       this.reports = this.reports.filter((r) => r.turn !== turnOf(report));
       // the map as this turn left it goes with its report: an earlier turn is shown as it was
       this.reports.push({ turn: turnOf(report), events: report, view: x.view });
+      if (!this.replay && !this.lesson) keepMap(this.state.room?.id, turnOf(report), x.view);
       this.shownReport = this.reports.length - 1;
       this.play();
     }
@@ -148,8 +167,9 @@ export class ExpeditionsTable {
     const res = await this.history?.().catch(() => null);
     if (!res?.ok || !Array.isArray(res.messages)) return;
     const known = new Set(this.reports.map((r) => r.turn));
+    const maps = keptMaps(this.state.room?.id);
     const past = res.messages.map((m) => reportOf(m.events || [])).filter((ev) => ev.length && !known.has(turnOf(ev)))
-      .map((ev) => ({ turn: turnOf(ev), events: ev }));
+      .map((ev) => ({ turn: turnOf(ev), events: ev, view: maps[turnOf(ev)] || null }));
     if (!past.length) return;
     const shown = this.reports[this.shownReport];
     this.reports = [...past, ...this.reports].sort((a, b) => a.turn - b.turn);
@@ -205,8 +225,10 @@ export class ExpeditionsTable {
     clear(this.svg).appendChild(node);
     this.svg.setAttribute('viewBox', viewBoxOf(then, this.whole));
     this.svg.dataset.turnShown = live ? 'now' : String(rep.turn);
-    this.thenEl.hidden = live;
-    if (!live) {
+    const unkept = this.earlier && !rep.view;   // a report read back on another page: its map was not kept
+    this.thenEl.hidden = live && !unkept;
+    if (unkept) clear(this.thenEl).append(el('span', { text: t('ex.map_not_kept', { turn: rep.turn }) }));
+    else if (!live) {
       clear(this.thenEl).append(el('span', { text: t('ex.as_it_was', { turn: rep.turn }) }), ' ',
         el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => { this.shownReport = this.reports.length - 1; this.step = -1; this.draw(); } }, t('ex.today')));
     }

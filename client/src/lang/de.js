@@ -288,6 +288,7 @@ export default {
   'ex.withdrawn': 'Dein Befehl ist zurückgezogen.',
   'ex.open_form': 'Dein Befehl',
   'ex.close_form': 'Schließen',
+  'ex.map_not_kept': 'Die heutige Karte (diese Seite hat die von Zug {turn} nicht gesehen)',
   'ex.changes_left': 'Du kannst ihn ändern, bis der Zug ausgeführt wird (noch {n} {n|Änderung|Änderungen}).',
   'ex.clock_waits': 'die Uhr läuft, sobald der Bericht gesehen ist',
   // How to play Expeditions (its lessons) and its part of the rules page

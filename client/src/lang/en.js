@@ -288,6 +288,7 @@ export default {
   'ex.withdrawn': 'Your order is withdrawn.',
   'ex.open_form': 'Your order',
   'ex.close_form': 'Close',
+  'ex.map_not_kept': "Today's map (this page did not see turn {turn}'s)",
   'ex.changes_left': 'You may change it until the turn is carried out ({n} {n|change|changes} left).',
   'ex.clock_waits': 'the clock starts once the report is seen',
   // How to play Expeditions (its lessons) and its part of the rules page

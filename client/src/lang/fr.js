@@ -288,6 +288,7 @@ export default {
   'ex.withdrawn': 'Votre ordre est retiré.',
   'ex.open_form': 'Votre ordre',
   'ex.close_form': 'Fermer',
+  'ex.map_not_kept': 'La carte actuelle (cette page n’a pas vu celle du tour {turn})',
   'ex.changes_left': 'Vous pouvez le changer jusqu’à l’exécution du tour (encore {n} {n|changement|changements}).',
   'ex.clock_waits': 'le délai démarre une fois le compte rendu vu',
   // How to play Expeditions (its lessons) and its part of the rules page

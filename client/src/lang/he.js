@@ -288,6 +288,7 @@ export default {
   'ex.withdrawn': 'הפקודה שלך בוטלה.',
   'ex.open_form': 'הפקודה שלך',
   'ex.close_form': 'סגירה',
+  'ex.map_not_kept': 'המפה של היום (הדף הזה לא ראה את המפה של תור {turn})',
   'ex.changes_left': 'אפשר לשנות אותה עד ביצוע התור (נותרו {n|שינוי אחד|{n} שינויים}).',
   'ex.clock_waits': 'השעון מתחיל כשכולם ראו את הדוח',
   // How to play Expeditions (its lessons) and its part of the rules page

@@ -288,6 +288,7 @@ export default {
   'ex.withdrawn': 'Je bevel is ingetrokken.',
   'ex.open_form': 'Jouw bevel',
   'ex.close_form': 'Sluiten',
+  'ex.map_not_kept': 'De kaart van nu (deze pagina zag die van beurt {turn} niet)',
   'ex.changes_left': 'Je kunt het wijzigen tot de beurt wordt uitgevoerd (nog {n} {n|wijziging|wijzigingen}).',
   'ex.clock_waits': 'de klok loopt zodra het verslag gezien is',
   // How to play Expeditions (its lessons) and its part of the rules page
