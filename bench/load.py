@@ -65,7 +65,8 @@ async def server_latency(url: str) -> dict[str, object]:
     """p50/p99 of the server's own action-to-broadcast histogram (bucket upper bounds), from /metrics."""
     import aiohttp
 
-    async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as http, \
+            http.get(url + "/metrics") as r:
         text = await r.text()
     out: dict[str, object] = {}
     for metric, prefix in (("tongiaki_action_latency_seconds_bucket", "server_ms"),
@@ -88,7 +89,8 @@ async def collector_pauses(url: str) -> dict[str, list[float]]:
     cumulative count of each bucket, then the sum of the pauses."""
     import aiohttp
 
-    async with aiohttp.ClientSession() as http, http.get(url + "/metrics") as r:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as http, \
+            http.get(url + "/metrics") as r:
         text = await r.text()
     out: dict[str, list[float]] = {}
     for line in text.splitlines():

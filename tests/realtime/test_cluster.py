@@ -10,6 +10,7 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 import redis.asyncio as redis
 from redis.asyncio.cluster import RedisCluster
@@ -80,6 +81,9 @@ async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Clus
         # the game's keys are all on the primary that serves the room's slot
         actions = await cluster_store.actions(room)
         assert len(actions) == final["v"]
+        async with aiohttp.ClientSession() as http, http.get(server.url + "/metrics",
+                                                             timeout=aiohttp.ClientTimeout(total=10)) as r:
+            assert r.status == 200 and "tongiaki_sockets" in await r.text()
     finally:
         for c in made:
             await c.close()
