@@ -497,8 +497,9 @@ class Store:
         key = self.key("room", room_id)
         room: Room | None = None
         directory: list[tuple[str, tuple[Any, ...]]] = []   # (command, arguments) on the directory's keys
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
+        while True:   # (a fresh pipeline for each try: redis-py's cluster pipeline drops its connection on
+            # a conflict, and a second WATCH on it wrote to a closed transport)
+            async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(key)
                     raw = await pipe.get(key)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from rediskit import Cluster, needs_redis_server
 from tablekit import Client, InProcessServer, table
 
 from server.config import Config, redis_client
-from server.lobby import Store
+from server.lobby import Settings, Store
+from server.lobby.rooms import Room
 from server.lobby.store import ROOM_KEYS
 
 pytestmark = needs_redis_server
@@ -54,6 +56,19 @@ def test_a_rooms_keys_share_one_slot_and_the_directory_another() -> None:
                   ("hosted", "p_1"), ("hosted_from", "10.0.0.1"), ("searching",), ("searching", "n"),
                   ("metrics_lease",), ("lobby_gen",))}
     assert len(directory) == 1
+
+
+async def test_concurrent_changes_of_one_room_all_apply_on_the_cluster(cluster_store: Store) -> None:
+    """update_room's optimistic transaction retried under contention (WATCH conflicts) on the cluster:
+    every change applies once (a retry on the conflicted pipeline wrote to a closed connection)."""
+    room = Room.new("r_" + secrets.token_hex(4), "C" + secrets.token_hex(3).upper(), "p_host", "Host",
+                    Settings(name="t", seats=4), time.time())
+    assert await cluster_store.create_room(room, 600)
+    ttls = {"waiting": 600.0, "finished": 600.0}
+    await asyncio.gather(*(cluster_store.update_room(room.id, lambda r: True, ttls) for _ in range(30)))
+    stored = await cluster_store.room(room.id)
+    assert stored is not None and stored.rev == room.rev + 30
+    assert room.id in await cluster_store.listed()
 
 
 async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Cluster, cluster_store: Store,
