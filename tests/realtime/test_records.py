@@ -204,7 +204,9 @@ async def test_clock_and_takeover_are_recorded_as_such(server, clients, store):
     room, (a, b) = await table(server.url, humans=2, seats=2, clock=1, grace=0.2, first=0)
     clients.extend([a, b])
     await a.wait(lambda: a.my_turn(room))
-    await a.wait(lambda: a.v(room) >= 1, timeout=5)      # a did nothing: the clock ran out
+    # a did nothing: the clock ran out (its bot is thought in the bot workers, which start with the server:
+    # seconds on a loaded machine)
+    await a.wait(lambda: a.v(room) >= 1, timeout=30)
     await b.close()                                        # b goes away: a bot takes over after the grace
     await a.wait(lambda: a.rooms[room]["seats"][1]["autopilot"])
     await a.play(room, random.Random(3), stop_at=8)
