@@ -192,6 +192,8 @@ def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: li
     page.wait_for_selector("[data-testid=report-caption]:not([hidden])")
     if touch:
         assert page.evaluate(IN_VIEW_JS, "[data-testid=board]"), "the map stays in view while the report plays"
+        # nothing wider than the phone (a wider page makes a phone's browser zoom the whole page out)
+        assert page.evaluate("() => [innerWidth, document.documentElement.scrollWidth]") == [390, 390]
     page.screenshot(path=str(artifacts / f"44-expeditions-words-report-{tag}.png"))
     page.click("[data-testid=report-skip]")
     assert page.evaluate("() => window.__tongiaki.room.table.animating") is False

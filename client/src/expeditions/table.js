@@ -10,6 +10,7 @@ import { h } from '../vdom.js';
 import { OrderDraft, kindsOf, orderWords, explainDraft, SIDES } from './orders.js';
 import { eventWords, eventCell, reportOf, islandName } from './words.js';
 import { endMoment } from '../ui/endscreen.js';
+import { initialSpeed } from '../ui/eventplayer.js';
 
 const STEP_MS = 650;
 const MAPS_KEY = 'tongiaki.exmaps';
@@ -54,10 +55,11 @@ export class ExpeditionsTable {
   /** root: the element to fill; state: the room's TableState; t: translator; act(order) → the answer;
    *  history() → a catch-up answer from version 0 (the turn reports of a game joined late);
    *  replay: a finished game played again (ui/replay.js: no order form, no deadline);
-   *  speed() → the animation speed (0: a report is shown at once);
+   *  speed() → the animation speed (0: a report is shown at once; by default the person's, as the board
+   *  game's table plays);
    *  seen(turn): the report of `turn` has been shown (played to its end or skipped): the next turn's
    *  deadline may start (docs/protocol.md §14, `report_seen`). */
-  constructor(root, { state, t, act, history, replay = false, speed = () => 1, seen = null, withdraw = null, lesson = false }) {
+  constructor(root, { state, t, act, history, replay = false, speed = initialSpeed, seen = null, withdraw = null, lesson = false }) {
     this.root = root; this.state = state; this.t = t; this.act = act; this.history = history; this.lesson = lesson;
     this.replay = replay; this.speed = speed; this.seen = seen; this.withdraw = withdraw;
     this.seenTurns = new Set();
@@ -97,9 +99,11 @@ export class ExpeditionsTable {
     this.thenEl = el('div', { class: 'ex-then', 'data-testid': 'report-then', hidden: true });
     const boardWrap = el('div', { class: 'board-wrap ex-board' }, this.svg, el('div', { class: 'zoom-controls' }, wholeBtn),
       this.thenEl, this.captionEl);
+    // while the turn's clock waits for its report to be seen (docs/protocol.md §14), the time is at the latest
+    this.waitsEl = el('span', { class: 'ex-clock-waits muted', 'data-testid': 'clock-waits', hidden: true, text: t('ex.clock_waits') });
     this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
     this.rewindSlot = el('span', { class: 'rewind-slot' });
-    const top = el('div', { class: 'table-top' }, this.statusEl, this.rewindSlot, this.clockBox);
+    const top = el('div', { class: 'table-top' }, this.statusEl, this.rewindSlot, this.clockBox, this.waitsEl);
     // the order form heads the side column: the map keeps the whole height (on a phone: right below it)
     const main = el('section', { class: 'table-main' }, top, boardWrap, this.legend(), endMoment(t, this.resultEl));
     const side = el('aside', { class: 'side ex-side' }, this.formEl,
@@ -265,10 +269,11 @@ export class ExpeditionsTable {
     const d = this.state.deadline;
     const running = d && this.view && this.view.phase !== 'over' && !this.replay;
     this.clockBox.hidden = !running;
-    if (!running) return;
+    if (!running) { this.waitsEl.hidden = true; return; }
     const now = performance.now(), left = Math.max(0, d.end - now);
-    this.clockEl.textContent = formatLeft(left) + (d.starts > now ? ` (${this.t('ex.clock_waits')})` : '');
+    this.clockEl.textContent = formatLeft(left);
     this.clockEl.dataset.waits = d.starts > now ? 'yes' : 'no';
+    this.waitsEl.hidden = !(d.starts > now);
     this.clockEl.dataset.ms = String(Math.round(left));
     this.clockEl.classList.toggle('warn', left <= WARN_MS);
   }

@@ -290,7 +290,7 @@ export default {
   'ex.close_form': 'Schließen',
   'ex.map_not_kept': 'Die heutige Karte (diese Seite hat die von Zug {turn} nicht gesehen)',
   'ex.changes_left': 'Du kannst ihn ändern, bis der Zug ausgeführt wird (noch {n} {n|Änderung|Änderungen}).',
-  'ex.clock_waits': 'die Uhr läuft, sobald der Bericht gesehen ist',
+  'ex.clock_waits': 'Die Uhr läuft, sobald der Bericht gesehen ist.',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions wird mit Befehlen gespielt, die alle gleichzeitig geben, in Minuten oder über Tage. Fünf Lektionen mit je einem Zug, auf der echten Karte.',
   'learn.ex_orders.teaches': 'Alle befehlen gleichzeitig und geheim; Tonga gibt 2 Bootszüge.',

@@ -290,7 +290,7 @@ export default {
   'ex.close_form': 'Close',
   'ex.map_not_kept': "Today's map (this page did not see turn {turn}'s)",
   'ex.changes_left': 'You may change it until the turn is carried out ({n} {n|change|changes} left).',
-  'ex.clock_waits': 'the clock starts once the report is seen',
+  'ex.clock_waits': 'The clock starts once the report is seen.',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions is played by orders everyone gives at once, over minutes or days. Five lessons, one turn each, on the real map.',
   'learn.ex_orders.teaches': 'Everyone orders at once, in secret; Tonga gives 2 boat moves.',

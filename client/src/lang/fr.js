@@ -290,7 +290,7 @@ export default {
   'ex.close_form': 'Fermer',
   'ex.map_not_kept': 'La carte actuelle (cette page n’a pas vu celle du tour {turn})',
   'ex.changes_left': 'Vous pouvez le changer jusqu’à l’exécution du tour (encore {n} {n|changement|changements}).',
-  'ex.clock_waits': 'le délai démarre une fois le compte rendu vu',
+  'ex.clock_waits': 'Le délai démarre une fois le compte rendu vu.',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions se joue par des ordres que tous donnent en même temps, en quelques minutes ou sur des jours. Cinq leçons d’un tour chacune, sur la vraie carte.',
   'learn.ex_orders.teaches': 'Tous donnent leur ordre en même temps, en secret ; Tonga donne 2 déplacements.',

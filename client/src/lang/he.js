@@ -290,7 +290,7 @@ export default {
   'ex.close_form': 'סגירה',
   'ex.map_not_kept': 'המפה של היום (הדף הזה לא ראה את המפה של תור {turn})',
   'ex.changes_left': 'אפשר לשנות אותה עד ביצוע התור (נותרו {n|שינוי אחד|{n} שינויים}).',
-  'ex.clock_waits': 'השעון מתחיל כשכולם ראו את הדוח',
+  'ex.clock_waits': 'השעון מתחיל כשכולם ראו את הדוח.',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'משחקים את Expeditions בפקודות שכולם נותנים בבת אחת, בתוך דקות או לאורך ימים. חמישה שיעורים, תור אחד בכל אחד, על המפה האמיתית.',
   'learn.ex_orders.teaches': 'כולם נותנים פקודה בבת אחת ובסוד; טונגה נותנת 2 מהלכי סירה.',

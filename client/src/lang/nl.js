@@ -290,7 +290,7 @@ export default {
   'ex.close_form': 'Sluiten',
   'ex.map_not_kept': 'De kaart van nu (deze pagina zag die van beurt {turn} niet)',
   'ex.changes_left': 'Je kunt het wijzigen tot de beurt wordt uitgevoerd (nog {n} {n|wijziging|wijzigingen}).',
-  'ex.clock_waits': 'de klok loopt zodra het verslag gezien is',
+  'ex.clock_waits': 'De klok loopt zodra het verslag gezien is.',
   // How to play Expeditions (its lessons) and its part of the rules page
   'learn.ex_intro': 'Expeditions speel je met bevelen die iedereen tegelijk geeft, in minuten of over dagen. Vijf lessen van elk één beurt, op de echte kaart.',
   'learn.ex_orders.teaches': 'Iedereen geeft tegelijk en in het geheim een bevel; Tonga geeft 2 bootzetten.',
