@@ -6,6 +6,7 @@ is stored only if the stored game is still the one it was computed on (Store.com
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -32,39 +33,57 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Held:
-    """A game as this process last stored (or read) it: version `v`, the colours deciding, when (and at
-    which version) the pending round began, the engine state and the view as stored (msgpack bytes), the
-    room as stored (bytes, and parsed), and, once this process has played on it, the live engine object
+    """A game as this process last stored (or read) it: the stored game (`stored`: its version, the colours
+    deciding, when and at which version the pending round began, the engine state and the view as stored),
+    the room as stored (bytes, and parsed), and, once this process has played on it, the live engine object
     and the public view it stands for (`game`, `public`): the next action needs neither to rebuild the
     game from its bytes nor to decode the view, and keeps the engine's caches (its R9 verdicts). Any
     process may change a room or its game: an action computed on a held game is stored only if the stored
     version is still `v` and the stored room still `room_raw` (Store.commit), so what is held need not be
     fresh, only exactly what it says."""
 
-    v: int
-    deciding: tuple[str, ...]
-    began: float
-    began_v: int
-    state: bytes
-    view: bytes
+    stored: StoredGame
     room: Room
     room_raw: bytes
     game: LiveGame | None = None
     public: dict[str, Any] | None = None
-    turn_at: float = 0.0   # when the deciding colour's turn began (its bot's pace counts from there)
 
     def __repr__(self) -> str:
         return f"Held(room={self.room.id!r}, v={self.v}, deciding={self.deciding!r})"
 
-    @classmethod
-    def stored(cls, room: Room, raw: bytes, record: StoredGame) -> Held:
-        """The stored game, to play on."""
-        return cls(record.v, record.deciding, record.began, record.began_v, record.state, record.view, room,
-                   raw, turn_at=record.turn_at)
+    # the stored game's own values, read through
+    @property
+    def v(self) -> int:
+        return self.stored.v
+
+    @property
+    def deciding(self) -> tuple[str, ...]:
+        return self.stored.deciding
+
+    @property
+    def began(self) -> float:
+        return self.stored.began
+
+    @property
+    def began_v(self) -> int:
+        return self.stored.began_v
+
+    @property
+    def turn_at(self) -> float:
+        """When the deciding colour's turn began (its bot's pace counts from there)."""
+        return self.stored.turn_at
+
+    @property
+    def state(self) -> bytes:
+        return self.stored.state
+
+    @property
+    def view(self) -> bytes:
+        return self.stored.view
 
     def in_round(self, v: int) -> bool:
         """Whether version v belongs to the pending round (an action sent at v still stands)."""
-        return self.began_v <= v <= self.v
+        return self.stored.in_round(v)
 
 
 HELD_ROOMS = 4096
@@ -148,8 +167,8 @@ class Authority:
             if searches:
                 await self.store.release_searches(room.id)
             raise
-        self._hold(room.id, Held(0, game.deciding, now, 0, state_raw, view_raw, room, pack(room.to_store()),
-                                 turn_at=now))
+        self._hold(room.id, Held(StoredGame(0, game.deciding, now, now, 0, proc=self.lobby.proc, turn_at=now,
+                                            state=state_raw, view=view_raw), room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
         await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
         await self._tell_round(room.id, 0, game.deciding, now, room)
@@ -174,7 +193,7 @@ class Authority:
             room, raw, record = await self.store.room_and_game(room_id)   # one round trip
             if room is None:
                 raise Rejected("no_room", f"no room {room_id!r}")
-            stored = None if record is None else Held.stored(room, raw, record)
+            stored = None if record is None else Held(record, room, raw)
             colour = self._may_act(room, person, v, stored, self.mode_of(room).simultaneous)
             assert stored is not None
             done = await self._apply(stored, action, person.id, arrived, colour)
@@ -280,8 +299,10 @@ class Authority:
                                        began=(began, began_v), proc=self.lobby.proc, turn_at=turn_at):
             return None
         keep = self.live_games and live is not None
-        self._hold(room.id, Held(v, deciding, began, began_v, state, view, room, held.room_raw,
-                                 live if keep else None, after if self.live_games else None, turn_at))
+        stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state,
+                            view=view)
+        self._hold(room.id, Held(stored, room, held.room_raw, live if keep else None,
+                                 after if self.live_games else None))
         self.on_check(check)
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
@@ -342,7 +363,7 @@ class Authority:
         if not await self.store.start_clock(room_id, record.began_v, now, now + clock):
             return False
         if held is not None and held.began_v == record.began_v:
-            held.began = now
+            held.stored = dataclasses.replace(held.stored, began=now)
         self.on_check(now + clock)
         await self.lobby.publish(room)
         await self._tell_round(room_id, record.began_v, record.deciding, now, room)   # its deadline is known now
@@ -382,7 +403,7 @@ class Authority:
         room, raw, record = await self.store.room_and_game(room_id)
         if room is None or room.status != PLAYING or record is None:
             return None
-        stored = Held.stored(room, raw, record)
+        stored = Held(record, room, raw)
         return stored if stored.in_round(v) else None
 
     async def bot_due(self, room_id: str, v: int, colour: str, how: str, level: str, turn: float = 0.0) -> None:
@@ -404,7 +425,7 @@ class Authority:
                 room, raw, record = await self.store.room_and_game(job.room)
                 if room is None or room.status != PLAYING or record is None:
                     return None
-                held = Held.stored(room, raw, record)
+                held = Held(record, room, raw)
             if not held.in_round(job.v) or job.colour not in held.deciding:
                 return None   # the round is over, or this seat's decision was taken meanwhile
             try:
