@@ -129,6 +129,7 @@ def serve(config: Config, reuse_port: bool = False, index: int = 0) -> int:
     try:
         sock = bound(config.host, config.port, reuse_port)
         extra = bound(config.host, config.metrics_port + index, reuse_port=False) if config.metrics_port else None
+        own = bound(config.host, config.worker_port + index, reuse_port=False) if config.worker_port else None
     except OSError as e:
         log.error("cannot listen on %s:%s: %s", config.host, config.port, e.strerror or e)
         return CANNOT_LISTEN
@@ -147,12 +148,13 @@ def serve(config: Config, reuse_port: bool = False, index: int = 0) -> int:
     # cycle until a full collection (server/lobby/timers.py)
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(_run(config, sock, extra))
+        return loop.run_until_complete(_run(config, sock, extra, own))
     finally:
         loop.close()
 
 
-async def _run(config: Config, sock: socket.socket, extra: socket.socket | None) -> int:
+async def _run(config: Config, sock: socket.socket, extra: socket.socket | None,
+               own: socket.socket | None = None) -> int:
     app = init_app(config)
     runner = web.AppRunner(app, access_log=None)
     stopped = asyncio.Event()
@@ -179,6 +181,9 @@ async def _run(config: Config, sock: socket.socket, extra: socket.socket | None)
         return CANNOT_LISTEN
     # each accepted connection passes the caps at accept first (server/realtime/accept.py)
     await GuardedSite(runner, sock, app[ADMISSION], shutdown_timeout=10.0).start()
+    if own is not None:   # this worker's own port (`worker_port`): the same app, the same caps at accept
+        own.listen(1024)
+        await GuardedSite(runner, own, app[ADMISSION], shutdown_timeout=10.0).start()
     side = None
     if extra is not None:
         extra.listen(128)
@@ -187,7 +192,8 @@ async def _run(config: Config, sock: socket.socket, extra: socket.socket | None)
         await web.SockSite(side, extra).start()
     host, port = sock.getsockname()[:2]
     log.info("listening on http://%s:%d%s (pid %d)", host, port,
-             f", /metrics also on port {extra.getsockname()[1]}" if extra else "", os.getpid())
+             (f", /metrics also on port {extra.getsockname()[1]}" if extra else "")
+             + (f", its own port {own.getsockname()[1]}" if own else ""), os.getpid())
     await stopped.wait()
     began = time.monotonic()
     log.info("stopping on %s", why[0])

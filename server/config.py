@@ -159,6 +159,7 @@ class Config:
     event_loop: str = "uvloop"            # "uvloop" or "asyncio" (the standard library's; server/__main__.py)
     workers: int = 0                      # server processes on the port (`tongiaki serve`); 0: the CPU quota
     metrics_port: int = 0                 # with several workers, worker i also serves /metrics on this + i; 0: no
+    worker_port: int = 0                  # worker i also serves everything on this + i (routing by table); 0: no
     public_url: str | None = None         # the service's address as people reach it, for links in messages
     smtp_host: str | None = None          # the mail server messages go through; None: no e-mail (server/notify/)
     smtp_port: int = 587
@@ -335,6 +336,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forwarded_for", parse_bool, "`on`: the client address is the last entry of `X-Forwarded-For` "
             "(set it only behind a proxy that sets that header, as `deploy/nginx.conf` does; compose sets "
             "it)"),
+    Setting("worker_port", _number(int, 0, 65535), "worker i (`--workers N`) also serves everything on its own "
+            "port, this + i, besides the shared one: a proxy routing tables by room (`deploy/nginx.conf`'s "
+            "`tongiaki_table`) lists them, so every socket of a table reaches one worker; 0: no own ports"),
     Setting("route_by_room", parse_bool, "`on`: the web client connects the socket of a table with `?room=<id>` "
             "(reconnecting when it enters another table), so that a proxy routing by it (`deploy/nginx.conf`: "
             "`hash $arg_room consistent`) keeps every socket of a table on one replica; compose sets it"),

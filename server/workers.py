@@ -79,7 +79,8 @@ def can_bind(host: str, port: int) -> OSError | None:
 def run(config: Config, workers: int, argv: list[str]) -> int:
     """Runs `workers` copies of `tongiaki serve <argv>` (the command line this process was given: the
     workers parse it, and the environment, as it did) until SIGTERM/SIGINT; returns the exit status."""
-    ports = [config.port] + [config.metrics_port + i for i in range(workers) if config.metrics_port]
+    ports = [config.port] + [config.metrics_port + i for i in range(workers) if config.metrics_port] \
+        + [config.worker_port + i for i in range(workers) if config.worker_port]
     for port in ports:
         if (why := can_bind(config.host, port)) is not None:
             log.error("cannot listen on %s:%d: %s", config.host, port, why.strerror or why)
