@@ -2,11 +2,11 @@
 
 | key | type | what |
 | --- | --- | --- |
-| `P:notify:msg:{key}` | hash | `message` (msgpack), `tries` |
-| `P:notify:due` | sorted set | message keys by when they are due (a taken one: until its lease ends) |
-| `P:notify:done:{key}` | string | set once sent (or given up), for `DONE_TTL`: the same key is never queued again |
-| `P:notify:digest:{person}` | list | lines for the person's next digest |
-| `P:notify:digest_due:{person}` | string | set while the person's next digest is scheduled |
+| `P:{P}:notify:msg:{key}` | hash | `message` (msgpack), `tries` |
+| `P:{P}:notify:due` | sorted set | message keys by when they are due (a taken one: until its lease ends) |
+| `P:{P}:notify:done:{key}` | string | set once sent (or given up), for `DONE_TTL`: the same key is never queued again |
+| `P:{P}:notify:digest:{person}` | list | lines for the person's next digest |
+| `P:{P}:notify:digest_due:{person}` | string | set while the person's next digest is scheduled |
 
 A message is queued only if its key is neither waiting nor done (`put`, one script): a fact read twice,
 by a notifier started again or by two notifiers, queues nothing twice. A notifier takes a due message

@@ -2,10 +2,10 @@
 
 | key | type | what |
 | --- | --- | --- |
-| `P:notify:reach:{person}` | hash | `lang`; `email`, `email_ok` (`1` once confirmed); `push` (JSON); `unsub` |
-| `P:notify:prefs:{person}` | hash | room id → `every`, `mine`, `digest` or `off` (unset: `mine`) |
-| `P:notify:confirm:{token}` | string | the person and address a confirmation link stands for (`CONFIRM_TTL`) |
-| `P:notify:unsub:{token}` | string | the person an unsubscribe token stands for |
+| `P:{P}:notify:reach:{person}` | hash | `lang`; `email`, `email_ok` (`1` once confirmed); `push` (JSON); `unsub` |
+| `P:{P}:notify:prefs:{person}` | hash | room id → `every`, `mine`, `digest` or `off` (unset: `mine`) |
+| `P:{P}:notify:confirm:{token}` | string | the person and address a confirmation link stands for (`CONFIRM_TTL`) |
+| `P:{P}:notify:unsub:{token}` | string | the person an unsubscribe token stands for |
 
 `push` is a browser's web push subscription, `unsub` the token of the person's one-click unsubscribe
 links. A person's records live `REACH_TTL` after their last change."""
