@@ -24,6 +24,7 @@ from server.bots import DEFAULT_LEVEL, LEVELS
 from server.bots.worker import CLASSES, QUICK, BotQueue
 from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
+from server.lobby.alarm import Alarm
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
 from server.lobby.keeper import live_record
 from server.lobby.modes import MODES
@@ -164,8 +165,9 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     app[notify_api.REACHES], app[notify_api.NOTIFY_STORE] = Reaches(client, config.prefix), store
     app[notify_api.PERSON] = lambda request: _viewer(store, request)
     records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
+    alarm = Alarm()   # the timer loop's: the authority rings it when it brings a room's check forward
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
-                          facts if mailer or pusher else None, records)
+                          facts if mailer or pusher else None, records, alarm)
     app[api.LIVE] = lambda room_id: live_record(store, room_id)
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(
@@ -178,7 +180,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()
-    timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc).run(stop))
+    timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc, alarm).run(stop))
     answers = asyncio.create_task(_bot_answers(bots, authority, stop))
     workers = await _start_bot_workers(config, url)
     if config.notifier and (mailer or pusher):

@@ -17,6 +17,7 @@ from typing import Any
 
 from server import patch
 from server.bots.worker import BotJob, BotQueue
+from server.lobby.alarm import Alarm
 from server.lobby.errors import Rejected
 from server.lobby.keeper import keep_finished
 from server.lobby.lobby import Lobby
@@ -101,7 +102,7 @@ class Authority:
     def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
                  metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
                  offload: Offload | None = None, facts: Facts | None = None,
-                 records: Records | None = None) -> None:
+                 records: Records | None = None, alarm: Alarm | None = None) -> None:
         self.modes = modes
         self.facts = facts   # what the notifier hears of (server/notify/); None: nobody
         self.offload = offload or Offload(0)   # 0: every engine call on the loop (tests that build one)
@@ -116,7 +117,8 @@ class Authority:
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
         self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
         self.records = records   # where finished games are kept (None: nowhere)
-        self.on_check: Callable[[float | None], None] = lambda check: None   # the timers' nudge
+        # each action this process stores may bring its room's check forward: the timers' alarm hears of it
+        self.on_check: Callable[[float | None], None] = alarm.nudge if alarm is not None else lambda check: None
 
     def __repr__(self) -> str:
         return f"Authority(modes={sorted(self.modes)}, held={len(self._held)})"

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Awaitable
 
+from server.lobby.alarm import Alarm
 from server.lobby.authority import Authority
 from server.lobby.lobby import Lobby
 from server.lobby.person import Outbox, Timings
@@ -45,7 +46,7 @@ class Timers:
     """The timer loop of one server process (`proc` names it in the heartbeat)."""
 
     def __init__(self, store: Store, lobby: Lobby, authority: Authority, outbox: Outbox, metrics: Metrics,
-                 timings: Timings, proc: str) -> None:
+                 timings: Timings, proc: str, alarm: Alarm) -> None:
         self.store = store
         self.lobby = lobby
         self.authority = authority
@@ -53,22 +54,14 @@ class Timers:
         self.metrics = metrics
         self.timings = timings
         self.proc = proc
-        self._wake = asyncio.Event()        # set when a room's next check comes before the loop wakes
-        self._sleeping_until = 0.0
+        self.alarm = alarm   # rung when a room's next check comes before the loop wakes (the authority rings it)
         self._closed_before = 0                          # closed connections counted at the last collection
         self._last_collection = time.time()
         self._heap_after = sys.getallocatedblocks()      # the heap's blocks after it
         self._heap_looked = 0.0                          # when `collect_if_due` last read them
-        authority.on_check = self.nudge     # each action this process stores may bring a room's check forward
 
     def __repr__(self) -> str:
         return f"Timers(proc={self.proc!r})"
-
-    def nudge(self, check: float | None) -> None:
-        """A room's next check was brought forward to `check` here (an action, a bot's answer): the loop
-        wakes for it rather than sleeping on to what it planned (up to a tick later)."""
-        if check is not None and check < self._sleeping_until:
-            self._wake.set()
 
     async def advance(self, room_id: str, lease: float | None = None) -> None:
         """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
@@ -183,7 +176,7 @@ class Timers:
 
         async def relay_stop() -> None:
             await stop.wait()
-            self._wake.set()
+            self.alarm.ring()
         relay = asyncio.create_task(relay_stop())
         while not stop.is_set():
             wait = self.timings.tick
@@ -217,13 +210,7 @@ class Timers:
             except Exception:  # a bug in one room: keep the loop alive
                 log.exception("timer loop")
             slept = time.monotonic()
-            self._sleeping_until = time.time() + wait
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
-            self._sleeping_until = 0.0   # awake: a check brought forward now is seen by the next claim
-            if self._wake.is_set():
-                self._wake.clear()
-            else:
+            if not await self.alarm.sleep(wait):
                 self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
         relay.cancel()
         with contextlib.suppress(Exception):   # what was broadcast since the last tick
