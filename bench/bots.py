@@ -201,14 +201,16 @@ def report_turns(games: int, workers: int) -> None:
             for level, times in one.items():
                 turns[level].extend(times)
     # at the table a turn takes the room's bot pace, then this thinking: it must end within pace + 2 s
-    print(f"  a turn's thinking against the {TURN_LIMIT:g} s a table allows over its bot pace (pace + {TURN_LIMIT:g} s):")
+    print(f"  a turn's thinking against the {TURN_LIMIT:g} s a table allows over its bot pace "
+          f"(pace + {TURN_LIMIT:g} s):")
     for level in LEVELS:
         wall, cpu = [t[0] for t in turns[level]], [t[1] for t in turns[level]]
         over = sum(1 for w in wall if w > TURN_LIMIT)
         verdict = "within" if percentile(wall, 99) <= TURN_LIMIT else "OVER"
         print(f"  {level:>7}: {len(wall)} turns; wall p50 {percentile(wall, 50):.3f} s, p99 "
               f"{percentile(wall, 99):.3f} s, max {max(wall, default=0):.3f} s; CPU p50 {percentile(cpu, 50):.3f} s, "
-              f"p99 {percentile(cpu, 99):.3f} s, max {max(cpu, default=0):.3f} s; p99 {verdict} pace + {TURN_LIMIT:g} s, "
+              f"p99 {percentile(cpu, 99):.3f} s, max {max(cpu, default=0):.3f} s; "
+              f"p99 {verdict} pace + {TURN_LIMIT:g} s, "
               f"{over} turns over ({100 * over / max(1, len(wall)):.1f} %)")
     print(f"  ({time.perf_counter() - began:.0f} s wall)")
 

@@ -125,7 +125,8 @@ GROWTH_JS = r"""
     const s = svg.getBoundingClientRect();
     let bottom = Math.min(s.bottom, innerHeight);
     const side = document.querySelector('[data-testid=side-tabs]')?.closest('.side');
-    if (side && getComputedStyle(side).position === 'fixed') bottom = Math.min(bottom, side.getBoundingClientRect().top);
+    if (side && getComputedStyle(side).position === 'fixed')
+      bottom = Math.min(bottom, side.getBoundingClientRect().top);
     const area = [Math.max(s.left, 0), Math.max(s.top, 0), Math.min(s.right, innerWidth), bottom];
     const hexOf = (g) => g.querySelector('.hex') || g;
     const tile = hexOf(svg.querySelector(`.board > .tile[data-cell="${cell[0]},${cell[1]}"]`)).getBoundingClientRect();

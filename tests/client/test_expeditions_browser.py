@@ -151,7 +151,8 @@ IN_VIEW_JS = r"""
 (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
   const cx = r.left + r.width / 2, cy = r.top + Math.min(r.height, innerHeight) / 3;
   const hit = document.elementFromPoint(cx, cy);
-  return r.top >= -1 && r.top < innerHeight / 2 && r.height > 150 && !!hit && document.querySelector(sel).contains(hit); }
+  return r.top >= -1 && r.top < innerHeight / 2 && r.height > 150 && !!hit
+    && document.querySelector(sel).contains(hit); }
 """
 
 
@@ -183,7 +184,8 @@ def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: li
     assert page.inner_text("[data-testid=order-form] .stepper[data-side=N] .side-name") == "north"
     if touch:
         sheet = page.evaluate("""() => { const f = document.querySelector('[data-testid=order-form]');
-          const r = f.getBoundingClientRect(); return [getComputedStyle(f).position, Math.round(r.bottom), innerHeight]; }""")
+          const r = f.getBoundingClientRect();
+          return [getComputedStyle(f).position, Math.round(r.bottom), innerHeight]; }""")
         assert sheet[0] == "fixed" and abs(sheet[1] - sheet[2]) <= 1, sheet
         assert page.evaluate(IN_VIEW_JS, "[data-testid=board]"), "the map is in view above the sheet"
     page.screenshot(path=str(artifacts / f"43-expeditions-words-form-{tag}.png"))
@@ -202,7 +204,8 @@ def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: li
     assert steps[0].startswith("Orders: ") and "expand on Tonga (2 boats onto the north beach)" in steps[0], steps
     for line in steps:
         assert not re.search(CODES, line), line
-        assert line.rstrip().endswith((".", "!")) or line.startswith(("Orders", "Scores", "Game over", "Deadline")), line
+        assert line.rstrip().endswith((".", "!")) or \
+            line.startswith(("Orders", "Scores", "Game over", "Deadline")), line
     assert page.evaluate("() => { const t = window.__tongiaki.room.table; "
                          "return t.step === t.reports[t.shownReport].events.length - 1; }")
     assert not page.errors, page.errors
@@ -232,7 +235,8 @@ def test_an_earlier_turn_is_shown_on_the_map_as_it_was(browser: Any, contexts: l
     shown, then, now = page.evaluate("""() => { const t = window.__tongiaki.room.table;
       const key = (v) => JSON.stringify(v.tiles.map((x) => [x.tile, x.beaches || null]).sort());
       const onMap = [...document.querySelectorAll('[data-testid=board] .tile')].map((g) => g.dataset.tile).sort();
-      return [onMap, t.reports[t.shownReport].view.tiles.map((x) => x.tile).sort(), key(t.view) === key(t.reports[t.shownReport].view)]; }""")
+      const then = t.reports[t.shownReport].view;
+      return [onMap, then.tiles.map((x) => x.tile).sort(), key(t.view) === key(then)]; }""")
     assert shown == then, (shown, then)
     assert not now, "the earlier turn's map differs from today's (boats moved on)"
     assert page.get_attribute("[data-testid=board]", "data-turn-shown") == page.inner_text(
@@ -248,7 +252,8 @@ def test_an_earlier_turn_is_shown_on_the_map_as_it_was(browser: Any, contexts: l
         page.click("[data-testid=report-skip]")
     page.click("[data-testid=report-prev]")
     page.wait_for_selector("[data-testid=report-then]:not([hidden])")
-    again = page.evaluate("""() => [...document.querySelectorAll('[data-testid=board] .tile')].map((g) => g.dataset.tile).sort()""")
+    again = page.evaluate("""() => [...document.querySelectorAll('[data-testid=board] .tile')]
+      .map((g) => g.dataset.tile).sort()""")
     assert page.get_attribute("[data-testid=board]", "data-turn-shown") != "now"
     assert again == shown, (again, shown)
     assert not page.errors, page.errors
