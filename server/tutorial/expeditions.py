@@ -6,7 +6,7 @@ turn report plays. Cells: Tonga on (6, 6); north is y - 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ def _deck(on_map: list[str], top: list[str]) -> list[str]:
     return list(top) + rest
 
 
-def _position(tiles: list[dict[str, Any]], *, top: list[str] = (), draws: list[int] = (), turn: int = 1,
+def _position(tiles: list[dict[str, Any]], *, top: Sequence[str] = (), draws: Sequence[int] = (), turn: int = 1,
               ) -> Callable[[], Expeditions]:
     ids = [t["tile"] for t in tiles]
     return lambda: Expeditions.from_position({"colours": [LEARNER, TUTOR], "turn": turn, "seed": 1,

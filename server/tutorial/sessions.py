@@ -83,7 +83,9 @@ class Tutorials:
         game = lesson.build()
         await self._save(person, lesson, game, 0)
         if isinstance(lesson, ExLesson):
+            assert isinstance(game, Expeditions)   # a lesson builds the game of its own rule set
             return _ex_answer(lesson, game, [], False)
+        assert isinstance(game, Game)
         return _answer(lesson, game, [], 0, False)
 
     async def act(self, person: str, lesson_id: Any, action: Any) -> dict[str, Any]:
