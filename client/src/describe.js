@@ -43,10 +43,15 @@ export function countReturned(r) {
 
 /** A tile as players know it: an island by its name and value, an ocean tile by its dangers (its letter
  *  in the box means nothing at the table). `tile`: a tile's drawing ({tile, kind, value | paths}). */
+/** An ocean tile's dangers from its paths, smallest first (a path of danger 0 prints none). */
+export function dangersOf(paths) {
+  return (paths || []).map((p) => p[2]).filter((d) => d > 0).sort((a, b) => a - b);
+}
+
 export function tileWords(tile, t) {
   if (!tile) return '';
   if (tile.kind === 'island') return t('tile.island_words', { island: tile.tile, value: tile.value ?? '?' });
-  const dangers = (tile.paths || []).map((p) => p[2]).filter((d) => d > 0).sort((a, b) => a - b);
+  const dangers = dangersOf(tile.paths);
   return dangers.length ? t('tile.ocean_words', { dangers: dangers.join(' · '), n: dangers.length }) : t('tile.ocean_calm');
 }
 
@@ -68,7 +73,8 @@ export function placeWords(view, cell, t) {
 function tileLabel(ev, t) {
   if (ev.kind === 'island') return ev.value !== undefined ? `${ev.tile} (${ev.value})` : ev.tile;
   if (ev.kind !== 'ocean') return ev.tile;
-  const dangers = (ev.view?.paths || []).map((p) => p[2]).filter((d) => d > 0);
+  // a drawn tile's event names no paths: the client adds its `dangers` (eventplayer.js, gamelog.js)
+  const dangers = ev.dangers ?? (ev.view?.paths || []).map((p) => p[2]).filter((d) => d > 0);
   return dangers.length ? t('tile.ocean_dangers', { dangers: dangers.join(' · ') }) : t('tile.ocean');
 }
 

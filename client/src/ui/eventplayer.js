@@ -3,7 +3,7 @@
 // into the table state (shown, target, recent, animating, playing).
 import { AnimationQueue } from '../queue.js';
 import { applyEventToDisplay } from '../display.js';
-import { eventEntry } from './gamelog.js';
+import { eventEntry, drawnDangers } from './gamelog.js';
 import { cellKey } from '../hex.js';
 
 /** The animation speed a page starts with: the URL's `anim`, else the person's last choice, else 1. */
@@ -86,12 +86,9 @@ export class EventPlayer {
     const b = this.board;
     // a drawn ocean tile is told by its dangers: the event names only its id; the message's view has it in
     // hand or already placed (a chain reaction places it in the same message)
-    if (ev.type === 'tile_drawn' && ev.kind === 'ocean' && !ev.view) {
-      const after = this.state.target;
-      const tile = after?.hand?.tile === ev.tile ? after.hand : (after?.tiles || []).find((x) => x.tile === ev.tile);
-      if (tile?.paths) ev = { ...ev, view: { paths: tile.paths } };
-    }
-    const entry = eventEntry(ev, this.t);
+    const after = this.state.target;
+    const dangers = drawnDangers(ev, (name) => (after?.hand?.tile === name ? after.hand : (after?.tiles || []).find((x) => x.tile === name))?.paths);
+    const entry = eventEntry(ev, this.t, dangers);
     const text = entry?.text;
     if (entry) this.log.add({ ...entry, v });
     const show = (d) => { setDisp(d); this._set({ shown: d }); };

@@ -4,7 +4,7 @@
 // it holds all of (`v`): what a page did not log (it went away, or a snapshot dropped the animations still
 // queued) is filled in from the server's action log when the page next shows a snapshot (`backfillLog`).
 import { el, clear, swatch } from './dom.js';
-import { describeEvent } from '../describe.js';
+import { describeEvent, dangersOf } from '../describe.js';
 import { apiJson } from '../net.js';
 
 const STORE_KEY = 'tongiaki.log';
@@ -90,11 +90,20 @@ export class GameLog {
 }
 
 /** The entry an event makes in the log (null: an event the log does not tell). */
-export function eventEntry(ev, t) {
-  const text = describeEvent(ev, t);
+export function eventEntry(ev, t, dangers = null) {
+  const text = describeEvent(dangers ? { ...ev, dangers } : ev, t);
   if (!text) return null;
   const type = ev.type === 'crossing' ? (ev.passed ? 'crossing_pass' : 'crossing_fail') : ev.type;
-  return { text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev };
+  // `ev` stays the server's event; what the client learnt of a drawn tile (its dangers) rides beside it
+  return { text, colour: ev.colour || (ev.type === 'turn_passed' ? ev.to : null), type, ev, ...(dangers ? { dangers } : {}) };
+}
+
+/** A drawn ocean tile's dangers when the event (which names only the tile) is `tile_drawn`: from `find(name)`,
+ *  the tile as the client knows it (in hand, on the table, where it was placed), else null. */
+export function drawnDangers(ev, find) {
+  if (ev.type !== 'tile_drawn' || ev.kind !== 'ocean') return null;
+  const paths = find(ev.tile);
+  return paths ? dangersOf(paths) : null;
 }
 
 /** The game's log from the action log the server keeps (the live record's replay, docs/protocol.md §12),
@@ -107,10 +116,15 @@ export async function backfillLog(log, roomId, upTo, t, fetchJson = apiJson, aft
   const body = await fetchJson(`/api/games/${encodeURIComponent(roomId)}/replay${query}`).catch(() => null);
   if (!body || !Array.isArray(body.frames)) return 0;
   const items = [];
+  // a drawn ocean tile told by its dangers, as the live table tells it (eventplayer.js): from where it was placed
+  const placed = new Map();
+  for (const f of body.frames) {
+    for (const ev of f.events || []) if (ev.type === 'tile_placed' && ev.view?.paths) placed.set(ev.tile, ev.view.paths);
+  }
   for (const f of body.frames) {
     if (f.v < 1 || f.v > upTo || (after !== null && f.v <= after)) continue;
     for (const ev of f.events || []) {
-      const entry = eventEntry(ev, t);
+      const entry = eventEntry(ev, t, drawnDangers(ev, (name) => placed.get(name)));
       if (entry) items.push({ ...entry, v: f.v });
     }
   }
@@ -125,7 +139,8 @@ export async function backfillLog(log, roomId, upTo, t, fetchJson = apiJson, aft
 
 /** An entry's line in language `t` (events are described again, so a language switch re-words them). */
 export function logLine(item, t) {
-  let text = (item.ev && describeEvent(item.ev, t)) || (item.msg && t(item.msg[0], item.msg[1])) || item.text || '';
+  const ev = item.ev && item.dangers ? { ...item.ev, dangers: item.dangers } : item.ev;
+  let text = (ev && describeEvent(ev, t)) || (item.msg && t(item.msg[0], item.msg[1])) || item.text || '';
   text = text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   return text;
 }
