@@ -3,8 +3,7 @@
 orders.
 
 The search (`SearchBot`): every colour orders at once and in secret (E3), so there is no turn order to
-search down, and the deck's order and the random state are unseen (R15). Each colour's arms are its
-`KEEP` best candidate orders by the greedy bot's worth after the turn. Each iteration imagines the game
+search down, and the deck's order and the random state are unseen (R15). Each iteration imagines the game
 afresh (`imagine`: the deck reshuffled and the dice redrawn, never the real ones, and nobody's pending
 order), lets every colour pick one of its candidate orders by its own UCB1 over its own statistics
 (decoupled UCT: each seat's choice is a bandit of its own, as in simultaneous-move MCTS), resolves the turn
@@ -21,19 +20,13 @@ import time
 from dataclasses import dataclass
 
 from server.game.expeditions import Expeditions, Order
-from server.game.expeditions.bots import ISLAND_WEIGHT, GreedyBot, RandomBot, candidates
-from server.game.expeditions.scoring import ranking, scores
+from server.game.expeditions.bots import GreedyBot, RandomBot, candidates
+from server.game.expeditions.scoring import ranking
 
 from .levels import Budget
 
 EXPLORATION = 0.5
 """UCB1's exploration constant (rewards are in [0, 1])."""
-
-KEEP = 3
-"""Candidate orders each colour's bandit keeps: the best by the greedy bot's worth after the turn (a prior
-that prunes: the rivals are then modelled as choosing well, and the playouts compare orders worth
-comparing). Measured on a loaded machine, 30 games each against 2 × greedy at 0.4 s a decision: 3 kept won
-65 % and 30 % of two sets of games, 6 kept 28 %, 2 kept 32 %, all 20 kept 31 %: not yet told apart."""
 
 WIN_WEIGHT = 0.75
 """A playout's reward: this much the share of the win (E12), the rest the score against the best score."""
@@ -56,22 +49,6 @@ def rewards(game: Expeditions) -> dict[str, float]:
     best = max(scores.values()) or 1
     return {c: WIN_WEIGHT * (1.0 / len(winners) if c in winners else 0.0) + (1 - WIN_WEIGHT) * scores[c] / best
             for c in game.colours}
-
-
-def ranked(game: Expeditions, colour: str, found: list[Order], seeds: list[int]) -> list[Order]:
-    """`found` best first by the greedy bot's worth after the turn, on the imagined worlds of `seeds` with
-    only the colour's own order in."""
-    worth = {}
-    for order in found:
-        total = 0.0
-        for seed in seeds:
-            trial = game.imagine(seed)
-            trial.pending = {colour: order}
-            trial.resolve()
-            s = scores(trial)
-            total += s["scores"][colour] + ISLAND_WEIGHT * s["islands"][colour] + 0.01 * trial.on_map(colour)
-        worth[repr(order)] = total
-    return sorted(found, key=lambda o: -worth[repr(o)])
 
 
 class _Bandit:
@@ -102,12 +79,10 @@ class SearchBot:
     """Decoupled-UCT Monte Carlo search over the seats' simultaneous orders, determinised on the unseen deck
     and dice (module docstring). `iterations` or `seconds` bound it (seconds: 1 when neither is given)."""
 
-    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
-                 keep: int = KEEP) -> None:
+    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else 1.0
-        self.keep = keep
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
@@ -117,9 +92,7 @@ class SearchBot:
         began = time.perf_counter()
         rng = random.Random(self.seed * 1_000_003 + game.turn)
         arms = {c: candidates(game, c, rng) for c in game.colours}
-        seeds = [rng.randrange(2**32) for _ in range(2)]   # each colour's orders the greedy bot would weigh
-        arms = {c: ranked(game, c, found, seeds)[: self.keep] for c, found in arms.items()}
-        if len(arms[colour]) == 1:   # (pass alone, or the pruning left one)
+        if len(arms[colour]) == 1:
             self.last = Thought(0, time.perf_counter() - began, 0)
             return arms[colour][0]
         bandits = {c: _Bandit(len(arms[c])) for c in game.colours}
