@@ -101,8 +101,10 @@ class SearchBot:
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if self.seconds is not None and done and time.perf_counter() - began >= self.seconds:
-                break
+            if self.seconds is not None and done:
+                spent = time.perf_counter() - began
+                if spent + spent / done > self.seconds:   # another playout would likely end past the budget
+                    break
             world = game.imagine(rng.randrange(2**63))   # R15: an imagined deck and dice, never the real ones
             picks = {c: bandits[c].pick(rng) for c in game.colours}
             world.pending = {c: arms[c][i] for c, i in picks.items()}   # nobody's real pending order
