@@ -58,9 +58,11 @@ def test_monitoring_profile_runs_prometheus_and_grafana_provisioned(compose):
     services = compose["services"]
     prometheus, grafana = services["prometheus"], services["grafana"]
     assert prometheus["profiles"] == ["monitoring"] and grafana["profiles"] == ["monitoring"]
-    for name, service in services.items():   # the default `up` runs the service alone
-        if name not in ("prometheus", "grafana"):
-            assert "profiles" not in service, name
+    # the default `up` runs the service alone; the Sentinel profile adds a Redis replica and its Sentinels
+    default = {name for name, service in services.items() if "profiles" not in service}
+    assert default == {"redis", "server", "bots", "proxy"}, default
+    for name in set(services) - default - {"prometheus", "grafana"}:
+        assert services[name]["profiles"] == ["sentinel"], name
     mounted = mounts(prometheus)
     assert mounted["/etc/prometheus"] == DEPLOY / "prometheus"
     config = yaml.safe_load(PROMETHEUS.read_text())
