@@ -95,7 +95,7 @@ async def test_two_workers_on_one_port_play_one_game_and_stop_together(tmp_path,
         socket_path = next(n.split("unixsocket:")[1].split()[0] for n in names if "unixsocket:" in n)
         client = redis.Redis(unix_socket_path=socket_path)
         try:
-            holders = {key.split(b"|")[0] for key in await client.hkeys(f"workers-test:watch:{room}")}
+            holders = {key.split(b"|")[0] for key in await client.hkeys(f"workers-test:watch:{{{room}}}")}
         finally:
             await client.aclose()
         assert len(holders) == 2, holders   # 12 sockets all on one worker: 1 chance in 2,048
