@@ -142,7 +142,8 @@ async def test_an_operator_sees_the_server_start_stop_and_its_rooms(tmp_path):
         assert "INFO server: stopping on SIGTERM" in log
         stopped = re.search(r"INFO server: stopped in [\d.]+ s: closed (.*)", log)
         assert stopped, log
-        assert stopped.group(1).split(", ") == ["1 sockets", "pub/sub", "0 bot workers and notifiers", "the Redis client"]
+        assert stopped.group(1).split(", ") == ["1 sockets", "pub/sub", "0 bot workers and notifiers",
+                                                "the Redis client"]
         await host.disconnect()
     finally:
         if server is not None:
