@@ -178,7 +178,8 @@ async def test_healthz_metrics_and_client_page(server, config):
         gc.collect()
         async with http.get(server.url + "/metrics") as r:
             text = await r.text()
-        assert float(next(line for line in text.splitlines() if line.startswith(full)).split()[-1]) == counted + 1
+        # at least ours: the server may run a full collection of its own in between (a grown heap sets one off)
+        assert float(next(line for line in text.splitlines() if line.startswith(full)).split()[-1]) >= counted + 1
         async with http.get(server.url + "/") as r:
             assert r.status == 200 and "not built" in await r.text()
         config.client_dir.mkdir()
