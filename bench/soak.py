@@ -64,8 +64,15 @@ class Stats:
         self.attacks[kind] = self.attacks.get(kind, 0) + n
 
 
-async def client(url: str, source: str, http: aiohttp.ClientSession, **auth: Any) -> socketio.AsyncClient:
+async def client(url: str, source: str, http: aiohttp.ClientSession, tokens: list[str] | None = None,
+                 **auth: Any) -> socketio.AsyncClient:
+    """A socket from `source`; with `tokens`, one person's session kept in `tokens[0]` from one connection
+    to the next, as a browser keeps it."""
     sio = socketio.AsyncClient(serializer="msgpack", reconnection=False, http_session=http)
+    if tokens is not None:
+        if tokens[0]:
+            auth["token"] = tokens[0]
+        sio.on("session", lambda data: tokens.__setitem__(0, data["token"]))
     await sio.connect(url, auth={"protocol": 2, **auth}, transports=["websocket"], wait_timeout=10)
     return sio
 
@@ -83,6 +90,7 @@ period is replaced within 30 s) and starts again."""
 async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) -> None:
     """Two people and two bots play games back to back; each person acts on its `legal` event."""
     rng = random.Random(seed)
+    people: list[list[str]] = [[""], [""]]   # the same two people game after game, not new ones every game
     async with session("127.0.0.1") as http:
         while not stop.is_set():
             over = asyncio.Event()
@@ -124,8 +132,8 @@ async def normal_room(url: str, stats: Stats, stop: asyncio.Event, seed: int) ->
             try:
                 # (inside the try: a failed connection is counted and the room starts again; before, one
                 # killed the room's task, quietly, and the run went on with fewer rooms)
-                for _ in range(2):
-                    seated.append(await client(url, "127.0.0.1", http))
+                for person in people:
+                    seated.append(await client(url, "127.0.0.1", http, person))
                 host, guest = seated
                 player(host)
                 player(guest)
