@@ -420,7 +420,13 @@ class Authority:
 
     async def bot_done(self, job: BotJob, action: Action) -> float | None:
         """Applies the action a bot worker chose for `job`, version-checked like a person's; returns the
-        room's next check (None: not applied, because the game moved on meanwhile)."""
+        room's next check (None: not applied, because the game moved on meanwhile, or the person a
+        takeover played for is back)."""
+        if job.how == "takeover":
+            # the person may have come back while the bot thought: their seat is theirs again at once
+            room = await self.store.room(job.room)
+            if room is None or not room.seats[room.seat_of_colour(job.colour)].autopilot:
+                return None
         held = self._take(job.room, job.v)
         for attempt in range(3):
             if held is None or attempt:   # not held, or it moved on: play on what is stored
