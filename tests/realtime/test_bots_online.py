@@ -34,10 +34,15 @@ async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store
     await player.wait(lambda: b in player.views)
     rng = random.Random(5)
     answers = []
-    # until room B has played enough, or 10 s after its bot's first answer (the bot workers start first:
-    # seconds on a loaded machine)
+    # until room B has played enough while room A's search bots think (their first decision is a turn's
+    # budget away: B's twelve moves alone can take less), or 10 s after B's bot's first answer (the bot
+    # workers start first: seconds on a loaded machine)
     window = started + 60
-    while len(answers) < 12 and time.monotonic() < window:
+
+    async def searched() -> bool:
+        return any(x["by"] == "bot" for x in await store.actions(a))
+
+    while (len(answers) < 12 or not await searched()) and time.monotonic() < window:
         if len(answers) == 2 and window > time.monotonic() + 10:
             window = time.monotonic() + 10
         v, actions = player.legals.get(b, (None, []))
