@@ -268,7 +268,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     data = Path(tempfile.mkdtemp(prefix="tongiaki-bench-"))
     # every simulated client comes from 127.0.0.1: no cap on connections per address (docs/deploy.md)
     env = {**os.environ, "TONGIAKI_PREFIX": f"bench-{secrets.token_hex(3)}", "TONGIAKI_DATA_DIR": str(data),
-           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_ROOMS_PER_ADDRESS": "100000",
+           "TONGIAKI_CONNECTIONS_PER_ADDRESS": "0", "TONGIAKI_TCP_PER_ADDRESS": "0",
+           "TONGIAKI_ROOMS_PER_ADDRESS": "100000",
            "TONGIAKI_NEW_PEOPLE_PER_MINUTE": "0", "TONGIAKI_LIVE_GAMES": str(args.live),
            "TONGIAKI_LOOP_SLICE": str(args.slice)}
     env.pop("REDIS_URL", None)
