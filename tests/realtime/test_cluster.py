@@ -16,15 +16,13 @@ import pytest
 import redis.asyncio as redis
 from redis.asyncio.cluster import RedisCluster
 from redis.cluster import key_slot
-from rediskit import Cluster, needs_redis_server
+from rediskit import Cluster
 from tablekit import Client, InProcessServer, table
 
 from server.config import Config, redis_client
 from server.lobby import Settings, Store
 from server.lobby.rooms import Room
 from server.lobby.store import ROOM_KEYS
-
-pytestmark = needs_redis_server
 
 
 @pytest.fixture(scope="module")

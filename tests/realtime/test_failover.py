@@ -14,14 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rediskit import Sentinels, needs_redis_server
+from rediskit import Sentinels
 from tablekit import Client, InProcessServer, table
 
 from server.app import STORE
 from server.config import Config, redis_client
 from server.lobby import Store
-
-pytestmark = needs_redis_server
 
 
 @pytest.fixture
