@@ -27,6 +27,305 @@ export function myColours(view) {
   return Array.isArray(y) ? y : [y];
 }
 
+const notHere = Object.freeze({ error: 'err.not_here' });   // shared: callers only read it
+
+/** A tile decision's preview: the tile in hand on the chosen cell, at the chosen (or first legal) rotation. */
+function tilePreview(d, ui) {
+  const pc = d._previewCell();
+  if (!pc) return;
+  const rots = d._rotationsAt(pc);
+  const rot = rots.includes(d.sel.rotation) ? d.sel.rotation : rots[0];
+  if (rot !== undefined) ui.preview = turnedTile(d.view?.hand, pc, rot);
+}
+
+/** The rotate and place buttons of a tile decision. */
+function tileButtons(d, out) {
+  const pc = d._previewCell();
+  const can = !!pc && d._rotationsAt(pc).length > 0;
+  out.push({ id: 'rotate:-1', label: 'btn.rotate_left', enabled: can && d._rotationsAt(pc).length > 1 });
+  out.push({ id: 'rotate:1', label: 'btn.rotate_right', enabled: can && d._rotationsAt(pc).length > 1 });
+  out.push({ id: 'place', label: 'btn.place', enabled: can, primary: true });
+}
+
+/** The expansion of a turn, once its mode is chosen: take a boat back (an empty supply), the island, its beaches. */
+function expandClick(d, at) {
+  const { hit, isl, b, beachHit, pending } = at;
+  const { stage, E } = d._expandCandidates();
+  if (stage === 'take_back') {
+    if (beachHit && E.some((a) => a.take_back.island === isl && a.take_back.beach === b)) {
+      d.sel.takeBack = { island: isl, beach: b };
+      return d._expandAuto();
+    }
+    return notHere;
+  }
+  if (stage === 'island') {
+    if (!E.some((a) => a.island === isl)) return notHere;
+    d.sel.island = isl; d.sel.beaches = [];
+    if (beachHit) return d.click(hit);
+    return d._expandAuto();
+  }
+  // choosing beaches
+  if (isl !== d.sel.island) {
+    if (pending) return {};
+    if (E.some((a) => a.island === isl)) { d.sel.island = isl; d.sel.beaches = []; return beachHit ? d.click(hit) : {}; }
+    return notHere;
+  }
+  if (!beachHit) return {};
+  const chosen = d.sel.beaches;
+  if (chosen.includes(b)) { d.sel.beaches = chosen.filter((x) => x !== b); delete d.sel.confirm; return {}; }
+  if (pending) return {};   // every beach is chosen: a click elsewhere does not undo the choice
+  const next = [...chosen, b];
+  const cand = E.filter((a) => a.island === isl && next.every((x) => a.beaches.includes(x)));
+  if (!cand.length) return notHere;
+  d.sel.beaches = next;
+  const done = cand.find((a) => a.beaches.length === next.length);
+  if (done) d.sel.confirm = clone(done);
+  return {};
+}
+
+/**
+ * A handler per decision kind. Each part is optional and takes the DecisionInput `d` (its view, legal actions
+ * and selection `sel`):
+ * - `reset(d)` sets the selection up for a new decision;
+ * - `highlights(d, ui)` fills what the board lights up;
+ * - `buttons(d, out)` pushes the decision bar's buttons (a pending confirmation has its own, for every kind);
+ * - `prompt(d)` the prompt's i18n key and args;
+ * - `click(d, at)` a board click (`at`: `hit`, `isl`, `b` the beach as a number, `beachHit`, `pending` the type of
+ *   the action awaiting confirmation): {send: action}, {error: key}, {} (the selection changed), or undefined
+ *   (the click means nothing here: `err.not_here`).
+ */
+export const HANDLERS = {
+  setup: {
+    highlights(d, ui) { for (const a of d.legal) if (a.type === 'setup') ui.beaches.add(`Tonga|${a.beach}`); },
+    prompt() { return { key: 'prompt.setup' }; },
+    click(d, { isl, b, beachHit }) {
+      if (!beachHit) return undefined;
+      const a = d.legal.find((x) => x.type === 'setup' && x.beach === b && isl === 'Tonga');
+      return a ? { send: clone(a) } : notHere;
+    },
+  },
+
+  turn: {
+    reset(d) {
+      const L = d.legal;
+      d.sel.mode = L.some((a) => a.type === 'expand') ? 'expand' : (L.some((a) => a.type === 'royal') ? 'royal' : 'none');
+    },
+    highlights(d, ui) {
+      if (d.sel.mode === 'expand') {
+        const { stage, E } = d._expandCandidates();
+        if (stage === 'take_back') {
+          for (const a of E) ui.beaches.add(`${a.take_back.island}|${a.take_back.beach}`);
+        } else if (stage === 'island') {
+          for (const a of E) { ui.islands.add(a.island); for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`); }
+        } else {
+          const cand = E.filter((a) => a.island === d.sel.island);
+          const chosen = d.sel.beaches || [];
+          for (const b of chosen) ui.selectedBeaches.set(`${d.sel.island}|${b}`, 1);
+          for (const a of cand) {
+            if (!chosen.every((b) => a.beaches.includes(b))) continue;
+            for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`);
+          }
+          ui.selectedIsland = d.sel.island;
+        }
+        if (d.sel.takeBack) ui.selectedBeaches.set(`${d.sel.takeBack.island}|${d.sel.takeBack.beach}`, '−');
+      } else if (d.sel.mode === 'royal') {
+        for (const a of d.legal) if (a.type === 'royal') ui.islands.add(a.island);
+      }
+    },
+    buttons(d, out) {
+      const L = d.legal;
+      if (L.some((a) => a.type === 'expand')) out.push({ id: 'mode:expand', label: 'btn.expand', pressed: d.sel.mode === 'expand', enabled: true });
+      if (L.some((a) => a.type === 'royal')) out.push({ id: 'mode:royal', label: 'btn.royal', pressed: d.sel.mode === 'royal', enabled: true });
+      if (L.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
+      if (d.sel.island || d.sel.takeBack) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    },
+    prompt(d) {
+      if (d.sel.mode === 'royal') return { key: 'prompt.royal' };
+      if (d.sel.mode === 'expand') {
+        const { stage, E } = d._expandCandidates();
+        if (stage === 'take_back') return { key: 'prompt.take_back' };
+        if (stage === 'island') return { key: 'prompt.expand_island' };
+        const cand = E.filter((a) => a.island === d.sel.island);
+        const n = cand.length ? cand[0].beaches.length : 0;
+        return { key: 'prompt.expand_beaches', args: { n, left: n - (d.sel.beaches || []).length, island: d.sel.island } };
+      }
+      return { key: 'prompt.turn' };
+    },
+    click(d, at) {
+      if (d.sel.mode === 'royal' && (at.hit.hit === 'island' || at.beachHit)) {
+        const a = d.legal.find((x) => x.type === 'royal' && x.island === at.isl);
+        if (!a) return at.pending ? {} : notHere;
+        d.sel.confirm = clone(a);
+        return {};
+      }
+      if (d.sel.mode === 'expand') return expandClick(d, at);
+      return { error: 'err.choose_mode' };
+    },
+  },
+
+  restart: {
+    reset(d) { d.sel.tonga = []; },
+    highlights(d, ui) {
+      const chosen = d.sel.tonga || [];
+      const counts = new Map();
+      for (const b of chosen) counts.set(`Tonga|${b}`, (counts.get(`Tonga|${b}`) || 0) + 1);
+      ui.selectedBeaches = counts;
+      for (const a of d.legal) {
+        if (a.type !== 'restart') continue;
+        if (a.tonga) {
+          for (const b of a.tonga) {
+            if (multisetContains(a.tonga.map(String), [...chosen, b].map(String))) ui.beaches.add(`Tonga|${b}`);
+          }
+        } else if (a.island !== undefined && !chosen.length) ui.beaches.add(`${a.island}|${a.beach}`);
+      }
+    },
+    buttons(d, out) {
+      if (d.legal.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
+      if ((d.sel.tonga || []).length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    },
+    prompt() { return { key: 'prompt.restart' }; },
+    click(d, { isl, b, beachHit }) {
+      if (!beachHit) return undefined;
+      const L = d.legal;
+      if (isl === 'Tonga') {
+        const next = [...d.sel.tonga, b];
+        const cand = L.filter((a) => a.type === 'restart' && a.tonga && multisetContains(a.tonga.map(String), next.map(String)));
+        if (cand.length) {
+          d.sel.tonga = next;
+          const done = cand.find((a) => a.tonga.length === next.length);
+          return done ? { send: clone(done) } : {};
+        }
+      }
+      const a = L.find((x) => x.type === 'restart' && x.island === isl && x.beach === b);
+      return a ? { send: clone(a) } : notHere;
+    },
+  },
+
+  migrate: {
+    highlights(d, ui) {
+      for (const a of d.legal) {
+        if (a.type !== 'migrate') continue;
+        const bk = `${a.island}|${a.beach}`;
+        ui.beaches.add(bk);
+        if (!d.sel.beach || d.sel.beach === bk) ui.piers.add(`${bk}|${a.pier}`);
+      }
+      if (d.sel.beach) ui.selectedBeaches.set(d.sel.beach, '•');
+    },
+    buttons(d, out) { if (d.sel.beach) out.push({ id: 'clear', label: 'btn.clear', enabled: true }); },
+    prompt(d) { return { key: d.sel.beach ? 'prompt.migrate_pier' : 'prompt.migrate' }; },
+    click(d, { hit, isl, b }) {
+      const M = d.legal.filter((x) => x.type === 'migrate' && x.island === isl && x.beach === b);
+      if (!M.length) return notHere;
+      if (hit.hit === 'pier') {
+        const a = M.find((x) => x.pier === Number(hit.dir));
+        return a ? { send: clone(a) } : notHere;
+      }
+      if (M.length === 1) return { send: clone(M[0]) };
+      d.sel.beach = `${isl}|${b}`;
+      return {};
+    },
+  },
+
+  land: {
+    reset(d) { d.sel.assign = []; },
+    highlights(d, ui) {
+      const island = d._landIsland();
+      // the boats placed so far, drawn at the moorings they will take
+      ui.planned = new Map();
+      for (const [c, b] of d.sel.assign) ui.planned.set(`${island}|${b}`, [...(ui.planned.get(`${island}|${b}`) || []), c]);
+      if (d.sel.confirm) return;
+      const rem = [...new Set(d._landRemaining())];
+      const cols = d.sel.colour ? [d.sel.colour] : rem;
+      const free = d.decision.free || [];
+      for (let b = 0; b < Math.max(free.length, 8); b++) {
+        if (cols.some((c) => d._landExtends([[c, b]]).length)) ui.beaches.add(`${island}|${b}`);
+      }
+    },
+    buttons(d, out) {
+      const rem = d._landRemaining();
+      // the fleet's colours in its own order, each in its place even when none is left: a button never
+      // moves under the pointer
+      for (const c of new Set(d._landFleet())) {
+        const n = rem.filter((x) => x === c).length;
+        out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n }, colour: c,
+          pressed: d.sel.colour === c && n > 0, enabled: n > 0 });
+      }
+      out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!d._landExact(), primary: true });
+      if (d.sel.assign.length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
+    },
+    prompt(d) { return { key: d.sel.colour ? 'prompt.land' : 'prompt.land_colour', args: { island: d._landIsland(), colour: d.sel.colour } }; },
+    click(d, { isl, b, beachHit }) {
+      if (!beachHit) return undefined;
+      if (isl !== d._landIsland()) return notHere;
+      const rem = [...new Set(d._landRemaining())];
+      let colour = d.sel.colour;
+      if (!colour) {
+        const ok = rem.filter((c) => d._landExtends([[c, b]]).length);
+        if (ok.length === 1) colour = ok[0];
+        else return { error: ok.length ? 'err.choose_colour' : 'err.not_here' };
+      }
+      if (!d._landExtends([[colour, b]]).length) return notHere;
+      d.sel.assign.push([colour, b]);
+      d._autoLand();
+      return d._landAuto();
+    },
+  },
+
+  place_tile: {
+    highlights(d, ui) {
+      for (const a of d.legal) if (a.type === 'place_tile') ui.cells.add(cellKey(a.cell));
+      tilePreview(d, ui);
+    },
+    buttons: tileButtons,
+    prompt(d) { return { key: d._previewCell() ? 'prompt.place_tile_turn' : 'prompt.place_tile', args: { tile: d._tileInHand() } }; },
+    click(d, { hit }) {
+      if (hit.hit === 'cell') {
+        const cell = hit.cell.split(',').map(Number);
+        const rots = d._rotationsAt(cell);
+        if (!rots.length) return notHere;
+        d.sel.cell = cell; d.sel.rotation = rots[0];
+        return {};
+      }
+      return hit.hit === 'preview' ? d.press('rotate:1') : undefined;
+    },
+  },
+
+  turn_tile: {
+    highlights: tilePreview,
+    buttons: tileButtons,
+    prompt(d) { return { key: 'prompt.turn_tile', args: { tile: d._tileInHand() } }; },
+    click(d, { hit }) { return hit.hit === 'preview' ? d.press('rotate:1') : undefined; },
+  },
+
+  settle: {
+    highlights(d, ui) {
+      const isl = d._settleIsland();
+      for (const a of d.legal) if (a.type === 'settle') ui.beaches.add(`${isl}|${a.beach}`);
+    },
+    prompt(d) { return { key: 'prompt.settle', args: { island: d._settleIsland() } }; },
+    click(d, { isl, b, beachHit }) {
+      if (!beachHit) return undefined;
+      const a = d.legal.find((x) => x.type === 'settle' && x.beach === b && isl === d._settleIsland());
+      return a ? { send: clone(a) } : notHere;
+    },
+  },
+};
+
+/** The prompt of an action awaiting its confirmation (the last step of a drastic or many-click decision). */
+function confirmPrompt(d, c) {
+  if (c.type === 'colonise') {
+    const me = (d.view?.players || []).find((p) => p.colour === d.decision.colour);
+    return { key: 'prompt.confirm_colonise', args: { n: me?.on_board ?? 0 } };
+  }
+  if (c.type === 'royal') return { key: 'prompt.confirm_royal', args: { island: c.island } };
+  if (c.type === 'land') {
+    const back = d._landFleet().length - c.boats.length;
+    return { key: back ? 'prompt.confirm_land_back' : 'prompt.confirm_land', args: { island: c.island ?? d._landIsland(), n: back } };
+  }
+  if (c.type === 'expand') return { key: 'prompt.confirm_expand', args: { island: c.island, beaches: c.beaches.map((b) => b + 1).join(', '), n: c.beaches.length } };
+  return null;
+}
+
 export class DecisionInput {
   constructor() { this.view = null; this.sel = {}; this.mine = []; this.actions = null; }
 
@@ -37,14 +336,8 @@ export class DecisionInput {
     this.mine = mine;
     this.actions = Array.isArray(legal) ? legal : null;
     this.sel = {};
-    const d = this.decision;
-    if (d && this.canAct && d.kind === 'turn') {
-      const hasExpand = this.legal.some((a) => a.type === 'expand');
-      this.sel.mode = hasExpand ? 'expand' : (this.legal.some((a) => a.type === 'royal') ? 'royal' : 'none');
-    }
+    this.handler?.reset?.(this);
     this._initialMode = this.sel.mode;
-    if (d && this.canAct && d.kind === 'land') this.sel.assign = [];
-    if (d && this.canAct && d.kind === 'restart') this.sel.tonga = [];
     this._autoLand();
     this._initialColour = this.sel.colour;   // a landing's only colour is picked by itself: no choice yet
     return this;
@@ -57,6 +350,8 @@ export class DecisionInput {
   /** This client is to decide but its legal actions have not arrived yet. */
   get awaitingLegal() { const d = this.decision; return !!d && this.mine.includes(d.colour) && this.actions === null; }
   get kind() { return this.canAct ? this.decision.kind : null; }
+  /** The handler of the decision this client makes now (null: none, or a kind this page does not know). */
+  get handler() { const k = this.kind; return (k && Object.hasOwn(HANDLERS, k) && HANDLERS[k]) || null; }
   /** Whether the person has begun to choose (something selected beyond what a reset sets up). */
   get started() {
     const s = this.sel;
@@ -118,90 +413,14 @@ export class DecisionInput {
   /** What the board should highlight. */
   highlights() {
     const ui = { islands: new Set(), beaches: new Set(), piers: new Set(), cells: new Set(), selectedBeaches: new Map() };
-    const k = this.kind;
-    if (!k) return ui;
-    const L = this.legal;
-    if (k === 'setup') for (const a of L) if (a.type === 'setup') ui.beaches.add(`Tonga|${a.beach}`);
-    if (k === 'turn') {
-      if (this.sel.mode === 'expand') {
-        const { stage, E } = this._expandCandidates();
-        if (stage === 'take_back') {
-          for (const a of E) ui.beaches.add(`${a.take_back.island}|${a.take_back.beach}`);
-        } else if (stage === 'island') {
-          for (const a of E) { ui.islands.add(a.island); for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`); }
-        } else {
-          const cand = E.filter((a) => a.island === this.sel.island);
-          const chosen = this.sel.beaches || [];
-          for (const b of chosen) ui.selectedBeaches.set(`${this.sel.island}|${b}`, 1);
-          for (const a of cand) {
-            if (!chosen.every((b) => a.beaches.includes(b))) continue;
-            for (const b of a.beaches) ui.beaches.add(`${a.island}|${b}`);
-          }
-          ui.selectedIsland = this.sel.island;
-        }
-        if (this.sel.takeBack) ui.selectedBeaches.set(`${this.sel.takeBack.island}|${this.sel.takeBack.beach}`, '−');
-      } else if (this.sel.mode === 'royal') {
-        for (const a of L) if (a.type === 'royal') ui.islands.add(a.island);
-      }
-    }
-    if (k === 'restart') {
-      const chosen = this.sel.tonga || [];
-      const counts = new Map();
-      for (const b of chosen) counts.set(`Tonga|${b}`, (counts.get(`Tonga|${b}`) || 0) + 1);
-      ui.selectedBeaches = counts;
-      for (const a of L) {
-        if (a.type !== 'restart') continue;
-        if (a.tonga) {
-          for (const b of a.tonga) {
-            if (multisetContains(a.tonga.map(String), [...chosen, b].map(String))) ui.beaches.add(`Tonga|${b}`);
-          }
-        } else if (a.island !== undefined && !chosen.length) ui.beaches.add(`${a.island}|${a.beach}`);
-      }
-    }
-    if (k === 'migrate') {
-      for (const a of L) {
-        if (a.type !== 'migrate') continue;
-        const bk = `${a.island}|${a.beach}`;
-        ui.beaches.add(bk);
-        if (!this.sel.beach || this.sel.beach === bk) ui.piers.add(`${bk}|${a.pier}`);
-      }
-      if (this.sel.beach) ui.selectedBeaches.set(this.sel.beach, '•');
-    }
-    if (k === 'land') {
-      const island = this._landIsland();
-      // the boats placed so far, drawn at the moorings they will take
-      ui.planned = new Map();
-      for (const [c, b] of this.sel.assign) ui.planned.set(`${island}|${b}`, [...(ui.planned.get(`${island}|${b}`) || []), c]);
-      if (this.sel.confirm) return ui;
-      const rem = [...new Set(this._landRemaining())];
-      const cols = this.sel.colour ? [this.sel.colour] : rem;
-      const free = this.decision.free || [];
-      for (let b = 0; b < Math.max(free.length, 8); b++) {
-        if (cols.some((c) => this._landExtends([[c, b]]).length)) ui.beaches.add(`${island}|${b}`);
-      }
-    }
-    if (k === 'place_tile') {
-      for (const a of L) if (a.type === 'place_tile') ui.cells.add(cellKey(a.cell));
-    }
-    if (k === 'settle') {
-      const isl = this._settleIsland();
-      for (const a of L) if (a.type === 'settle') ui.beaches.add(`${isl}|${a.beach}`);
-    }
-    const pc = this._previewCell();
-    if ((k === 'place_tile' || k === 'turn_tile') && pc) {
-      const rots = this._rotationsAt(pc);
-      const rot = rots.includes(this.sel.rotation) ? this.sel.rotation : rots[0];
-      if (rot !== undefined) ui.preview = turnedTile(this.view?.hand, pc, rot);
-    }
+    this.handler?.highlights?.(this, ui);
     return ui;
   }
 
   /** Buttons for the decision bar: [{id, label (i18n key), args, enabled, pressed, danger, primary}]. */
   buttons() {
-    const k = this.kind;
     const out = [];
-    if (!k) return out;
-    const L = this.legal;
+    if (!this.kind) return out;
     if (this.sel.confirm) {
       // the last step of a drastic or many-click decision: say it, then send on Confirm (or Enter)
       const type = this.sel.confirm.type;
@@ -212,188 +431,28 @@ export class DecisionInput {
       out.push({ id: 'undo', label: 'btn.undo', enabled: true });
       return out;
     }
-    if (k === 'turn') {
-      if (L.some((a) => a.type === 'expand')) out.push({ id: 'mode:expand', label: 'btn.expand', pressed: this.sel.mode === 'expand', enabled: true });
-      if (L.some((a) => a.type === 'royal')) out.push({ id: 'mode:royal', label: 'btn.royal', pressed: this.sel.mode === 'royal', enabled: true });
-      if (L.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
-      if (this.sel.island || this.sel.takeBack) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
-    }
-    if (k === 'restart') {
-      if (L.some((a) => a.type === 'colonise')) out.push({ id: 'colonise', label: 'btn.colonise', enabled: true, danger: true });
-      if ((this.sel.tonga || []).length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
-    }
-    if (k === 'migrate' && this.sel.beach) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
-    if (k === 'land') {
-      const rem = this._landRemaining();
-      // the fleet's colours in its own order, each in its place even when none is left: a button never
-      // moves under the pointer
-      for (const c of new Set(this._landFleet())) {
-        const n = rem.filter((x) => x === c).length;
-        out.push({ id: `colour:${c}`, label: 'btn.boat', args: { colour: c, n }, colour: c,
-          pressed: this.sel.colour === c && n > 0, enabled: n > 0 });
-      }
-      out.push({ id: 'confirm', label: 'btn.confirm_landing', enabled: !!this._landExact(), primary: true });
-      if (this.sel.assign.length) out.push({ id: 'clear', label: 'btn.clear', enabled: true });
-    }
-    if (k === 'place_tile' || k === 'turn_tile') {
-      const pc = this._previewCell();
-      const can = !!pc && this._rotationsAt(pc).length > 0;
-      out.push({ id: 'rotate:-1', label: 'btn.rotate_left', enabled: can && this._rotationsAt(pc).length > 1 });
-      out.push({ id: 'rotate:1', label: 'btn.rotate_right', enabled: can && this._rotationsAt(pc).length > 1 });
-      out.push({ id: 'place', label: 'btn.place', enabled: can, primary: true });
-    }
+    this.handler?.buttons?.(this, out);
     return out;
   }
 
   /** The i18n key of the prompt for the current stage. */
   prompt() {
-    const k = this.kind;
     if (!this.decision) return { key: 'prompt.none' };
-    if (!k) return { key: 'prompt.waiting', args: { colour: this.decision.colour, kind: this.decision.kind } };
+    if (!this.kind) return { key: 'prompt.waiting', args: { colour: this.decision.colour, kind: this.decision.kind } };
     const c = this.sel.confirm;
-    if (c?.type === 'colonise') {
-      const me = (this.view?.players || []).find((p) => p.colour === this.decision.colour);
-      return { key: 'prompt.confirm_colonise', args: { n: me?.on_board ?? 0 } };
-    }
-    if (c?.type === 'royal') return { key: 'prompt.confirm_royal', args: { island: c.island } };
-    if (c?.type === 'land') {
-      const back = this._landFleet().length - c.boats.length;
-      return { key: back ? 'prompt.confirm_land_back' : 'prompt.confirm_land', args: { island: c.island ?? this._landIsland(), n: back } };
-    }
-    if (c?.type === 'expand') return { key: 'prompt.confirm_expand', args: { island: c.island, beaches: c.beaches.map((b) => b + 1).join(', '), n: c.beaches.length } };
-    if (k === 'turn') {
-      if (this.sel.mode === 'royal') return { key: 'prompt.royal' };
-      if (this.sel.mode === 'expand') {
-        const { stage, E } = this._expandCandidates();
-        if (stage === 'take_back') return { key: 'prompt.take_back' };
-        if (stage === 'island') return { key: 'prompt.expand_island' };
-        const cand = E.filter((a) => a.island === this.sel.island);
-        const n = cand.length ? cand[0].beaches.length : 0;
-        return { key: 'prompt.expand_beaches', args: { n, left: n - (this.sel.beaches || []).length, island: this.sel.island } };
-      }
-      return { key: 'prompt.turn' };
-    }
-    if (k === 'restart') return { key: 'prompt.restart' };
-    if (k === 'land') return { key: this.sel.colour ? 'prompt.land' : 'prompt.land_colour', args: { island: this._landIsland(), colour: this.sel.colour } };
-    if (k === 'migrate') return { key: this.sel.beach ? 'prompt.migrate_pier' : 'prompt.migrate' };
-    if (k === 'place_tile') return { key: this._previewCell() ? 'prompt.place_tile_turn' : 'prompt.place_tile', args: { tile: this._tileInHand() } };
-    if (k === 'turn_tile') return { key: 'prompt.turn_tile', args: { tile: this._tileInHand() } };
-    if (k === 'settle') return { key: 'prompt.settle', args: { island: this._settleIsland() } };
-    return { key: 'prompt.setup' };
+    return (c && confirmPrompt(this, c)) || this.handler?.prompt?.(this) || { key: 'prompt.setup' };
   }
 
   /** A board click. Returns {send: action} when the clicks designate a legal action, {error: key} when the
    * click means nothing now, otherwise {} (the selection changed: re-render). */
   click(hit) {
-    const k = this.kind;
-    if (!k) return { error: 'err.not_your_turn' };
-    const L = this.legal;
-    const beachHit = hit.hit === 'beach' || hit.hit === 'pier';
+    if (!this.kind) return { error: 'err.not_your_turn' };
     // waiting for a confirmation: only another royal island, or a chosen beach (to take it back), counts
     const pending = this.sel.confirm?.type;
     if (pending === 'colonise' || pending === 'land') return {};
-    const isl = hit.island, b = hit.beach === undefined ? undefined : Number(hit.beach);
-    if (k === 'setup' && beachHit) {
-      const a = L.find((x) => x.type === 'setup' && x.beach === b && isl === 'Tonga');
-      return a ? { send: clone(a) } : { error: 'err.not_here' };
-    }
-    if (k === 'turn') {
-      if (this.sel.mode === 'royal' && (hit.hit === 'island' || beachHit)) {
-        const a = L.find((x) => x.type === 'royal' && x.island === isl);
-        if (!a) return pending ? {} : { error: 'err.not_here' };
-        this.sel.confirm = clone(a);
-        return {};
-      }
-      if (this.sel.mode === 'expand') {
-        const { stage, E } = this._expandCandidates();
-        if (stage === 'take_back') {
-          if (beachHit && E.some((a) => a.take_back.island === isl && a.take_back.beach === b)) {
-            this.sel.takeBack = { island: isl, beach: b };
-            return this._expandAuto();
-          }
-          return { error: 'err.not_here' };
-        }
-        if (stage === 'island') {
-          if (!E.some((a) => a.island === isl)) return { error: 'err.not_here' };
-          this.sel.island = isl; this.sel.beaches = [];
-          if (beachHit) return this.click(hit);
-          return this._expandAuto();
-        }
-        // choosing beaches
-        if (isl !== this.sel.island) {
-          if (pending) return {};
-          if (E.some((a) => a.island === isl)) { this.sel.island = isl; this.sel.beaches = []; return beachHit ? this.click(hit) : {}; }
-          return { error: 'err.not_here' };
-        }
-        if (!beachHit) return {};
-        const chosen = this.sel.beaches;
-        if (chosen.includes(b)) { this.sel.beaches = chosen.filter((x) => x !== b); delete this.sel.confirm; return {}; }
-        if (pending) return {};   // every beach is chosen: a click elsewhere does not undo the choice
-        const next = [...chosen, b];
-        const cand = E.filter((a) => a.island === isl && next.every((x) => a.beaches.includes(x)));
-        if (!cand.length) return { error: 'err.not_here' };
-        this.sel.beaches = next;
-        const done = cand.find((a) => a.beaches.length === next.length);
-        if (done) this.sel.confirm = clone(done);
-        return {};
-      }
-      return { error: 'err.choose_mode' };
-    }
-    if (k === 'restart' && beachHit) {
-      const chosen = this.sel.tonga;
-      if (isl === 'Tonga') {
-        const next = [...chosen, b];
-        const cand = L.filter((a) => a.type === 'restart' && a.tonga && multisetContains(a.tonga.map(String), next.map(String)));
-        if (cand.length) {
-          this.sel.tonga = next;
-          const done = cand.find((a) => a.tonga.length === next.length);
-          return done ? { send: clone(done) } : {};
-        }
-      }
-      const a = L.find((x) => x.type === 'restart' && x.island === isl && x.beach === b);
-      return a ? { send: clone(a) } : { error: 'err.not_here' };
-    }
-    if (k === 'migrate') {
-      const M = L.filter((x) => x.type === 'migrate' && x.island === isl && x.beach === b);
-      if (!M.length) return { error: 'err.not_here' };
-      if (hit.hit === 'pier') {
-        const a = M.find((x) => x.pier === Number(hit.dir));
-        return a ? { send: clone(a) } : { error: 'err.not_here' };
-      }
-      if (M.length === 1) return { send: clone(M[0]) };
-      this.sel.beach = `${isl}|${b}`;
-      return {};
-    }
-    if (k === 'land' && beachHit) {
-      if (isl !== this._landIsland()) return { error: 'err.not_here' };
-      const rem = [...new Set(this._landRemaining())];
-      let colour = this.sel.colour;
-      if (!colour) {
-        const ok = rem.filter((c) => this._landExtends([[c, b]]).length);
-        if (ok.length === 1) colour = ok[0];
-        else return { error: ok.length ? 'err.choose_colour' : 'err.not_here' };
-      }
-      if (!this._landExtends([[colour, b]]).length) return { error: 'err.not_here' };
-      this.sel.assign.push([colour, b]);
-      this._autoLand();
-      return this._landAuto();
-    }
-    if (k === 'place_tile') {
-      if (hit.hit === 'cell') {
-        const cell = hit.cell.split(',').map(Number);
-        const rots = this._rotationsAt(cell);
-        if (!rots.length) return { error: 'err.not_here' };
-        this.sel.cell = cell; this.sel.rotation = rots[0];
-        return {};
-      }
-      if (hit.hit === 'preview') return this.press('rotate:1');
-    }
-    if (k === 'turn_tile' && hit.hit === 'preview') return this.press('rotate:1');
-    if (k === 'settle' && beachHit) {
-      const a = L.find((x) => x.type === 'settle' && x.beach === b && isl === this._settleIsland());
-      return a ? { send: clone(a) } : { error: 'err.not_here' };
-    }
-    return { error: 'err.not_here' };
+    const at = { hit, isl: hit.island, b: hit.beach === undefined ? undefined : Number(hit.beach),
+      beachHit: hit.hit === 'beach' || hit.hit === 'pier', pending };
+    return this.handler?.click?.(this, at) || notHere;
   }
 
   _expandAuto() {
