@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import random
 import re
@@ -15,8 +16,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,49 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+PORT_BLOCK = 16
+"""Ports in one block of `reserved_ports`."""
+
+
+@contextlib.contextmanager
+def reserved_ports(n: int) -> Iterator[int]:
+    """The first of `n` consecutive free loopback ports, kept for the caller until the `with` ends, for a
+    server that binds them itself later (`--workers N --metrics-port P` binds P … P+N-1 as its workers
+    start). `free_port` is no good there: a port the kernel handed out once it may hand out again (to the
+    other xdist worker's `free_port`, or as the local port of any connection), and P+1 is never checked at
+    all. These come from below the kernel's ephemeral range, which it never hands out by itself, in
+    blocks that a lock file shared by every test process on the machine (any checkout, any xdist worker)
+    gives to one holder at a time; a block some other program holds a port of is passed over."""
+    assert 0 < n <= PORT_BLOCK
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    blocks = list(range(20000, low - PORT_BLOCK, PORT_BLOCK))
+    start = random.randrange(len(blocks))   # test processes that start together seldom try the same ones
+    locks = Path(tempfile.gettempdir()) / "tongiaki-test-ports"
+    locks.mkdir(exist_ok=True)
+    for first in blocks[start:] + blocks[:start]:
+        with (locks / str(first)).open("w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue   # another test process holds it
+            if all(_bindable(port) for port in range(first, first + n)):
+                yield first
+                return   # the lock goes with the file's closing
+    raise AssertionError(f"no {n} consecutive free ports below {low}")
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def redis_server_binary() -> str | None:

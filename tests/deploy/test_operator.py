@@ -22,6 +22,7 @@ from deploykit import (
     http_get,
     parse_metrics,
     redis_server_binary,
+    reserved_ports,
     tongiaki_command,
     until,
 )
@@ -161,30 +162,33 @@ def test_rooms_says_so_in_one_line_when_there_is_no_redis_to_read(tmp_path):
 
 
 async def test_every_worker_answers_metrics_on_its_own_port_and_rooms_reads_the_embedded_redis(tmp_path):
-    port, metrics_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("TONGIAKI_")}
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([*tongiaki_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
-                                 "--workers", "2", "--metrics-port", str(metrics_port), "--bot-workers", "0",
-                                 "--data-dir", str(tmp_path / "data")], env=env, cwd=tmp_path,
-                                stdout=out, stderr=subprocess.STDOUT)
-    try:
-        async def both() -> bool:
-            assert proc.poll() is None, log.read_text()
-            return len(re.findall(r"listening on http://127\.0\.0\.1:\d+, /metrics also on port", log.read_text())) == 2
-        await until(both, 90, "two workers listening")
-        lines = re.findall(r"/metrics also on port (\d+) \(pid (\d+)\)", log.read_text())
-        assert sorted(int(p) for p, _ in lines) == [metrics_port, metrics_port + 1]
-        assert len({pid for _, pid in lines}) == 2
-        for each in (metrics_port, metrics_port + 1):
-            status, body, _ = await http_get(f"http://127.0.0.1:{each}/metrics")
-            assert status == 200 and "tongiaki_sockets" in body.decode()
-            assert (await http_get(f"http://127.0.0.1:{each}/healthz"))[0] == 404   # /metrics alone there
-        listed = await rooms("--data-dir", str(tmp_path / "data"), env=env)
-        assert listed.returncode == 0 and "0 rooms" in listed.stdout, listed.stderr
-    finally:
-        proc.terminate()
-        proc.wait(60)
+    # the port and the two metrics ports, kept for this test alone until the server has let them go
+    with reserved_ports(3) as port:
+        metrics_port = port + 1
+        with log.open("wb") as out:
+            proc = subprocess.Popen([*tongiaki_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
+                                     "--workers", "2", "--metrics-port", str(metrics_port), "--bot-workers", "0",
+                                     "--data-dir", str(tmp_path / "data")], env=env, cwd=tmp_path,
+                                    stdout=out, stderr=subprocess.STDOUT)
+        try:
+            async def both() -> bool:
+                assert proc.poll() is None, log.read_text()
+                return len(re.findall(r"listening on http://127\.0\.0\.1:\d+, /metrics also on port",
+                                      log.read_text())) == 2
+            await until(both, 90, "two workers listening")
+            lines = re.findall(r"/metrics also on port (\d+) \(pid (\d+)\)", log.read_text())
+            assert sorted(int(p) for p, _ in lines) == [metrics_port, metrics_port + 1]
+            assert len({pid for _, pid in lines}) == 2
+            for each in (metrics_port, metrics_port + 1):
+                status, body, _ = await http_get(f"http://127.0.0.1:{each}/metrics")
+                assert status == 200 and "tongiaki_sockets" in body.decode()
+                assert (await http_get(f"http://127.0.0.1:{each}/healthz"))[0] == 404   # /metrics alone there
+            listed = await rooms("--data-dir", str(tmp_path / "data"), env=env)
+            assert listed.returncode == 0 and "0 rooms" in listed.stdout, listed.stderr
+        finally:
+            proc.terminate()
+            proc.wait(60)
     assert proc.returncode == 0
     assert "supervisor stopped (exit status 0)" in log.read_text()
