@@ -32,6 +32,7 @@ class App {
     this.net = new Net();
     this.session = null;
     this.lobbyRooms = new Map();
+    this.lobbyHeard = new Set();   // for each `lobby_watch` on its way: the `lobby` events heard meanwhile
     this.room = null;       // {id, state, stream, chat, table, tableState, log}
     this.screen = null;
   }
@@ -208,16 +209,32 @@ class App {
   showLobby() { this.lobbyUi = renderLobby(this, this.main); }
 
   async watchLobby() {
-    const res = await this.net.request('lobby_watch', {});
+    // The socket hears `lobby` events from before the listing is read, so one may come before the answer
+    // and be newer than the listing (a game started meanwhile): each event heard while the answer was on
+    // its way is applied again over it, in order (docs/protocol.md, `lobby_watch`).
+    const heard = [];
+    this.lobbyHeard.add(heard);
+    let res;
+    try {
+      res = await this.net.request('lobby_watch', {});
+    } finally {
+      this.lobbyHeard.delete(heard);
+    }
     if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
     this.lobbyRooms = new Map((res.rooms || []).map((r) => [r.id, r]));
+    for (const m of heard) this.applyLobby(m);
     if (this.screen === 'lobby') this.lobbyUi?.update();
   }
 
   onLobby(m) {
+    for (const heard of this.lobbyHeard) heard.push(m);
+    this.applyLobby(m);
+    if (this.screen === 'lobby') this.lobbyUi?.update();
+  }
+
+  applyLobby(m) {
     if (m.op === 'upsert' && m.room) this.lobbyRooms.set(m.room.id, m.room);
     else if (m.op === 'remove') this.lobbyRooms.delete(m.room);
-    if (this.screen === 'lobby') this.lobbyUi?.update();
   }
 
   async setName(name) {

@@ -91,6 +91,49 @@ def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, c
     assert page.locator(f"[data-testid=live-rooms] [data-room='{room}']").count() == 0
 
 
+# The page's `lobby_watch` answers are held in the page until `window.__release()`; `window.__held` counts
+# those that came, `window.__started` whether the page heard the `lobby` event of the room's start.
+HOLD_LISTING_JS = r"""
+(room) => {
+  const net = window.__tongiaki.net, request = net.request.bind(net);
+  let release;
+  const released = new Promise((r) => { release = r; });
+  Object.assign(window, { __release: release, __held: 0, __started: false });
+  net.on('lobby', (m) => {
+    if (m.op === 'upsert' && m.room.id === room && m.room.status === 'playing') window.__started = true;
+  });
+  net.request = async (event, payload) => {
+    const res = await request(event, payload);
+    if (event === 'lobby_watch') { window.__held += 1; await released; }
+    return res;
+  };
+}
+"""
+
+
+def test_a_game_started_while_the_lobby_is_read_is_among_the_live_games(browser: Any, contexts: list[Any],
+                                                                        base_url: str) -> None:
+    """A spectator opens the lobby while a table starts: the listing is read before the start, and its
+    `lobby` event (heard from before the listing was read) reaches the page before the listing does (held
+    in the page until then, so that this order is sure). The page shows the game among the live games at
+    once, not as an open table until the room changes again."""
+    alice = open_page(browser, contexts)
+    room = create_table(alice, base_url, name="Alice", seats=2)
+    carol = open_page(browser, contexts)
+    carol.goto(base_url + "/" + FAST + "#/rules")   # not the lobby yet: the hold goes in first
+    carol.wait_for_selector("[data-testid=rules]")
+    carol.evaluate(HOLD_LISTING_JS, room)
+    carol.evaluate("location.hash = '#/'")
+    carol.wait_for_function("window.__held === 1")   # the listing read, with the table still waiting
+    alice.click("[data-testid=start-bots]")
+    alice.wait_for_selector("[data-testid=board]")
+    carol.wait_for_function("window.__started")
+    carol.evaluate("window.__release()")
+    carol.wait_for_selector(f"[data-testid=live-rooms] [data-room='{room}'] button", timeout=10_000)
+    assert carol.locator(f"[data-testid=open-rooms] [data-room='{room}']").count() == 0
+    assert carol.errors == [] and alice.errors == []
+
+
 def test_two_players_a_spectator_and_a_reload(browser: Any, contexts: list[Any], base_url: str,
                                               artifacts: Path) -> None:
     alice = open_page(browser, contexts)
