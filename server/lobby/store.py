@@ -47,7 +47,8 @@ from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
-from redis.asyncio.cluster import RedisCluster
+from redis import exceptions
+from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
 from redis.exceptions import RedisError, WatchError
 from redis.typing import EncodableT, FieldT
 
@@ -188,6 +189,10 @@ REPLICA_WAIT_MS = 100
 """Milliseconds a commit waits for a replica to have it (`WAIT`), where the primary has replicas: an
 action acknowledged to its player survives the primary's loss (docs/deploy.md, "Failover")."""
 
+REROUTED = (exceptions.MovedError, exceptions.AskError, exceptions.ClusterDownError, exceptions.TryAgainError,
+            exceptions.ConnectionError, exceptions.TimeoutError, OSError)
+"""What a cluster answers when a slot moved or its node is gone: the slot map is refreshed (`commit`)."""
+
 REAL_ROOM = 1e10
 """Added to a listed room's score in the lobby index while it is a real table (playing, or two or more
 people seated): the listing reads the index's top, so empty rooms made in bulk never push one out."""
@@ -307,6 +312,7 @@ class Store:
         self.prefix = prefix
         self.directory = directory_tag(prefix)
         self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
+        self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
         self.clustered = isinstance(client, RedisCluster)
         self._commit = client.register_script(COMMIT)
         self._start_clock = client.register_script(START_CLOCK)
@@ -622,13 +628,11 @@ class Store:
                 self.key("room", room_id)]
         args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
                                   cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at]
-        if self.clustered:   # the room's slot and the timers' are two nodes' (no WAIT: see docs/deploy.md)
-            if check is None:
-                ok, _ = await self._commit(keys=keys, args=args)
-            else:   # (a timer brought forward for an action that did not apply only costs a look)
-                (ok, _), _ = await asyncio.gather(self._commit(keys=keys, args=args),
-                                                  self.redis.zadd(self.key("timers"), {room_id: check}, lt=True))
-            return bool(ok == 1)
+        if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
+            # (a timer brought forward for an action that did not apply only costs a look)
+            forward = [self.redis.zadd(self.key("timers"), {room_id: check}, lt=True)] if check is not None else []
+            ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
+            return bool(ok)
         # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
         # commit (WAIT counts this connection's writes: in the same pipeline)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -642,6 +646,51 @@ class Store:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         rest[-1], self.replicas, REPLICA_WAIT_MS)
         return bool(ok == 1)
+
+    async def _commit_on_room_node(self, room_id: str, v: int, keys: list[str], args: list[EncodableT]) -> bool:
+        """The commit on a cluster, waiting for a replica: the script and `WAIT` sent over one connection of
+        the node that owns the room's slot (WAIT counts the writes of its own connection, and redis-py's
+        cluster client would send each command on a connection of its choosing). A redirection (the slot
+        moved: MOVED, ASK) or a node gone (a failover under way) refreshes the slot map and tries once more;
+        a second failure raises (the action is refused as unavailable, and the client sends it again)."""
+        cluster = cast(RedisCluster, self.redis)
+        await cluster.initialize()   # (a no-op once the slot map is known)
+        slot = cluster.keyslot(keys[0])
+        for attempt in (1, 2):
+            holders = cluster.nodes_manager.slots_cache.get(slot) or []
+            try:
+                if not holders:
+                    raise exceptions.ClusterDownError(f"slot {slot} is not covered")
+                replicas = self.replicas_of.get(holders[0].name, 0)
+                ok, waited = await self._script_and_wait(holders[0], keys, args, replicas)
+                break
+            except REROUTED:
+                if attempt == 2:
+                    raise
+                await cluster.nodes_manager.initialize()
+        if replicas and ok and waited < replicas:
+            log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
+                        waited, replicas, REPLICA_WAIT_MS)
+        return ok
+
+    async def _script_and_wait(self, node: ClusterNode, keys: list[str], args: list[EncodableT],
+                               replicas: int) -> tuple[bool, int]:
+        """COMMIT on `node`, then `WAIT replicas` on the same connection, in one round trip: whether it
+        applied and how many replicas had it. A node that lost its scripts (restarted, promoted) gets the
+        script's body."""
+        for command, script in (("EVALSHA", self._commit.sha), ("EVAL", COMMIT)):
+            commands = [PipelineCommand(0, command, script, len(keys), *keys, *args)]
+            if replicas:
+                commands.append(PipelineCommand(1, "WAIT", replicas, REPLICA_WAIT_MS))
+            await node.execute_pipeline(commands)
+            answer = commands[0].result
+            if isinstance(answer, exceptions.NoScriptError):
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            waited = commands[-1].result if replicas else 0
+            return answer[0] == 1, waited if isinstance(waited, int) else 0
+        raise exceptions.NoScriptError("the commit script could not be loaded")
 
     async def report_seen(self, room_id: str, began_v: int, person: str, ttl: float) -> set[str]:
         """Records that `person` has seen the report that began the round of `began_v`; everyone who has
@@ -712,8 +761,8 @@ class Store:
 
     # -- presence ----------------------------------------------------------------------------------
     async def heartbeat(self, proc: str) -> None:
-        """This process is alive; and (one Redis, or a primary behind Sentinel) whether the primary has a
-        replica now, which each commit then waits for (`replicas`)."""
+        """This process is alive; and whether the primary has a replica now (one Redis, or a primary behind
+        Sentinel: `replicas`; on a cluster, each primary: `replicas_of`), which each commit then waits for."""
         now = time.time()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self.key("procs"), {proc: now})
@@ -723,6 +772,10 @@ class Store:
             answers = await pipe.execute()
         if not self.clustered:
             self.replicas = min(1, int(answers[-1].get("connected_slaves", 0)))
+            return
+        found = await self.redis.info("replication", target_nodes=RedisCluster.PRIMARIES)
+        self.replicas_of = {node: min(1, int(info.get("connected_slaves", 0))) for node, info in found.items()
+                            if isinstance(info, dict)}
 
     async def alive(self, proc: str, after: float) -> bool:
         """Whether the server process `proc` has sent a heartbeat since `after`."""

@@ -97,7 +97,7 @@ class Cluster:
             for port, bus in zip(ports[:n], ports[n:], strict=True):
                 self.nodes.append(Node(tmp, port, "--cluster-enabled", "yes", "--cluster-port", str(bus),
                                        "--cluster-config-file", f"nodes-{port}.conf",
-                                       "--cluster-node-timeout", "1000"))
+                                       "--cluster-node-timeout", "1000", "--repl-diskless-sync-delay", "0"))
             subprocess.run([REDIS_CLI, "--cluster", "create", *(f"127.0.0.1:{x.port}" for x in self.nodes),
                             "--cluster-replicas", str(replicas), "--cluster-yes"], capture_output=True, text=True,
                            timeout=30, check=True)
@@ -105,6 +105,10 @@ class Cluster:
                 wait_for(f"cluster state on {node.port}",
                          lambda node=node: "cluster_state:ok" in cli(node.port, "cluster", "info")
                          and cli(node.port, "cluster", "nodes").count("connected") == n)
+            for node in self.nodes:   # every replica has synchronised (else it could not take over)
+                wait_for(f"replication on {node.port}",
+                         lambda node=node: "role:master" in (info := cli(node.port, "info", "replication"))
+                         or "master_link_status:up" in info)
         except BaseException:
             self.stop()
             raise

@@ -1,7 +1,8 @@
-"""Failover behind Sentinel: a primary with a replica, three Sentinels, the service on
-`redis+sentinel://`. The primary is killed (kill -9) mid-game: no acknowledged action is lost (each commit
-waits for the replica, `WAIT 1 100`), the game goes on on the promoted replica with every client caught up,
-and the pause is measured and printed."""
+"""Failover behind Sentinel (a primary with a replica, three Sentinels, the service on `redis+sentinel://`)
+and on a Redis Cluster (three primaries with a replica each, `redis+cluster://`). The primary that holds the
+game is killed (kill -9) mid-game: no acknowledged action is lost (each commit waits for the replica,
+`WAIT 1 100`), the game goes on on the promoted replica with every client caught up, and the pause is
+measured and printed."""
 
 from __future__ import annotations
 
@@ -10,16 +11,27 @@ import contextlib
 import random
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
-from rediskit import Sentinels
+from redis.asyncio.cluster import RedisCluster
+from rediskit import Cluster, Sentinels, cli
 from tablekit import Client, InProcessServer, table
 
 from server.app import STORE
 from server.config import Config, redis_client
 from server.lobby import Store
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    running = Cluster(tmp_path / "cluster")
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 @pytest.fixture
@@ -72,11 +84,49 @@ async def act_until(c: Client, room: str, rng: random.Random, acked: list[tuple[
 
 
 async def test_a_primary_killed_mid_game_loses_no_acknowledged_action(sentinels: Sentinels, tmp_path: Path) -> None:
+    async def kill(server: InProcessServer, store: Store, room: str) -> Callable[[], bool]:
+        assert server.app[STORE].replicas == 1   # the server saw the replica: its commits wait for it
+        old = sentinels.primary()
+        sentinels.node(old).kill()
+        return lambda: sentinels.primary() != old
+
+    await kill_mid_game(sentinels.url, tmp_path, kill)
+
+
+async def test_a_cluster_primary_killed_mid_game_loses_no_acknowledged_action(cluster: Cluster,
+                                                                              tmp_path: Path) -> None:
+    """On a cluster the commit's WAIT goes to the node that holds the room's slot, on the commit's own
+    connection: that node is killed."""
+    async def kill(server: InProcessServer, store: Store, room: str) -> Callable[[], bool]:
+        cluster_client = cast(RedisCluster, store.redis)
+        node = cluster_client.get_node_from_key(store.key("game", room))
+        assert node is not None
+        assert calls(int(node.port), "wait") >= 10, "no WAIT on the room's primary: its commits do not wait"
+        old = int(node.port)
+        next(n for n in cluster.nodes if n.port == old).kill()
+        return lambda: old not in cluster.primaries() and len(cluster.primaries()) == 3
+
+    await kill_mid_game(cluster.url, tmp_path, kill)
+
+
+def calls(port: int, command: str) -> int:
+    """How many times the node on `port` has run `command`."""
+    for line in cli(port, "info", "commandstats").split():
+        if line.startswith(f"cmdstat_{command}:"):
+            return int(line.split("calls=")[1].split(",")[0])
+    return 0
+
+
+async def kill_mid_game(url: str, tmp_path: Path,
+                        kill: Callable[[InProcessServer, Store, str], Awaitable[Callable[[], bool]]]) -> None:
+    """A two-player game on the Redis at `url`: ten actions, then `kill` kills the primary holding the game
+    (kill -9) while actions are in flight, and answers whether a replica has taken over; the game goes on
+    to forty actions, every acknowledged one is in the action log, and every client is caught up."""
     prefix = f"test-{secrets.token_hex(4)}"
-    config = Config(host="127.0.0.1", port=0, redis_url=sentinels.url, prefix=prefix, tick=0.01, presence_ttl=3.0,
+    config = Config(host="127.0.0.1", port=0, redis_url=url, prefix=prefix, tick=0.01, presence_ttl=3.0,
                     client_dir=tmp_path / "dist", rate=1000.0, burst=1000.0, bot_workers=0)
     server = await InProcessServer(config).start()
-    client = redis_client(sentinels.url)
+    client = redis_client(url)
     store = Store(client, prefix)
     made: list[Client] = []
     try:
@@ -85,16 +135,15 @@ async def test_a_primary_killed_mid_game_loses_no_acknowledged_action(sentinels:
         acked: list[tuple[int, object, float]] = []
         await asyncio.wait_for(asyncio.gather(*(act_until(p, room, random.Random(i), acked, 10)
                                                 for i, p in enumerate(players))), 60)
-        assert server.app[STORE].replicas == 1   # the server saw the replica: its commits wait for it
-        old = sentinels.primary()
+        await store.snapshot(room)   # (a cluster client learns the slot map)
         failed: list[float] = []
         playing = [asyncio.create_task(act_until(p, room, random.Random(10 + i), acked, 40, failed))
                    for i, p in enumerate(players)]
         await players[0].wait(lambda: players[0].v(room) >= 14)
-        sentinels.node(old).kill()   # mid-game, actions in flight
+        taken_over = await kill(server, store, room)   # mid-game, actions in flight
         killed = time.monotonic()
         await asyncio.wait_for(asyncio.gather(*playing), 90)
-        assert sentinels.primary() != old
+        assert taken_over()
         after = sorted(at for _, _, at in acked if at > killed)
         assert len(after) >= 10, "the game did not go on after the failover"
         refused = [at for at in failed if at > killed]
