@@ -37,6 +37,17 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
+def stop_process(proc: subprocess.Popen[bytes], within: float) -> None:
+    """Asks a process the test started to end (SIGTERM); kills it when it has not ended within `within` s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(within)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def cli(port: int, *args: str, timeout: float = 10.0) -> str:
     return subprocess.run([_installed()[1], "-h", "127.0.0.1", "-p", str(port), *args], capture_output=True,
                           text=True, timeout=timeout, check=True).stdout
@@ -78,12 +89,7 @@ class Node:
         self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc, 5)
 
 
 class Cluster:

@@ -18,6 +18,7 @@ from typing import Any
 import msgpack
 import socketio
 from aiohttp import web
+from rediskit import stop_process
 
 from server import patch
 from server.app import ADMISSION, init_app
@@ -318,12 +319,7 @@ class ServerProcess:
         self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc, 10)
 
 
 def walk(value: Any) -> Any:
