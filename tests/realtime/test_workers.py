@@ -8,7 +8,6 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,9 @@ from pathlib import Path
 
 import psutil
 from tablekit import ROOT, Client, free_port, people
+
+sys.path.insert(0, str(ROOT / "tests" / "deploy"))
+from deploykit import reserved_ports  # noqa: E402
 
 
 def listening(proc: subprocess.Popen[bytes], port: int) -> int:
@@ -143,44 +145,32 @@ def owner(proc: subprocess.Popen[bytes], port: int) -> set[int]:
     return pids
 
 
-def consecutive_free_ports() -> int:
-    """A free port whose next one is free too."""
-    for _ in range(50):
-        port = free_port()
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-                return port
-            except OSError:
-                continue
-    raise AssertionError("no two consecutive free ports")
-
-
 async def test_each_worker_also_serves_on_its_own_port(tmp_path, clients):
     """`--worker-port W`: worker i also listens on W + i, alone (a proxy routing tables by room lists
     them, deploy/nginx.conf), and serves there what it serves on the shared port."""
-    own = consecutive_free_ports()
-    port = free_port()
-    env = {**os.environ, "TONGIAKI_PREFIX": "workers-own", "TONGIAKI_TICK": "0.02"}
-    env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--workers", "2", "--worker-port", str(own), "--data-dir", str(tmp_path / "data"),
-                             "--log-level", "warning"], cwd=ROOT, env=env,
-                            stdout=(tmp_path / "serve.log").open("wb"), stderr=subprocess.STDOUT)
-    try:
-        async with asyncio.timeout(90):   # (a loaded machine takes its time to start two workers)
-            while not (owner(proc, own) and owner(proc, own + 1)):
-                assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-                await asyncio.sleep(0.05)   # the workers listen on their own ports once ready
-        assert len(owner(proc, own)) == 1 and len(owner(proc, own + 1)) == 1
-        assert owner(proc, own) != owner(proc, own + 1)
-        host, guest = await people(f"http://127.0.0.1:{own}", clients, "Host"), \
-            await people(f"http://127.0.0.1:{own + 1}", clients, "Guest")
-        room = (await host[0].ok("room_create", {"name": "own ports", "seats": 2}))["room"]["id"]
-        await host[0].join(room)
-        await guest[0].join(room)
-        await guest[0].ok("sit", {"room": room, "seat": 1})
-        await host[0].wait(lambda: "Guest" in str(host[0].rooms[room]["seats"]))
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+    # the port and the workers' own two, kept for this test alone until the server has let them go
+    with reserved_ports(3) as port:
+        own = port + 1
+        env = {**os.environ, "TONGIAKI_PREFIX": "workers-own", "TONGIAKI_TICK": "0.02"}
+        env.pop("REDIS_URL", None)
+        proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
+                                 "--workers", "2", "--worker-port", str(own), "--data-dir", str(tmp_path / "data"),
+                                 "--log-level", "warning"], cwd=ROOT, env=env,
+                                stdout=(tmp_path / "serve.log").open("wb"), stderr=subprocess.STDOUT)
+        try:
+            async with asyncio.timeout(90):   # (a loaded machine takes its time to start two workers)
+                while not (owner(proc, own) and owner(proc, own + 1)):
+                    assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+                    await asyncio.sleep(0.05)   # the workers listen on their own ports once ready
+            assert len(owner(proc, own)) == 1 and len(owner(proc, own + 1)) == 1
+            assert owner(proc, own) != owner(proc, own + 1)
+            host, guest = await people(f"http://127.0.0.1:{own}", clients, "Host"), \
+                await people(f"http://127.0.0.1:{own + 1}", clients, "Guest")
+            room = (await host[0].ok("room_create", {"name": "own ports", "seats": 2}))["room"]["id"]
+            await host[0].join(room)
+            await guest[0].join(room)
+            await guest[0].ok("sit", {"room": room, "seat": 1})
+            await host[0].wait(lambda: "Guest" in str(host[0].rooms[room]["seats"]))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
