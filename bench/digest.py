@@ -1,7 +1,7 @@
 """A digest of everything the engine lets a player, a client or a test observe in many random games: every
-action taken, the events it caused, the view after it and the final result, for seeds x 2, 4 and 6 colours x
-both variants (R14). Two engines that print the same digest behave the same on all of these games; run it
-before and after a refactoring, compiled and as plain Python.
+action taken, the events it caused, the view and legal actions after it and the final result, for seeds x 2,
+4 and 6 colours x both variants (R14). Two engines that print the same digest behave the same on all of these
+games; run it before and after a refactoring, compiled and as plain Python.
 
     python -m bench.digest [--seeds 80]
 
@@ -37,18 +37,23 @@ def _feed(hasher: Any, value: Any) -> None:
     hasher.update(b"\n")
 
 
+def _seen(game: Game) -> dict[str, Any]:
+    """The view, with the legal actions (their own call) under `legal`."""
+    return {**game.view(), "legal": game.legal_actions()}
+
+
 def game_digest(players: int, variants: dict[str, bool], seed: int) -> tuple[str, int]:
     """The digest of one random game and the number of decisions taken in it."""
     hasher = hashlib.sha256()
     game = Game.new(list(COLOURS[:players]), seed=seed, variants=variants)
     bot = RandomBot(seed)
-    _feed(hasher, game.view())
+    _feed(hasher, _seen(game))
     n = 0
     while game.to_move is not None:
         action = bot.choose(game)
         _feed(hasher, action)
         _feed(hasher, game.apply(action))
-        _feed(hasher, game.view())
+        _feed(hasher, _seen(game))
         n += 1
     _feed(hasher, game.result())
     _feed(hasher, game.log)

@@ -52,7 +52,6 @@ def public_view(game: Rules, colour: str | None = None) -> dict[str, Any]:
         "in_hand": game.in_hand,
         "hand": None if game.in_hand is None else tile_shape(game.in_hand),
         "pending": pending_decision(game),
-        "legal": game.legal_actions(),
         "result": game.result(),
     }
     if colour is not None:

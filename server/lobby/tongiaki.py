@@ -42,10 +42,7 @@ class TongiakiGame:
         raise Illegal("no_deadline", "a Tongiaki decision has no deadline: its clock has a bot decide")
 
     def public_view(self) -> View:
-        view = self.game.view()
-        # the engine's view lists the legal actions; on the wire they go only to the person deciding
-        view.pop("legal", None)
-        return view
+        return self.game.view()   # the legal actions go only to the person deciding (`private`)
 
     def private(self, colour: str) -> list[Action] | None:
         return self.game.legal_actions() if colour == self.game.to_move else None

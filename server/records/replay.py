@@ -55,9 +55,7 @@ def rebuild(record: GameRecord) -> Game:
 def views(record: GameRecord) -> Iterator[tuple[list[dict[str, Any]], dict[str, Any]]]:
     """Each version's events and public view (without the legal actions), from v = 0."""
     for _action, events, game in steps(record):
-        view = game.view()
-        view.pop("legal", None)
-        yield events, view
+        yield events, game.view()
 
 
 def frames(record: GameRecord) -> list[dict[str, Any]]:
@@ -112,7 +110,6 @@ class Growing:
               before: dict[str, Any] | None) -> list[dict[str, Any]]:
         for action, events, game in walk:
             view = game.view()
-            view.pop("legal", None)
             frames.append({"v": len(frames), "events": events, "patch": patch.diff(before, view)})
             before = view
             if action is None:

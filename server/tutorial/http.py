@@ -6,7 +6,6 @@ in `lessons` too. The lessons never change: the answer is built once, when the a
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from aiohttp import web
 
@@ -15,12 +14,6 @@ from server.tutorial.expeditions import EX_LESSONS
 from server.tutorial.lessons import LEARNER, LESSONS, Lesson
 
 LESSON_VIEWS = web.AppKey("lesson_views", str)
-
-
-def _view(game: Game) -> dict[str, Any]:
-    view = game.view()
-    view.pop("legal", None)
-    return view
 
 
 def _after(lesson: Lesson) -> Game:
@@ -35,8 +28,8 @@ def _after(lesson: Lesson) -> Game:
 
 
 def _views() -> str:
-    start = {lesson.id: _view(lesson.build()) for lesson in LESSONS}
-    after = {lesson.id: _view(_after(lesson)) for lesson in LESSONS}
+    start = {lesson.id: lesson.build().view() for lesson in LESSONS}
+    after = {lesson.id: _after(lesson).view() for lesson in LESSONS}
     # the Expeditions lessons' maps (mode "expeditions"), drawn by the rules page's Expeditions section
     start.update({ex.id: ex.build().view() for ex in EX_LESSONS})
     return json.dumps({"lessons": start, "after": after}, separators=(",", ":"))

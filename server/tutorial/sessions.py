@@ -52,7 +52,6 @@ def _answer(lesson: Lesson, game: Game, events: list[dict[str, Any]], step: int,
     """What the learner sees: the view, their legal actions, the events of the move, and how it stands
     (`done`: the lesson's goal was reached; `retry`: the turn went on without it, start again)."""
     view = game.view()
-    view.pop("legal", None)
     mine = game.to_move == LEARNER
     # after the goal the learner may play on: the lesson's game goes on until their turn ends
     return {"lesson": lesson.id, "view": view, "legal": game.legal_actions() if mine else [],

@@ -277,7 +277,7 @@ def test_contract_returned_data_does_not_alias_engine_state():
     snapshot = json.loads(json.dumps(legal))
     legal[0]["beaches"].append(99)
     legal[1]["island"] = "Atlantis"
-    game.view()["legal"][2]["beaches"].clear()
+    game.legal_actions()[2]["beaches"].clear()
     assert game.legal_actions() == snapshot
     assert game.to_bytes() == before
 

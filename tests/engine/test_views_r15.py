@@ -43,7 +43,7 @@ def test_r15_view_never_names_seed_or_order():
     remaining = view["stack"]["remaining"]
     assert remaining == sorted(remaining) and len(remaining) == 31
     assert set(view) >= {"colours", "variants", "phase", "turn", "active", "tiles", "players", "stack",
-                         "removed", "fleet", "at_sea", "in_hand", "pending", "legal", "result"}
+                         "removed", "fleet", "at_sea", "in_hand", "pending", "result"}
 
 
 def test_r15_rejections_do_not_reveal_the_next_tile():
@@ -80,12 +80,13 @@ def test_r15_stack_summary_counts_kinds_values_and_dangers():
 
 
 def test_r15_view_shows_the_table_players_and_pending_decision():
-    """R15: tiles, boats, supplies, royal boats, scores, the fleet awaiting a decision, the legal actions."""
+    """R15: tiles, boats, supplies, royal boats, scores, the fleet awaiting a decision (the legal actions,
+    public too, come from their own call)."""
     game = position([tonga(["red", "red", "blue"]), island("Tubuai", (0, 1), 0),
                      island("Hawaii", (3, 0), 0, royal="blue")], stack=["a"])
     view = game.view("blue")
     assert view["you"] == "blue" and "you" not in game.view()
-    assert view["pending"]["kind"] == "land" and view["legal"] == game.legal_actions()
+    assert view["pending"]["kind"] == "land" and "legal" not in view and game.legal_actions()
     assert view["fleet"] == {"boats": ["red", "red", "blue"], "colours": 2, "from": "Tonga", "cell": [0, 1]}
     hawaii = next(t for t in view["tiles"] if t["tile"] == "Hawaii")
     assert hawaii["royal"] == "blue" and hawaii["value"] == 5 and hawaii["kind"] == "island"

@@ -1,13 +1,13 @@
-"""A golden transcript of one whole seeded game: every action, event list and view (its legal-action list
-included), checked into the repository as text. Any change to the rules' outcomes, the events or the view
-format shows up here as a reviewable diff. Regenerate (after an intended change) with:
+"""A golden transcript of one whole seeded game: every action, event list, view and legal-action list,
+checked into the repository as text. Any change to the rules' outcomes, the events or the view format shows
+up here as a reviewable diff. Regenerate (after an intended change) with:
 
     TONGIAKI_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest tests/golden
 
 The format (transcript.txt): a block per step, opened by `step N`; then `action <json>` (not in step 0),
-one `event <json>` per event, and the view a line per key, `view.<key> <json>`, except that the long lists
-(`tiles`, `players`, `legal`) take a line per item, `view.<key>+ <json>`, after `view.<key> []`. JSON is
-compact with sorted keys, so that every line is stable.
+one `event <json>` per event, and the view with the legal actions as its key `legal` (`seen`) a line per
+key, `view.<key> <json>`, except that the long lists (`tiles`, `players`, `legal`) take a line per item,
+`view.<key>+ <json>`, after `view.<key> []`. JSON is compact with sorted keys, so that every line is stable.
 """
 
 from __future__ import annotations
@@ -27,14 +27,19 @@ LISTED = ("tiles", "players", "legal")
 """View keys written an item per line."""
 
 
+def seen(game: Game) -> dict[str, Any]:
+    """What a step shows: the view, with the legal actions (their own call) under `legal`."""
+    return {**game.view(), "legal": game.legal_actions()}
+
+
 def record() -> list[dict[str, Any]]:
     game = Game.new(COLOURS, seed=SEED)
     rng = random.Random(SEED)
-    steps = [{"view": game.view()}]
+    steps = [{"view": seen(game)}]
     while game.to_move is not None:
         action = rng.choice(game.legal_actions())
         events = game.apply(action)
-        steps.append({"action": action, "events": events, "view": game.view()})
+        steps.append({"action": action, "events": events, "view": seen(game)})
     return steps
 
 
@@ -97,10 +102,10 @@ def test_golden_transcript_of_a_whole_game() -> None:
         TRANSCRIPT.write_text(write(record()), encoding="utf-8")
     steps = read(TRANSCRIPT.read_text(encoding="utf-8"))
     game = Game.new(COLOURS, seed=SEED)
-    assert json.loads(json.dumps(game.view())) == steps[0]["view"]
+    assert json.loads(json.dumps(seen(game))) == steps[0]["view"]
     for n, step in enumerate(steps[1:], start=1):
         events = game.apply(step["action"])
         assert json.loads(json.dumps(events)) == step["events"], f"events differ at step {n}"
-        assert json.loads(json.dumps(game.view())) == step["view"], f"view differs at step {n}"
+        assert json.loads(json.dumps(seen(game))) == step["view"], f"view differs at step {n}"
     assert game.to_move is None and steps[-1]["view"]["result"] is not None
     assert len(steps) > 50
