@@ -125,7 +125,7 @@ def init_app(config: Config) -> web.Application:
     tutorial_http.install(app)
     notify_api.install(app)   # before the records' catch-all of /api/
     # after the routes above, before the web client's catch-all
-    api.install(app, frozenset(name for name, mode in MODES.items() if mode.rebuilt_from_actions))
+    api.install(app)
     app.router.add_get("/{path:.*}", client_files)
     return app
 
@@ -168,7 +168,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     alarm = Alarm()   # the timer loop's: the authority rings it when it brings a room's check forward
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
                           facts if mailer or pusher else None, records, alarm)
-    app[api.LIVE] = lambda room_id: live_record(store, room_id)
+    app[api.LIVE] = lambda room_id, replay: live_record(store, MODES, room_id, replay)
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(
         {"HTTP_X_FORWARDED_FOR": request.headers.get("X-Forwarded-For", ""), "REMOTE_ADDR": request.remote or ""},

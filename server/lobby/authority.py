@@ -285,12 +285,13 @@ class Authority:
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
-        kept = None if action is None else self.mode_of(room).logged(action)   # None: the deadline closed the round
-        line = logged(v, colour, kept, by, how, now, events)   # who, when, tiles drawn
+        mode = self.mode_of(room)
+        kept = None if action is None else mode.logged(action)   # None: the deadline closed the round
+        line = logged(v, colour, kept, by, how, now, mode.drawn(events))   # who, when, tiles drawn
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
         waited = not step.same_round and bool(deciding) and self._connected(room)
         if waited:   # the new round's clock starts once its report was seen (report_seen), at the latest then
-            began += self.mode_of(room).report_wait(room.settings)
+            began += mode.report_wait(room.settings)
         # the colour that decided decides again (a chain of its turn): its turn goes on, and a bot's pace,
         # waited once at the turn's start, is not waited again
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now

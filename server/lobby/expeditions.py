@@ -17,6 +17,7 @@ from server.game.expeditions import Expeditions, OrderError
 from server.lobby.errors import Rejected
 from server.lobby.mode import WITHDRAW, Action, Event, Illegal, LiveGame, View
 from server.lobby.settings import Settings, number, seat_count
+from server.records import turns
 
 DEADLINE = (30, 72 * 3600)
 """A turn's deadline, in seconds: from live play to play over days (docs/protocol.md §14)."""
@@ -116,7 +117,6 @@ class ExpeditionsMode:
 
     name = "expeditions"
     simultaneous = True
-    rebuilt_from_actions = False   # its random state decides landfalls and typhoons
 
     def __repr__(self) -> str:
         return "ExpeditionsMode()"
@@ -143,6 +143,14 @@ class ExpeditionsMode:
         sent or withdrawn; what each colour played is the resolution's `orders` event (E3, E13)."""
         kind = action.get("type")
         return {"type": kind} if kind == WITHDRAW["type"] else {"type": "order"}
+
+    def drawn(self, events: list[Event]) -> list[str]:
+        return []   # the deck's order stays secret: the replay is rebuilt from the stored game (`frames`)
+
+    def frames(self, state: bytes, log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Rebuilt by the engine from the stored game's seed and each resolved turn's orders (its random
+        state decides landfalls and typhoons), whatever the game's length (server/records/turns.py)."""
+        return turns.frames(state, log)
 
     def bot_action(self, state: bytes, colour: str, level: str, seed: int, spent: float = 0.0) -> Action:
         """The order of `colour`'s bot of `level` (random, greedy, search: server/bots/expeditions.py); a

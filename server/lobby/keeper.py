@@ -3,6 +3,7 @@ lobby: it reads the room and its log from the Store, and hands the records layer
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -24,9 +25,9 @@ async def keep_finished(records: Records, store: Store, room: Room, mode: GameMo
         result = snapshot["view"].get("result") if snapshot else None
         if not log_lines or result is None:
             return None
-        frames = None
-        if not mode.rebuilt_from_actions:   # the messages as sent
-            frames = await store.messages_since(room.id, -1)
+        game = await store.game(room.id)
+        state = game["state"] if game else b""
+        frames = await asyncio.to_thread(mode.frames, state, log_lines) if state else None
         record = GameRecord.of_room(room, log_lines, result, room.finished or time.time(), frames)
         await records.keep(record)
         return record
@@ -35,14 +36,22 @@ async def keep_finished(records: Records, store: Store, room: Room, mode: GameMo
         return None
 
 
-async def live_record(store: Store, room_id: str) -> GameRecord | None:
+async def live_record(store: Store, modes: dict[str, GameMode], room_id: str,
+                      replay: bool = False) -> GameRecord | None:
     """The record so far of a game being played in `room_id`, or None when no game is being played there.
     It holds the actions of the rounds already over only (`store.settled_actions`): those and the tiles
-    they drew are public; an order of the round still open is its seat's secret."""
+    they drew are public; an order of the round still open is its seat's secret. `replay`: with the frames
+    of a mode whose replay is rebuilt from the stored game (`GameMode.frames`), through those rounds."""
     found = await store.settled_actions(room_id)
     if found is None:
         return None
     room, lines = found
     if not lines or any("at" not in line for line in lines):   # nothing yet, or logged before records
         return None
-    return GameRecord.of_room(room, lines, {}, time.time())
+    frames = None
+    if replay:   # the stored game read after the log: it holds every round the log's lines belong to
+        game = await store.game(room_id)
+        mode = modes.get(room.settings.game)
+        if game and mode is not None:
+            frames = await asyncio.to_thread(mode.frames, game["state"], lines)
+    return GameRecord.of_room(room, lines, {}, time.time(), frames)

@@ -93,11 +93,6 @@ class GameMode(Protocol):
     the late seat; and every colour of the round may act until it ends, whether or not its decision is
     in (a second decision replaces the first, `WITHDRAW` takes it back)."""
 
-    rebuilt_from_actions: bool
-    """True: a game's replay is rebuilt from its record's actions and the tiles they drew (server/records/
-    replay.py); False: the engine cannot replay it without the seed, and its record keeps the game messages
-    as the table received them (GameRecord.frames)."""
-
     def new(self, settings: Settings, seed: int) -> LiveGame:
         """A new game for these settings; `seed` never leaves the server (R15)."""
         ...
@@ -115,6 +110,21 @@ class GameMode(Protocol):
     def logged(self, action: Action) -> Action:
         """What the game's action log (and so its record) keeps of `action`: the action itself, or, in a
         mode whose decisions stay secret, only its kind."""
+        ...
+
+    def drawn(self, events: list[Event]) -> list[str]:
+        """What of an action's events its line of the action log keeps for the replay: the tiles it drew,
+        public once drawn (a record's `drawn`); none in a mode whose replay is rebuilt from the stored game
+        (`frames`)."""
+        ...
+
+    def frames(self, state: bytes, log: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """The game's replay, as the table received it (`{v, events, patch}` from v = 0, docs/protocol.md
+        §12), rebuilt from the stored game `state` (its secrets included: server-side only) and its action
+        log `log` (lines of `records.logged`), however long the game, and showing only what was public:
+        a line of a round not yet over is left out. None: the record's actions and the tiles they drew
+        rebuild the replay without the stored game (server/records/replay.py), and the record keeps no
+        frames. Pure and CPU-bound: called off the event loop."""
         ...
 
     def settings(self, data: dict[str, Any]) -> dict[str, Any]:

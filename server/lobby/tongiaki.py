@@ -59,7 +59,6 @@ class Tongiaki:
 
     name = "tongiaki"
     simultaneous = False
-    rebuilt_from_actions = True
 
     def __repr__(self) -> str:
         return "Tongiaki()"
@@ -76,6 +75,12 @@ class Tongiaki:
 
     def report_wait(self, settings: Settings) -> float:
         return 0.0   # each decision is shown as it is made
+
+    def drawn(self, events: list[Event]) -> list[str]:
+        return [e["tile"] for e in events if e.get("type") == "tile_drawn"]
+
+    def frames(self, state: bytes, log: list[dict[str, Any]]) -> None:
+        return None   # rebuilt from the record's actions and the tiles as drawn (server/records/replay.py)
 
     def settings(self, data: dict[str, Any]) -> dict[str, Any]:
         """The variants (R14: two colours is for 2 seats), the seats, the starting seat (None: drawn, R3.2)

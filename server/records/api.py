@@ -25,16 +25,14 @@ from server.records.replay import Growing, frames
 from server.records.store import Records
 
 RECORDS = web.AppKey("records", Records)
-LIVE = web.AppKey[Callable[[str], Awaitable[GameRecord | None]]]("live")
-"""The record so far of a game still being played (set by the app): what a spectator rewinds."""
+LIVE = web.AppKey[Callable[[str, bool], Awaitable[GameRecord | None]]]("live")
+"""The record so far of a game still being played (set by the app): what a spectator rewinds; True: with
+its frames, when its mode rebuilds them from the stored game (GameRecord.frames)."""
 VIEWER = web.AppKey[Callable[[web.Request], Awaitable[str | None]]]("viewer")
 """The person asking (their public id, from the request's session token; None: unknown), set by the app."""
 ADDRESS = web.AppKey[Callable[[web.Request], str]]("address")
 """The client's address (set by the app: behind the proxy, the one it forwarded)."""
 RATES = web.AppKey("record_rates", Rates)
-REBUILT = web.AppKey("rebuilt", frozenset)
-"""The games whose replay is rebuilt from a record's actions (set at install from the game modes); a record
-of another game keeps the messages as sent (GameRecord.frames), once the game is over."""
 
 ID = re.compile(r"r_[0-9a-f]{8}")
 PERSON = re.compile(r"p_[A-Za-z0-9_-]{1,32}")
@@ -97,10 +95,8 @@ class Served:
 SERVED = web.AppKey("served", Served)
 
 
-def install(app: web.Application, rebuilt: frozenset[str], rate: float = RATE, burst: float = BURST) -> None:
-    """Adds the routes (before the catch-all of the web client); `rebuilt`: the games whose replay is rebuilt
-    from the actions (REBUILT). `app[RECORDS]` is set at start-up."""
-    app[REBUILT] = rebuilt
+def install(app: web.Application, rate: float = RATE, burst: float = BURST) -> None:
+    """Adds the routes (before the catch-all of the web client). `app[RECORDS]` is set at start-up."""
     app[RATES] = Rates(rate, burst)
     app[SERVED] = Served()
     app.router.add_get("/api/games", games)
@@ -197,16 +193,17 @@ async def games(request: web.Request) -> web.Response:
     return _answer(request, body, "private, no-cache" if mine else "no-cache")
 
 
-async def _record(request: web.Request) -> tuple[GameRecord, bool] | web.Response:
-    """The finished game's record, else the record so far of a live game (True: live); a private one only
-    for its players or with its code (else as unknown: 404)."""
+async def _record(request: web.Request, replay: bool = False) -> tuple[GameRecord, bool] | web.Response:
+    """The finished game's record, else the record so far of a live game (True: live; `replay`: with its
+    frames, if its mode keeps them); a private one only for its players or with its code (else as unknown:
+    404)."""
     record_id = request.match_info["id"]
     if ID.fullmatch(record_id):
         found: tuple[GameRecord, bool] | None = None
         record = await request.app[RECORDS].get(record_id)
         if record is not None:
             found = record, False
-        elif LIVE in request.app and (live := await request.app[LIVE](record_id)) is not None:
+        elif LIVE in request.app and (live := await request.app[LIVE](record_id, replay)) is not None:
             found = live, True
         if found is not None and (not found[0].private
                                   or found[0].open_to(await _viewer(request), request.query.get("code"))):
@@ -241,20 +238,24 @@ async def game(request: web.Request) -> web.Response:
 
 async def replay(request: web.Request) -> web.Response:
     """`GET /api/games/<id>/replay`: every version as a live table received it, `{v, events, patch}`
-    (v = 0 carries the whole first view as a patch from nothing). A game of REBUILT is rebuilt with the
-    engine from the record outside the event loop: a live game's grown from its last version's, a finished
-    game's once, then kept beside its record; another's is the record's frames, once the game is over."""
+    (v = 0 carries the whole first view as a patch from nothing): the record's frames, where its mode keeps
+    them (GameRecord.frames); else rebuilt with the engine from the record's actions outside the event
+    loop, a live game's grown from its last version's, a finished game's once, then kept beside its
+    record."""
     if (refused := _limited(request)) is not None:
         return refused
-    found = await _record(request)
+    found = await _record(request, replay=True)
     if isinstance(found, web.Response):
         return found
     record, live = found
     served = request.app[SERVED]
-    rebuilt = record.game in request.app[REBUILT]
+    rebuilt = record.rebuilt
     if live:
-        if not rebuilt:   # kept as sent (GameRecord.frames), once the game is over
-            return _error(404, "no_replay", "this game's replay is kept when it ends")
+        if record.frames is not None:
+            return _answer(request, _json({"id": record.id, "frames": record.frames, "live": True}),
+                           _cache(record, live))
+        if not rebuilt:
+            return _error(404, "no_replay", "this game's replay was not kept")
         return _answer(request, await served.live_replay(record), _cache(record, live))
     tag = _finished_tag("replay", record)
     if _held(request, tag):
@@ -269,7 +270,7 @@ async def replay(request: web.Request) -> web.Response:
 
 
 async def _finished_replay(records: Records, record: GameRecord, rebuilt: bool) -> str | None:
-    if not rebuilt:
+    if not rebuilt:   # its frames, or none kept (an Expeditions game recorded from a patch log cut short)
         return None if record.frames is None else _json({"id": record.id, "frames": record.frames})
     text = await records.replay(record.id)
     if text is None:

@@ -19,12 +19,12 @@ person), or a bot playing for a person who went away (grace ran out)."""
 
 
 def logged(v: int, colour: str | None, action: dict[str, Any] | None, by: str, how: str, at: float,
-           events: list[dict[str, Any]]) -> dict[str, Any]:
+           drawn: list[str]) -> dict[str, Any]:
     """The line the lobby appends to a game's action log (`P:actions:{id}`) when an action is applied:
     version, colour, action (colour and action None: a round closed by its deadline), who (`by`: person id
-    or "bot", and `how`, one of HOW), when, and the tiles this action drew (public once drawn)."""
+    or "bot", and `how`, one of HOW), when, and the tiles this action drew (public once drawn: the mode says
+    which, `GameMode.drawn`)."""
     line: dict[str, Any] = {"v": v, "colour": colour, "action": action, "by": by, "how": how, "at": round(at, 3)}
-    drawn = [e["tile"] for e in events if e.get("type") == "tile_drawn"]
     if drawn:
         line["drawn"] = drawn
     return line
@@ -74,8 +74,9 @@ class GameRecord:
     `first` colour, `seats` (`{seat, colours, kind, person, name, level}`: level, a bot's), `started`/`finished` (epoch
     seconds), `drawn` (tiles in the order drawn), `actions` (`{v, colour, action, by, how, at}`, `by` the
     person's public id or None, `at` seconds after `started`) and the engine's `result`. `frames`: the game
-    messages as the table received them, kept for a mode whose replay cannot be rebuilt from the actions
-    without the seed (Expeditions: its random state decides landfalls and typhoons); None for Tongiaki,
+    messages as the table received them, for a mode whose replay cannot be rebuilt from the actions without
+    the seed (Expeditions: its random state decides landfalls and typhoons), rebuilt by its engine from the
+    stored game when the record is made (`GameMode.frames`), whatever the game's length; None for Tongiaki,
     rebuilt from `drawn` (server/records/replay.py). `code`: a private room's join code, which opens its
     record to whoever has it (never sent; None: a public game, listed and readable by anyone)."""
 
@@ -134,6 +135,13 @@ class GameRecord:
     def game(self) -> str:
         """The game mode played (records kept before modes: tongiaki)."""
         return str(self.settings.get("game", "tongiaki"))
+
+    @property
+    def rebuilt(self) -> bool:
+        """Whether its replay is rebuilt from its actions and the tiles they drew (server/records/replay.py:
+        the board game's), not read from its frames (kept where the game's mode rebuilds them from the
+        stored game, `GameMode.frames`)."""
+        return self.frames is None and self.game == "tongiaki"
 
     @property
     def private(self) -> bool:

@@ -12,9 +12,11 @@ import random
 import msgpack
 import pytest
 
-from server.lobby.mode import GameMode, Illegal, LiveGame
+from server import patch
+from server.lobby.mode import WITHDRAW, GameMode, Illegal, LiveGame
 from server.lobby.modes import MODES
 from server.lobby.settings import Settings
+from server.records import logged
 
 STEPS = 3000
 """More decisions than a game of either mode takes (random 6-colour Tongiaki games: about a hundred)."""
@@ -88,3 +90,60 @@ def test_a_mode_without_deadlines_refuses_one() -> None:
 @pytest.mark.parametrize("name", sorted(MODES))
 def test_the_same_seed_plays_the_same_game(name: str) -> None:
     assert play(MODES[name], 3, 11) == play(MODES[name], 3, 11)
+
+
+def recorded(mode: GameMode, seats: int, seed: int) -> tuple[list[bytes], list[dict], list[dict]]:
+    """One random game of `mode` played as the authority plays it, orders replaced and withdrawn now and then
+    in a mode with simultaneous orders: its stored state at every version, its action log (`records.logged`
+    lines) and every message the table received, `{v, events, patch}` from v = 0."""
+    rng = random.Random(seed)
+    game = mode.new(settings(mode, seats), seed)
+    before = game.public_view()
+    messages, lines = [{"v": 0, "events": [], "patch": patch.diff(None, before)}], []
+    states = [game.to_bytes()]
+    while game.deciding:
+        waiting = [c for c in settings(mode, seats).colours() if c not in game.deciding]
+        choice = rng.random()
+        if mode.simultaneous and waiting and choice < 0.05:
+            events, colour, action = game.deadline(), None, None
+        elif mode.simultaneous and waiting and choice < 0.3:
+            colour, action = rng.choice(waiting), dict(WITHDRAW)
+            events = game.apply(action, colour)
+        else:
+            # in a mode with simultaneous orders, one in may be replaced (E3)
+            colour = rng.choice(list(game.deciding) + waiting * (choice < 0.5))
+            action = mode.bot_action(game.to_bytes(), colour, "random", rng.getrandbits(32))
+            try:
+                events = game.apply(action, colour)
+            except Illegal:   # too many changes this turn: the order in stands
+                continue
+        after = game.public_view()
+        v = len(messages)
+        messages.append({"v": v, "events": events, "patch": patch.diff(before, after)})
+        kept = None if action is None else mode.logged(action)
+        lines.append(logged(v, colour, kept, "p_x", "person", 0.0, mode.drawn(events)))
+        before = after
+        states.append(game.to_bytes())
+    return states, lines, messages
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_an_expeditions_replay_is_every_message_however_long_the_game(seats: int) -> None:
+    """The mode rebuilds its replay from the stored game and the action log: every message the table
+    received, the whole game long; and a game still being played, through the turns resolved only (a line
+    of the open turn is its seat's secret)."""
+    mode = MODES["expeditions"]
+    lengths = []
+    for seed in range(3):
+        states, lines, messages = recorded(mode, seats, 1000 * seats + seed)
+        assert mode.frames(states[-1], lines) == messages
+        ends = [v for v, m in enumerate(messages) if any(e["type"] == "orders" for e in m["events"])]
+        lengths.append(len(messages))
+        if len(ends) < 4:
+            continue
+        # mid-game, turn 4 open with orders in: the replay goes through turn 3's resolution, not a line further
+        v = ends[3] - 1
+        assert v > ends[2] and any(p["submitted"] for p in mode.load(states[v]).public_view()["players"])
+        assert mode.frames(states[v], lines[:v]) == messages[:ends[2] + 1]
+    assert max(lengths) > 15 * seats, lengths   # long games: replacements, withdrawals, several turns
+    assert MODES["tongiaki"].frames(states[-1], lines) is None   # rebuilt from the record's actions instead

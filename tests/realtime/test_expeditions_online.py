@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from tablekit import Client, packed, people, table, walk
+from tablekit import Client, InProcessServer, packed, people, table, walk
 
 from server.game.expeditions import Expeditions
 from server.game.expeditions.bots import RandomBot
@@ -415,3 +415,75 @@ async def test_a_player_who_reconnects_gets_the_exact_state_and_their_own_order_
     assert joined["room"]["clock"]["colours"] == ["blue"]
     answer = await b.call("since", {"room": room, "v": 0})   # blue's catch-up: blue's own form, not red's order
     assert answer["legal"]["actions"]["colour"] == "blue" and answer["legal"]["actions"]["order"] is None
+
+
+async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store):
+    """A game of more messages than the patch log holds (each turn red orders, withdraws and orders again):
+    its replay over HTTP, while it is played and once it is over, is every message from v = 0, rebuilt by
+    the engine from the stored game (the patch log lost the first ones long ago); the live one goes through
+    the turns resolved only."""
+    import aiohttp
+
+    from server import patch
+
+    server = await InProcessServer(config.with_(patch_log=12)).start()
+    try:
+        room, (red, blue) = await table(server.url, 2, game="expeditions", clock=DEADLINE)
+        clients.extend([red, blue])
+        spectator = (await people(server.url, clients, "S"))[0]
+        await spectator.join(room)
+        rng = random.Random(5)
+
+        async def replay() -> dict[str, Any]:
+            async with aiohttp.ClientSession() as http, http.get(f"{server.url}/api/games/{room}/replay") as r:
+                assert r.status == 200, await r.text()
+                return dict(await r.json())
+
+        live_checked = False
+        while not red.over(room):
+            await red.wait(lambda: red.over(room) or to_order(red, room))
+            if red.over(room):
+                break
+            turn = red.view(room)["turn"]
+            for step in ("order", "withdraw", "order"):
+                v = red.v(room)
+                if step == "withdraw":
+                    assert (await red.call("withdraw", {"room": room}))["ok"]
+                else:
+                    action = {"type": "pass"} if rng.random() < 0.5 else random_order(red, room, rng)
+                    answer = await red.call("act", {"room": room, "v": red.v(room), "action": action})
+                    if not answer["ok"]:   # an expansion beyond a beach's room
+                        assert answer["error"]["code"] == "illegal_action", answer
+                        assert (await red.call("act", {"room": room, "v": red.v(room),
+                                                       "action": {"type": "pass"}}))["ok"]
+                await red.wait(lambda v=v: red.v(room) > v)
+            if turn == 4 and not live_checked:   # red's order is in, blue's not: the replay so far
+                live = await replay()
+                assert live["live"] and live["frames"][0]["v"] == 0
+                shown = [f["v"] for f in live["frames"]]
+                assert shown == list(range(len(shown))) and shown[-1] < red.v(room) - 2   # not the open turn
+                assert [e["type"] for e in live["frames"][-1]["events"]][-1] == "turn_scored"
+                live_checked = True
+            await blue.wait(lambda: blue.over(room) or to_order(blue, room))
+            answer = await blue.call("act", {"room": room, "v": blue.v(room), "action": {"type": "pass"}})
+            assert answer["ok"], answer
+            await blue.wait(lambda t=turn: blue.over(room) or blue.view(room)["turn"] > t)
+        assert live_checked
+        final = await store.snapshot(room)
+        await spectator.wait(lambda: spectator.v(room) == final["v"])
+        await spectator.wait(lambda: spectator.rooms[room]["status"] == "finished")
+        assert final["v"] > 3 * 12   # far more messages than the patch log holds
+        whole = await replay()
+        assert "live" not in whole
+        assert [f["v"] for f in whole["frames"]] == list(range(final["v"] + 1))
+        received = {m["v"]: m["events"] for e, m in spectator.received if e == "game"}
+        assert all(whole["frames"][v]["events"] == events for v, events in received.items())
+        assert [e for f in whole["frames"] for e in f["events"] if e["type"] == "orders"][0]["turn"] == 1
+        view = None
+        for f in whole["frames"]:
+            view = patch.apply(view, f["patch"])
+        assert view == final["view"]
+    finally:
+        for c in clients:
+            await c.close()
+        await server.stop()
