@@ -25,7 +25,8 @@ from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Facts, Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
-from server.lobby.store import Head, Store, StoredGame, StoreUnavailable, pack, unpack
+from server.lobby.store import Head, Store, StoredGame
+from server.lobby.store.keys import StoreUnavailable, pack, unpack
 from server.metrics import Metrics
 from server.records import Records, logged
 
@@ -175,7 +176,7 @@ class Authority:
         await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
         await self._tell_round(room.id, 0, game.deciding, now, room)
         state = await self.lobby.publish(room)
-        await self.store.schedule(room.id, time.time(), earlier_only=True)
+        await self.store.timers.schedule(room.id, time.time(), earlier_only=True)
         return {"room": state, "v": 0}
 
     # -- acting ------------------------------------------------------------------------------------
@@ -377,7 +378,7 @@ class Authority:
         now = time.time()
         self._held.pop(room_id, None)
         room = await self.lobby.update(room_id, lambda r: r.finish(now))
-        await self.store.unschedule(room_id)
+        await self.store.timers.unschedule(room_id)
         await self.store.release_searches(room_id)
         # the record first: whoever sees the room finished can open its record (end screen, replay)
         if self.records is not None:

@@ -235,7 +235,7 @@ class Lobby:
             elif room.status in (PLAYING, WAITING):   # waiting: the seat is freed after the grace (Timers)
                 now = time.time()
                 room = await self.update(room_id, lambda r: r.mark_away(person.id, now))
-                await self.store.schedule(room_id, now + room.settings.grace, earlier_only=True)
+                await self.store.timers.schedule(room_id, now + room.settings.grace, earlier_only=True)
         await self.publish(room)
 
     # -- chat --------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from server.lobby.errors import Rejected
 from server.lobby.lobby import new_code
 from server.lobby.rooms import FINISHED, Room, Seat
-from server.lobby.store import pack, unpack
+from server.lobby.store.keys import pack, unpack
 
 if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
@@ -70,7 +70,7 @@ async def rematch(lobby: Lobby, person: Person, room_id: Any) -> dict[str, Any]:
     mine = old.seats_of(person.id)
     if not mine:
         raise Rejected("not_seated", "only the players of a game can ask for its rematch")
-    key = store.key("rematch", old.id)
+    key = store.keys.key("rematch", old.id)
     ttl = max(1, int(lobby.timings.finished_ttl))
     link = {"room": "", "by": person.id, "name": person.name}
     while True:

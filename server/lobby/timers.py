@@ -17,7 +17,8 @@ from server.lobby.authority import Authority
 from server.lobby.lobby import Lobby
 from server.lobby.person import Outbox, Timings
 from server.lobby.rooms import PLAYING, WAITING, Room
-from server.lobby.store import Store, StoreUnavailable
+from server.lobby.store import Store
+from server.lobby.store.keys import StoreUnavailable
 from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,14 @@ class Timers:
 
     async def advance(self, room_id: str, lease: float | None = None) -> None:
         """Looks at one room whose timer is due: presence, grace, clock, and a bot's move if one is due.
-        `lease`: the timer's score while this process holds the claim on it (`Store.claim_due`); the room
+        `lease`: the timer's score while this process holds the claim on it (`TimerStore.claim_due`); the room
         is rescheduled at its next check when done."""
         room, head, present = await self.store.look(room_id, time.time() - self.timings.presence_ttl)
         if room is not None and room.status == WAITING:
             await self._waiting(room, set(present), lease)
             return
         if room is None or room.status != PLAYING:
-            await self.store.unschedule(room_id)
+            await self.store.timers.unschedule(room_id)
             return
         if head is None:
             return
@@ -116,9 +117,9 @@ class Timers:
                 # again meanwhile for presence (and to post the job again should it be lost)
                 check = now + min(BOT_PATIENCE, self.timings.presence_ttl / 2)
         if lease is None:
-            await self.store.schedule(room_id, check, earlier_only=True)
+            await self.store.timers.schedule(room_id, check, earlier_only=True)
         else:
-            await self.store.reschedule(room_id, check, lease)
+            await self.store.timers.reschedule(room_id, check, lease)
 
     async def _waiting(self, room: Room, present: set[str], lease: float | None) -> None:
         """A waiting room with an away seat: once the grace period is over, the seat is freed (a seat
@@ -129,11 +130,11 @@ class Timers:
             await self.lobby.publish(room)
         end = room.next_away_end()
         if end is None:
-            await self.store.unschedule(room.id)
+            await self.store.timers.unschedule(room.id)
         elif lease is None:
-            await self.store.schedule(room.id, max(end, now + MIN_WAIT), earlier_only=True)
+            await self.store.timers.schedule(room.id, max(end, now + MIN_WAIT), earlier_only=True)
         else:
-            await self.store.reschedule(room.id, max(end, now + MIN_WAIT), lease)
+            await self.store.timers.reschedule(room.id, max(end, now + MIN_WAIT), lease)
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
@@ -194,7 +195,7 @@ class Timers:
                     last_flush = now
                 self.collect_if_due(now)
                 lease = now + 2.0
-                due, next_at = await self.store.claim_due(now, lease)
+                due, next_at = await self.store.timers.claim_due(now, lease)
                 if redis_down:
                     log.warning("timer loop: Redis is reachable again")
                     redis_down = False

@@ -18,7 +18,7 @@ import socketio
 from server.config import Config
 from server.lobby import WAITING, Authority, Lobby, Person, Rejected, Settings, Store
 from server.lobby.rematch import rematch
-from server.lobby.store import StoreUnavailable
+from server.lobby.store.keys import StoreUnavailable
 from server.logs import LogBudget
 from server.metrics import Metrics
 from server.realtime import validate

@@ -80,8 +80,8 @@ async def test_a_repost_never_adds_a_copy(store: Store, prefix: str, monkeypatch
 async def test_a_job_the_game_moved_past_is_dropped_before_thinking(store: Store, prefix: str):
     """The worker asks the store whether the job's decision is still pending (version, round, colour)."""
     for room, v in (("r1", 9), ("r2", 4)):
-        await store.redis.hset(store.key("game", room), mapping={"v": v, "to_move": "blue", "at": 1.0, "began": 1.0,
-                                                                 "began_v": v})
+        await store.redis.hset(store.keys.key("game", room),
+                               mapping={"v": v, "to_move": "blue", "at": 1.0, "began": 1.0, "began_v": v})
     queue = BotQueue(store.redis, prefix, "w1")
     stale = [BotJob("r1", 8, "blue", "search", "bot"),     # an older version
              BotJob("r1", 9, "red", "greedy", "bot"),      # not red's decision

@@ -64,7 +64,7 @@ async def test_open_rooms_are_capped_per_person_and_per_address_atomically(confi
         # a finished or expired room no longer counts: the address's rooms go, and it may create again
         gone = [a["room"]["id"] for a in answers if a["ok"]]
         store = server.app[STORE]
-        await store.redis.delete(*(store.key("room", r) for r in gone))
+        await store.redis.delete(*(store.keys.key("room", r) for r in gone))
         assert (await third.call("room_create", {"name": "now there is room"}))["ok"]
     finally:
         for c in clients:
@@ -93,7 +93,7 @@ async def test_a_session_lives_long_only_once_used(config, store, clients):
                                                 rooms_per_address=1)).start()
 
     async def ttl(client: Client) -> int:
-        key = store.key("session", hashlib.sha256(client.session["token"].encode()).hexdigest())
+        key = store.keys.key("session", hashlib.sha256(client.session["token"].encode()).hexdigest())
         return int(await store.redis.ttl(key))
     try:
         idle, named, seated = [await Client(n).connect(server.url) for n in ("Idle", "Named", "Seated")]

@@ -22,7 +22,7 @@ from tablekit import Client, InProcessServer, table
 from server.config import Config, redis_client
 from server.lobby import Settings, Store
 from server.lobby.rooms import Room
-from server.lobby.store import ROOM_KEYS
+from server.lobby.store.keys import ROOM_KEYS
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +47,9 @@ def test_a_rooms_keys_share_one_slot_and_the_directory_another() -> None:
     store = Store(redis.Redis(), "tongiaki")   # (key names only: it never connects)
     rooms = [f"r_{secrets.token_hex(6)}" for _ in range(40)]
     for room in rooms:
-        assert len({key_slot(store.key(kind, room).encode()) for kind in ROOM_KEYS}) == 1
-    assert len({key_slot(store.key("game", room).encode()) for room in rooms}) > 30   # rooms spread
-    directory = {key_slot(store.key(*parts).encode()) for parts in
+        assert len({key_slot(store.keys.key(kind, room).encode()) for kind in ROOM_KEYS}) == 1
+    assert len({key_slot(store.keys.key("game", room).encode()) for room in rooms}) > 30   # rooms spread
+    directory = {key_slot(store.keys.key(*parts).encode()) for parts in
                  (("lobby",), ("rooms",), ("timers",), ("procs",), ("code", "ABCD"), ("seated", "p_1"),
                   ("hosted", "p_1"), ("hosted_from", "10.0.0.1"), ("searching",), ("searching", "n"),
                   ("metrics_lease",), ("lobby_gen",))}

@@ -254,8 +254,8 @@ async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server,
 
     client = redis.Redis.from_url(redis_url)
     try:
-        await client.hset(store.key("game", room), "began", time.time() - DEADLINE - 1)
-        await store.schedule(room, time.time())
+        await client.hset(store.keys.key("game", room), "began", time.time() - DEADLINE - 1)
+        await store.timers.schedule(room, time.time())
     finally:
         await client.aclose()
     await b.wait(lambda: b.view(room)["turn"] == 2)

@@ -99,7 +99,7 @@ async def test_a_cluster_primary_killed_mid_game_loses_no_acknowledged_action(cl
     connection: that node is killed."""
     async def kill(server: InProcessServer, store: Store, room: str) -> Callable[[], bool]:
         cluster_client = cast(RedisCluster, store.redis)
-        node = cluster_client.get_node_from_key(store.key("game", room))
+        node = cluster_client.get_node_from_key(store.keys.key("game", room))
         assert node is not None
         assert calls(int(node.port), "wait") >= 10, "no WAIT on the room's primary: its commits do not wait"
         old = int(node.port)

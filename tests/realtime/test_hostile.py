@@ -435,7 +435,7 @@ async def test_metrics_stay_cheap_with_many_rooms(server, store, redis_url):
     try:
         async with client.pipeline(transaction=False) as pipe:
             for i in range(2000):
-                pipe.zadd(store.key("rooms"), {f"r_{i:05d}": i})
+                pipe.zadd(store.keys.key("rooms"), {f"r_{i:05d}": i})
             await pipe.execute()
         import aiohttp
 

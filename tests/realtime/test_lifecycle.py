@@ -100,7 +100,7 @@ async def test_a_room_of_people_is_looked_at_once_per_presence_period(config, cl
         clients.extend(players)
 
         async def next_check() -> float:
-            return float(await store.redis.zscore(store.key("timers"), room) or 0) - time.time()
+            return float(await store.redis.zscore(store.keys.key("timers"), room) or 0) - time.time()
 
         async with asyncio.timeout(5):
             while await next_check() < 12:  # room_start makes it due at once; the loop looks, reschedules

@@ -269,6 +269,6 @@ async def test_catch_up_over_messages_stored_by_protocol_1_is_a_snapshot(server,
     await a.play(room, random.Random(1), stop_at=4)
     v = a.v(room)
     old = {"room": room, "v": v, "events": [], "patch": [["set", ["turn"], 0]]}   # the shape of protocol 1
-    await store.redis.lset(store.key("patches", room), -1, packed(old))
+    await store.redis.lset(store.keys.key("patches", room), -1, packed(old))
     answer = await a.ok("since", {"room": room, "v": v - 1})
     assert "snapshot" in answer and "messages" not in answer

@@ -4,7 +4,7 @@ the room it was computed from; broadcast marks only go up."""
 from __future__ import annotations
 
 from server.lobby import PLAYING, Room, Settings
-from server.lobby.store import pack
+from server.lobby.store.keys import pack
 
 
 async def started(store, room_id: str = "r_test0001") -> bytes:
@@ -44,14 +44,14 @@ async def test_broadcast_marks_only_go_up(store):
     await store.mark_sent({"r_test0001": 5})
     await store.mark_sent({"r_test0001": 3, "r_gone": 4})   # a late mark; a room without a game
     assert await store.sent("r_test0001") == 5
-    assert not await store.redis.exists(store.key("game", "r_gone"))
+    assert not await store.redis.exists(store.keys.key("game", "r_gone"))
 
 
 async def test_expired_rooms_are_found_without_reading_the_rooms(store):
     ids = [f"r_exp{i}" for i in range(5)]
     for i, room_id in enumerate(ids):
         assert await store.create_room(Room.new(room_id, f"CODE{i:02d}", "p", "P", Settings(name="t"), i), 60)
-    await store.redis.delete(store.key("room", ids[1]), store.key("room", ids[4]))   # as if they expired
+    await store.redis.delete(store.keys.key("room", ids[1]), store.keys.key("room", ids[4]))   # as if they expired
     assert await store.expired_rooms(batch=2) == [ids[1], ids[4]]   # across batches
     assert await store.expired_rooms() == [ids[1], ids[4]]
 

@@ -1,12 +1,15 @@
-"""The lobby's Redis store: rooms, games, sessions, presence and timers. Beside it, each key family that belongs
-to another part has its own small store: the bot queue (server/bots/worker.py), finished games
-(server/records/store.py), lessons (server/tutorial/sessions.py), notifications (server/notify/) and the
-broadcasts between processes (server/realtime/fanout.py).
+"""The lobby's Redis store: rooms, games, sessions, presence and timers, one small store a key family (the
+modules of this package, each the only one that sends commands on its keys), composed by `Store`. Beside
+it, each key family that belongs to another part has its own small store: the bot queue
+(server/bots/worker.py), finished games (server/records/store.py), lessons (server/tutorial/sessions.py),
+notifications (server/notify/), rematch links (server/lobby/rematch.py) and the broadcasts between
+processes (server/realtime/fanout.py).
 
 Keys (all under the configured prefix `P`). A room's own keys carry the room id as their Redis Cluster
-hash tag (`P:room:{r_1a2b}`: one slot a room, see `Store.key`); the shared directory's (lobby, rooms,
+hash tag (`P:room:{r_1a2b}`: one slot a room, see `keys.Keys.key`); the shared directory's (lobby, rooms,
 timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
-deployment's, `P:{P}:lobby`; the rest are named as listed:
+deployment's, `P:{P}:lobby`; the rest are named as listed. Each module of the package lists the keys it
+owns (`timers`: `P:timers`); this one still owns:
 
 | key | type | holds |
 | --- | --- | --- |
@@ -14,7 +17,6 @@ deployment's, `P:{P}:lobby`; the rest are named as listed:
 | `P:code:{code}` | string | room id of a join code |
 | `P:lobby` | zset | listed (not private) rooms that are waiting or playing, by creation time |
 | `P:rooms` | zset | every room id, by creation time (expiry sweep) |
-| `P:timers` | zset | room ids by the time something is due (bot, grace, clock) |
 | `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding), `at`, `began`, `began_v`, `turn_at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
@@ -45,16 +47,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
-import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 from redis import exceptions
 from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
-from redis.exceptions import RedisError, WatchError
+from redis.exceptions import WatchError
 from redis.typing import EncodableT, FieldT
 
 from server.bots.worker import BotJob
-from server.config import directory_tag
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+from server.lobby.store.keys import Keys, pack, text, unpack
+from server.lobby.store.timers import TimerStore
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
 # actions on the same version can never both apply, from any number of processes. When ARGV[12] is given
@@ -112,28 +114,6 @@ end
 return 0
 """
 
-# Claim the due timers: each is pushed `lease` seconds into the future, so a process that dies while
-# handling one only delays it; the claimer reschedules it when done. The first element of the answer is
-# when the earliest timer is due after that ('' when there is none).
-CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-table.insert(due, 1, first[2] or '')
-return due
-"""
-
-# The claimer puts a room's timer at its next check. While the timer still holds the claimer's lease,
-# that check replaces it (it may be later than the lease); if anything moved the timer meanwhile (an
-# action brought it forward), the earlier of the two wins; a timer removed meanwhile (the room finished)
-# stays removed.
-RESCHEDULE = """
-local held = redis.call('ZSCORE', KEYS[1], ARGV[2])
-if not held then return 0 end
-if tonumber(held) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-else redis.call('ZADD', KEYS[1], 'LT', ARGV[1], ARGV[2]) end
-return 1
-"""
 
 
 # A new room's place in the directory, taken only within its creator's caps, atomically (rooms created
@@ -175,13 +155,6 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
-
-ROOM_KEYS = frozenset({"room", "game", "patches", "actions", "chat", "chatid", "watch", "rematch"})
-"""The kinds of key that belong to one room (`Store.key`: tagged with the room id, one cluster slot)."""
-
-DIRECTORY_KEYS = frozenset({"code", "lobby", "rooms", "timers", "procs", "lobby_gen", "hosted", "hosted_from",
-                            "metrics_lease", "seated", "searching"})
-"""The kinds of key of the shared directory (`Store.key`: tagged with the deployment, one cluster slot)."""
 
 log = logging.getLogger(__name__)
 
@@ -275,9 +248,6 @@ class AtCap(Exception):
         self.count = count
 
 
-StoreUnavailable = RedisError
-"""Raised by any store call when Redis cannot be reached (callers need not know it is Redis)."""
-
 SESSION_TTL = 30 * 86400.0
 """Seconds a session (token → person) lives after its last use, once kept (used for a seat or a name)."""
 
@@ -290,18 +260,6 @@ PROCESS_GONE_AFTER = 3600.0
 presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
 
 
-def pack(value: Any) -> bytes:
-    return cast(bytes, msgpack.packb(value, use_bin_type=True))
-
-
-def unpack(raw: bytes | str) -> Any:
-    return msgpack.unpackb(raw, raw=False, strict_map_key=False)
-
-
-def text(raw: object) -> str:
-    """A Redis reply as text (replies are bytes: the client does not decode them)."""
-    return raw.decode() if isinstance(raw, bytes) else str(raw)
-
 
 
 class Store:
@@ -310,33 +268,19 @@ class Store:
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.redis = client
         self.prefix = prefix
-        self.directory = directory_tag(prefix)
+        self.keys = Keys(prefix)
+        self.timers = TimerStore(client, self.keys)
         self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
         self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
         self.clustered = isinstance(client, RedisCluster)
         self._commit = client.register_script(COMMIT)
         self._start_clock = client.register_script(START_CLOCK)
-        self._claim = client.register_script(CLAIM)
-        self._reschedule = client.register_script(RESCHEDULE)
         self._mark_sent = client.register_script(MARK_SENT)
         self._lease = client.register_script(LEASE)
         self._hold_searches = client.register_script(HOLD_SEARCHES)
         self._create = client.register_script(CREATE)
         self._touch_session = client.register_script(TOUCH_SESSION)
         self._count = client.register_script(COUNT)
-
-    def key(self, *parts: str) -> str:
-        """The key of `parts`: a room's own (`ROOM_KEYS`, with its id) carry the room id as their hash tag,
-        `P:game:{id}`, so all of a room's keys are one Redis Cluster slot and the commit script touches
-        one; the shared directory (`DIRECTORY_KEYS`) carries the deployment's tag (`directory_tag`), so
-        the scripts over several of its keys touch one slot too; the rest (sessions, rate counts) are
-        single keys, spread by their own names."""
-        kind = parts[0] if parts else ""
-        if kind in ROOM_KEYS and len(parts) == 2:
-            return f"{self.prefix}:{kind}:{{{parts[1]}}}"
-        if kind in DIRECTORY_KEYS:
-            return ":".join((self.directory, *parts))
-        return ":".join((self.prefix, *parts))
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
@@ -345,7 +289,7 @@ class Store:
     # A session key is named by the token's SHA-256, never the token itself (a dump of Redis gives no
     # usable token), and lives `ttl` seconds from its last use: unused sessions go away by themselves.
     def _session_key(self, token: str) -> str:
-        return self.key("session", hashlib.sha256(token.encode()).hexdigest())
+        return self.keys.key("session", hashlib.sha256(token.encode()).hexdigest())
 
     async def session(self, token: str, ttl: float = SESSION_TTL,
                       fresh_ttl: float = FRESH_SESSION_TTL) -> tuple[str, str, bool] | None:
@@ -366,7 +310,7 @@ class Store:
             await pipe.execute()
 
     async def seated_rooms(self, person: str) -> list[str]:
-        return sorted(text(m) for m in await self.redis.smembers(self.key("seated", person)))
+        return sorted(text(m) for m in await self.redis.smembers(self.keys.key("seated", person)))
 
     # -- rooms -------------------------------------------------------------------------------------
     async def create_room(self, room: Room, ttl: float, caps: dict[str, int] | None = None) -> bool:
@@ -384,8 +328,8 @@ class Store:
             hosted = sorted({text(m) for members in (await pipe.execute() if sets else []) for m in members})
         over = [i for i, r in zip(hosted, await self.rooms(hosted), strict=True) if r is None or r.status == FINISHED]
         answer = await self._create(
-            keys=[self.key("code", room.code), self.key("rooms"), self.key("lobby"), self.key("seated", room.host),
-                  *sets],
+            keys=[self.keys.key("code", room.code), self.keys.key("rooms"), self.keys.key("lobby"),
+                  self.keys.key("seated", room.host), *sets],
             args=[room.id, room.created, "" if room.settings.private else "1", max(1, int(ttl)), len(sets),
                   *(caps[k] for k in sets), *over])
         if answer[0] == 0:
@@ -393,7 +337,7 @@ class Store:
         if answer[0] != 1:
             return False
         # (a process that dies here leaves an id without its room: the expiry sweep drops it, `forget`)
-        await self.redis.set(self.key("room", room.id), pack(room.to_store()), ex=max(1, int(ttl)))
+        await self.redis.set(self.keys.key("room", room.id), pack(room.to_store()), ex=max(1, int(ttl)))
         return True
 
     async def hosted(self, person: str) -> list[str]:
@@ -403,10 +347,10 @@ class Store:
 
     def hosted_key(self, kind: str, who: str) -> str:
         """The set of open rooms created by a person (`kind` "person") or from an address ("address")."""
-        return self.key({"person": "hosted", "address": "hosted_from"}[kind], who)
+        return self.keys.key({"person": "hosted", "address": "hosted_from"}[kind], who)
 
     async def room(self, room_id: str) -> Room | None:
-        raw = await self.redis.get(self.key("room", room_id))
+        raw = await self.redis.get(self.keys.key("room", room_id))
         return Room.from_store(unpack(raw)) if raw else None
 
     async def rooms(self, ids: list[str]) -> list[Room | None]:
@@ -415,32 +359,32 @@ class Store:
         if self.clustered:   # the rooms are in different slots: one read each, sent together
             async with self.redis.pipeline(transaction=False) as pipe:
                 for i in ids:
-                    pipe.get(self.key("room", i))
+                    pipe.get(self.keys.key("room", i))
                 raws = await pipe.execute()
         else:
-            raws = await self.redis.mget([self.key("room", i) for i in ids])
+            raws = await self.redis.mget([self.keys.key("room", i) for i in ids])
         return [Room.from_store(unpack(r)) if r else None for r in raws]
 
     async def room_by_code(self, code: str) -> str | None:
-        raw = await self.redis.get(self.key("code", code))
+        raw = await self.redis.get(self.keys.key("code", code))
         return text(raw) if raw else None
 
     async def listed(self, most: int = 500) -> list[str]:
         """The top `most` rooms of the lobby index: real tables first, then the newest (`listing_score`)."""
-        return [text(m) for m in await self.redis.zrevrange(self.key("lobby"), 0, most - 1)]
+        return [text(m) for m in await self.redis.zrevrange(self.keys.key("lobby"), 0, most - 1)]
 
     async def all_rooms(self) -> list[str]:
-        return [text(m) for m in await self.redis.zrange(self.key("rooms"), 0, -1)]
+        return [text(m) for m in await self.redis.zrange(self.keys.key("rooms"), 0, -1)]
 
     async def expired_rooms(self, batch: int = 1000) -> list[str]:
         """Ids in the room index whose room key is gone (expired), without reading the rooms."""
         gone: list[str] = []
         start = 0
         while True:
-            ids = [text(m) for m in await self.redis.zrange(self.key("rooms"), start, start + batch - 1)]
+            ids = [text(m) for m in await self.redis.zrange(self.keys.key("rooms"), start, start + batch - 1)]
             async with self.redis.pipeline(transaction=False) as pipe:
                 for room_id in ids:
-                    pipe.exists(self.key("room", room_id))
+                    pipe.exists(self.keys.key("room", room_id))
                 found = await pipe.execute() if ids else []
             gone += [room_id for room_id, there in zip(ids, found, strict=True) if not there]
             if len(ids) < batch:
@@ -450,26 +394,26 @@ class Store:
     async def hold_searches(self, room_id: str, bots: int, cap: int, until: float) -> int | None:
         """Holds the room's `bots` search bots against `cap` search bots in all playing rooms, until `until`
         (or `release_searches`). None when held, else how many the other rooms hold (nothing changed)."""
-        others = await self._hold_searches(keys=[self.key("searching"), self.key("searching", "n")],
+        others = await self._hold_searches(keys=[self.keys.key("searching"), self.keys.key("searching", "n")],
                                            args=[room_id, bots, cap, time.time(), until])
         return None if int(others) < 0 else int(others)
 
     async def release_searches(self, room_id: str) -> None:
         """The room's game is over (or the room gone): its search bots no longer count against the cap."""
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zrem(self.key("searching"), room_id)
-            pipe.hdel(self.key("searching", "n"), room_id)
+            pipe.zrem(self.keys.key("searching"), room_id)
+            pipe.hdel(self.keys.key("searching", "n"), room_id)
             await pipe.execute()
 
     async def forget(self, room_id: str) -> bool:
         """Drops an expired room from the indexes; True when this call removed it."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self.key("rooms"), room_id)
-            pipe.zrem(self.key("lobby"), room_id)
-            pipe.zrem(self.key("timers"), room_id)
-            pipe.delete(self.key("watch", room_id))
-            pipe.zrem(self.key("searching"), room_id)
-            pipe.hdel(self.key("searching", "n"), room_id)
+            pipe.zrem(self.keys.key("rooms"), room_id)
+            pipe.zrem(self.keys.key("lobby"), room_id)
+            self.timers.unschedule_into(pipe, room_id)
+            pipe.delete(self.keys.key("watch", room_id))
+            pipe.zrem(self.keys.key("searching"), room_id)
+            pipe.hdel(self.keys.key("searching", "n"), room_id)
             removed, *_ = await pipe.execute()
         return bool(removed)
 
@@ -477,16 +421,16 @@ class Store:
         """Removes a room and its game at an operator's word (`tongiaki rooms close`): its keys go as if
         they had expired, so the servers' sweep drops it from the indexes and tells the lobby (timers.py).
         Returns the room as it was, or None when there is none."""
-        key = self.key("room", room_id)
+        key = self.keys.key("room", room_id)
         raw = await self.redis.get(key)
         if raw is None:
             return None
         room = Room.from_store(unpack(raw))
         async with self.redis.pipeline(transaction=False) as pipe:   # (the room's slot, then the directory's)
-            pipe.delete(key, *(self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
-            pipe.delete(self.key("code", room.code))
+            pipe.delete(key, *(self.keys.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
+            pipe.delete(self.keys.key("code", room.code))
             for person in room.humans():
-                pipe.srem(self.key("seated", person), room_id)
+                pipe.srem(self.keys.key("seated", person), room_id)
             await pipe.execute()
         return room
 
@@ -500,7 +444,7 @@ class Store:
         directory's entries of the room (code, lobby index, seated sets) follow right after the
         transaction (they are another slot's), as the room stored says.
         """
-        key = self.key("room", room_id)
+        key = self.keys.key("room", room_id)
         room: Room | None = None
         directory: list[tuple[str, tuple[Any, ...]]] = []   # (command, arguments) on the directory's keys
         while True:   # (a fresh pipeline for each try: redis-py's cluster pipeline drops its connection on
@@ -521,7 +465,7 @@ class Store:
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, pack(room.to_store()))
                     ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
-                    keys = [self.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")]
+                    keys = [self.keys.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")]
                     if ttl is None:
                         pipe.persist(key)
                     else:
@@ -532,10 +476,10 @@ class Store:
                         for command, arguments in directory:
                             getattr(pipe, command)(*arguments)
                     if game is not None:
-                        pipe.delete(self.key("patches", room_id), self.key("actions", room_id))
+                        pipe.delete(self.keys.key("patches", room_id), self.keys.key("actions", room_id))
                         fields: dict[FieldT, EncodableT] = {k: v for k, v in game.items() if k != "message"}
-                        pipe.hset(self.key("game", room_id), mapping=fields)
-                        pipe.rpush(self.key("patches", room_id), game["message"])
+                        pipe.hset(self.keys.key("game", room_id), mapping=fields)
+                        pipe.rpush(self.keys.key("patches", room_id), game["message"])
                     await pipe.execute()
                     break
                 except WatchError:
@@ -551,7 +495,7 @@ class Store:
                            ttls: dict[str, float]) -> list[tuple[str, tuple[Any, ...]]]:
         """The writes to the directory that a room's new state asks for (`update_room`)."""
         out: list[tuple[str, tuple[Any, ...]]] = []
-        code = self.key("code", room.code)
+        code = self.keys.key("code", room.code)
         ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
         if ttl is not None:
             out.append(("expire", (code, int(ttl))))
@@ -561,29 +505,29 @@ class Store:
             # out of the lobby index at once (its record lists it): the listing reads the newest 500 of
             # the index, and finished games kept there for their hour pushed rooms still playing out of
             # it, and made each read of it cost hundreds of rooms
-            out.append(("zrem", (self.key("lobby"), room.id)))
+            out.append(("zrem", (self.keys.key("lobby"), room.id)))
         elif not room.settings.private:
             if room.status == WAITING and not room.humans():   # nobody left: nothing to list
-                out.append(("zrem", (self.key("lobby"), room.id)))
+                out.append(("zrem", (self.keys.key("lobby"), room.id)))
             else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
-                out.append(("zadd", (self.key("lobby"), {room.id: listing_score(room)})))
+                out.append(("zadd", (self.keys.key("lobby"), {room.id: listing_score(room)})))
         for person in before - room.humans():
-            out.append(("srem", (self.key("seated", person), room.id)))
+            out.append(("srem", (self.keys.key("seated", person), room.id)))
         for person in room.humans():
-            out.append(("srem" if room.status == FINISHED else "sadd", (self.key("seated", person), room.id)))
+            out.append(("srem" if room.status == FINISHED else "sadd", (self.keys.key("seated", person), room.id)))
         return out
 
     # -- games -------------------------------------------------------------------------------------
     async def game(self, room_id: str) -> dict[str, Any] | None:
         """The stored game as a map of StoredGame's fields (None: not started)."""
-        record = self._record(await self.redis.hmget(self.key("game", room_id), *GAME_FIELDS))
+        record = self._record(await self.redis.hmget(self.keys.key("game", room_id), *GAME_FIELDS))
         return None if record is None else asdict(record)
 
     async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, StoredGame | None]:
         """The room (parsed, and as stored: see `commit`) and its game, in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self.key("room", room_id))
-            pipe.hmget(self.key("game", room_id), *GAME_FIELDS)
+            pipe.get(self.keys.key("room", room_id))
+            pipe.hmget(self.keys.key("game", room_id), *GAME_FIELDS)
             raw_room, raw_game = await pipe.execute()
         room = Room.from_store(unpack(raw_room)) if raw_room else None
         return room, raw_room or b"", self._record(raw_game)
@@ -598,7 +542,7 @@ class Store:
 
     async def game_head(self, room_id: str) -> Head | None:
         """The stored game without its state."""
-        return Head.parse(await self.redis.hmget(self.key("game", room_id), *HEAD_FIELDS))
+        return Head.parse(await self.redis.hmget(self.keys.key("game", room_id), *HEAD_FIELDS))
 
     async def decision_pending(self, room_id: str, v: int, colour: str) -> bool:
         """Whether `colour` is still deciding in the room's pending round and version v is of that round
@@ -607,7 +551,7 @@ class Store:
         return head is not None and head.in_round(v) and colour in head.deciding
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.hmget(self.key("game", room_id), "v", "view")
+        raw = await self.redis.hmget(self.keys.key("game", room_id), "v", "view")
         if raw[0] is None:
             return None
         return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
@@ -624,13 +568,13 @@ class Store:
         `turn_at`: when the deciding colour's turn began (None: now). True when it did."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
-        keys = [self.key("game", room_id), self.key("patches", room_id), self.key("actions", room_id),
-                self.key("room", room_id)]
+        keys = [self.keys.key("game", room_id), self.keys.key("patches", room_id), self.keys.key("actions", room_id),
+                self.keys.key("room", room_id)]
         args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
                                   cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at]
         if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
             # (a timer brought forward for an action that did not apply only costs a look)
-            forward = [self.redis.zadd(self.key("timers"), {room_id: check}, lt=True)] if check is not None else []
+            forward = [self.timers.schedule(room_id, check, earlier_only=True)] if check is not None else []
             ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
             return bool(ok)
         # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
@@ -638,7 +582,7 @@ class Store:
         async with self.redis.pipeline(transaction=False) as pipe:
             await self._commit(keys=keys, args=args, client=pipe)
             if check is not None:
-                pipe.zadd(self.key("timers"), {room_id: check}, lt=True)
+                self.timers.forward_into(pipe, room_id, check)
             if self.replicas:
                 pipe.wait(self.replicas, REPLICA_WAIT_MS)
             (ok, _), *rest = await pipe.execute()
@@ -695,7 +639,7 @@ class Store:
     async def report_seen(self, room_id: str, began_v: int, person: str, ttl: float) -> set[str]:
         """Records that `person` has seen the report that began the round of `began_v`; everyone who has
         (the set lives `ttl` seconds)."""
-        key = self.key("seen", room_id, str(began_v))
+        key = self.keys.key("seen", room_id, str(began_v))
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.sadd(key, person)
             pipe.expire(key, max(1, round(ttl)))
@@ -706,39 +650,39 @@ class Store:
     async def start_clock(self, room_id: str, began_v: int, now: float, deadline: float) -> bool:
         """Starts the clock of the round of `began_v` at `now` if it has not started yet (its start was
         put off for the report), and brings the room's timer forward to `deadline`. True when it did."""
-        done = await self._start_clock(keys=[self.key("game", room_id)], args=[began_v, now])
+        done = await self._start_clock(keys=[self.keys.key("game", room_id)], args=[began_v, now])
         if done:   # (a process that dies in between leaves the timer where it was: the check comes later)
-            await self.redis.zadd(self.key("timers"), {room_id: deadline}, lt=True)
+            await self.timers.schedule(room_id, deadline, earlier_only=True)
         return bool(done)
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
         """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
         if sent:   # (one call a room: their games are in different slots of a cluster)
-            await asyncio.gather(*(self._mark_sent(keys=[self.key("game", r)], args=[v]) for r, v in sent.items()))
+            await asyncio.gather(*(self._mark_sent(keys=[self.keys.key("game", r)], args=[v]) for r, v in sent.items()))
 
     async def sent(self, room_id: str) -> int:
-        raw = await self.redis.hget(self.key("game", room_id), "sent")
+        raw = await self.redis.hget(self.keys.key("game", room_id), "sent")
         return int(raw) if raw is not None else 0
 
     async def messages_since(self, room_id: str, v: int) -> list[dict[str, Any]] | None:
         """The game messages after version v, or None when some are no longer held."""
-        raws = await self.redis.lrange(self.key("patches", room_id), 0, -1)
+        raws = await self.redis.lrange(self.keys.key("patches", room_id), 0, -1)
         messages = [unpack(r) for r in raws]
         if not messages or messages[0]["v"] > v + 1:
             return None
         return [m for m in messages if m["v"] > v]
 
     async def actions(self, room_id: str) -> list[dict[str, Any]]:
-        return [unpack(r) for r in await self.redis.lrange(self.key("actions", room_id), 0, -1)]
+        return [unpack(r) for r in await self.redis.lrange(self.keys.key("actions", room_id), 0, -1)]
 
     async def settled_actions(self, room_id: str) -> tuple[Room, list[dict[str, Any]]] | None:
         """A playing room and its action log up to the version its pending round began at (one read,
         atomic). The actions of a round still open are left out: in a mode with simultaneous orders
         (Expeditions) each is its seat's secret until the round resolves. None: no game is being played."""
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.get(self.key("room", room_id))
-            pipe.hmget(self.key("game", room_id), *HEAD_FIELDS)
-            pipe.lrange(self.key("actions", room_id), 0, -1)
+            pipe.get(self.keys.key("room", room_id))
+            pipe.hmget(self.keys.key("game", room_id), *HEAD_FIELDS)
+            pipe.lrange(self.keys.key("actions", room_id), 0, -1)
             raw_room, raw_head, raws = await pipe.execute()
         head = Head.parse(raw_head)
         room = Room.from_store(unpack(raw_room)) if raw_room else None
@@ -749,15 +693,15 @@ class Store:
 
     # -- chat --------------------------------------------------------------------------------------
     async def add_chat(self, room_id: str, line: dict[str, Any], cap: int) -> dict[str, Any]:
-        line = {"id": await self.redis.incr(self.key("chatid", room_id)), **line}
+        line = {"id": await self.redis.incr(self.keys.key("chatid", room_id)), **line}
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(self.key("chat", room_id), pack(line))
-            pipe.ltrim(self.key("chat", room_id), -cap, -1)
+            pipe.rpush(self.keys.key("chat", room_id), pack(line))
+            pipe.ltrim(self.keys.key("chat", room_id), -cap, -1)
             await pipe.execute()
         return line
 
     async def chat(self, room_id: str) -> list[dict[str, Any]]:
-        return [unpack(r) for r in await self.redis.lrange(self.key("chat", room_id), 0, -1)]
+        return [unpack(r) for r in await self.redis.lrange(self.keys.key("chat", room_id), 0, -1)]
 
     # -- presence ----------------------------------------------------------------------------------
     async def heartbeat(self, proc: str) -> None:
@@ -765,8 +709,8 @@ class Store:
         Sentinel: `replicas`; on a cluster, each primary: `replicas_of`), which each commit then waits for."""
         now = time.time()
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self.key("procs"), {proc: now})
-            pipe.zremrangebyscore(self.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
+            pipe.zadd(self.keys.key("procs"), {proc: now})
+            pipe.zremrangebyscore(self.keys.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
             if not self.clustered:
                 pipe.info("replication")
             answers = await pipe.execute()
@@ -779,26 +723,26 @@ class Store:
 
     async def alive(self, proc: str, after: float) -> bool:
         """Whether the server process `proc` has sent a heartbeat since `after`."""
-        beat = await self.redis.zscore(self.key("procs"), proc)
+        beat = await self.redis.zscore(self.keys.key("procs"), proc)
         return beat is not None and float(beat) >= after
 
     async def drop_process(self, proc: str) -> None:
-        await self.redis.zrem(self.key("procs"), proc)
+        await self.redis.zrem(self.keys.key("procs"), proc)
 
     async def watch(self, room_id: str, proc: str, sid: str, person: str) -> None:
-        await self.redis.hset(self.key("watch", room_id), f"{proc}|{sid}", person)
+        await self.redis.hset(self.keys.key("watch", room_id), f"{proc}|{sid}", person)
 
     async def unwatch(self, room_id: str, proc: str, sid: str) -> None:
-        await self.redis.hdel(self.key("watch", room_id), f"{proc}|{sid}")
+        await self.redis.hdel(self.keys.key("watch", room_id), f"{proc}|{sid}")
 
     async def watchers_many(self, room_ids: list[str], alive_after: float) -> list[dict[str, int]]:
         """`watchers` of many rooms in one round trip (dead processes' sockets are skipped, not removed)."""
         if not room_ids:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
+            pipe.zrangebyscore(self.keys.key("procs"), alive_after, "+inf")
             for room_id in room_ids:
-                pipe.hgetall(self.key("watch", room_id))
+                pipe.hgetall(self.keys.key("watch", room_id))
             live_raw, *all_fields = await pipe.execute()
         live = {m.decode() for m in live_raw}
         out = []
@@ -819,9 +763,9 @@ class Store:
             return await self._watchers_from(room_id, *await pipe.execute())
 
     def _watchers_into(self, pipe: Any, room_id: str, alive_after: float) -> None:
-        pipe.hgetall(self.key("watch", room_id))
-        pipe.zrangebyscore(self.key("procs"), alive_after, "+inf")
-        pipe.zrangebyscore(self.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
+        pipe.hgetall(self.keys.key("watch", room_id))
+        pipe.zrangebyscore(self.keys.key("procs"), alive_after, "+inf")
+        pipe.zrangebyscore(self.keys.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
 
     async def _watchers_from(self, room_id: str, fields: dict[bytes, bytes], live_raw: list[bytes],
                              known_raw: list[bytes]) -> dict[str, int]:
@@ -836,57 +780,37 @@ class Store:
             elif proc not in known:
                 dead.append(field)
         if dead:
-            await self.redis.hdel(self.key("watch", room_id), *dead)
+            await self.redis.hdel(self.keys.key("watch", room_id), *dead)
         return counts
 
     async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and
         `watchers`."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self.key("room", room_id))
-            pipe.hmget(self.key("game", room_id), *HEAD_FIELDS)
+            pipe.get(self.keys.key("room", room_id))
+            pipe.hmget(self.keys.key("game", room_id), *HEAD_FIELDS)
             self._watchers_into(pipe, room_id, alive_after)
             raw_room, raw_head, *present = await pipe.execute()
         room = Room.from_store(unpack(raw_room)) if raw_room else None
         return room, Head.parse(raw_head), await self._watchers_from(room_id, *present)
 
-    # -- timers ------------------------------------------------------------------------------------
-    async def schedule(self, room_id: str, at: float, earlier_only: bool = False) -> None:
-        if earlier_only:
-            await self.redis.zadd(self.key("timers"), {room_id: at}, lt=True)
-        else:
-            await self.redis.zadd(self.key("timers"), {room_id: at})
-
-    async def unschedule(self, room_id: str) -> None:
-        await self.redis.zrem(self.key("timers"), room_id)
-
-    async def claim_due(self, now: float, until: float, limit: int = 100) -> tuple[list[str], float | None]:
-        """The rooms due at `now`, their timers leased until `until` (see `reschedule`); and when the
-        earliest timer falls due after that (None: no timer)."""
-        first, *due = await self._claim(keys=[self.key("timers")], args=[now, until, limit])
-        return [d.decode() for d in due], float(first) if first else None
-
-    async def reschedule(self, room_id: str, at: float, lease: float) -> None:
-        """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
-        await self._reschedule(keys=[self.key("timers")], args=[at, room_id, lease])
-
     # -- the lobby listing's generation -----------------------------------------------------------
     async def listing_generation(self) -> int:
         """A number that changes whenever something in the lobby listing may have changed."""
-        return int(await self.redis.get(self.key("lobby_gen")) or 0)
+        return int(await self.redis.get(self.keys.key("lobby_gen")) or 0)
 
     async def bump_listing(self) -> None:
-        await self.redis.incr(self.key("lobby_gen"))
+        await self.redis.incr(self.keys.key("lobby_gen"))
 
     # -- per-person limits --------------------------------------------------------------------------
     async def count_chat(self, person: str, window: float) -> int:
         """One more chat line from this person: how many they sent in the current window (all their
         sockets, on every process)."""
-        return await self.count(self.key("chatrate", person), window)
+        return await self.count(self.keys.key("chatrate", person), window)
 
     async def count_new_person(self, address: str, window: float) -> int:
         """One more new person (session) made for a client address: how many in the current window."""
-        return await self.count(self.key("newpeople", address), window)
+        return await self.count(self.keys.key("newpeople", address), window)
 
     async def count(self, key: str, window: float) -> int:
         """One more event counted in `key`'s fixed window of `window` seconds: the count so far."""
@@ -898,12 +822,13 @@ class Store:
         (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
         them. Three O(1)/O(log n) reads."""
         ms = max(1, int(lease * 1000))
-        if not await self._lease(keys=[self.key("metrics_lease"), self.key("procs")], args=[proc, ms, alive_after]):
+        if not await self._lease(keys=[self.keys.key("metrics_lease"), self.keys.key("procs")],
+                                 args=[proc, ms, alive_after]):
             return None
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcard(self.key("rooms"))
-            pipe.zcard(self.key("lobby"))
-            pipe.zcount(self.key("procs"), alive_after, "+inf")
+            pipe.zcard(self.keys.key("rooms"))
+            pipe.zcard(self.keys.key("lobby"))
+            pipe.zcount(self.keys.key("procs"), alive_after, "+inf")
             rooms, listed, procs = await pipe.execute()
         return {"rooms": rooms, "listed": listed, "processes": procs}
 
