@@ -40,6 +40,11 @@ class MailServer:
         return f"MailServer({self.host}:{self.port}, tls={self.tls}, sender={self.sender!r})"
 
 
+def message_id(message: Message, sender: str) -> str:
+    """The e-mail's Message-ID, derived from the message's idempotency key: the same for every try."""
+    return f"<{hashlib.sha256(message.key.encode()).hexdigest()[:32]}@{sender.rpartition('@')[2]}>"
+
+
 def email_of(message: Message, to: str, sender: str) -> EmailMessage:
     """The message as an e-mail: plain text, its Message-ID derived from its idempotency key (a mail
     client shows a message sent twice once), and the one-click unsubscribe of RFC 8058."""
@@ -48,8 +53,7 @@ def email_of(message: Message, to: str, sender: str) -> EmailMessage:
     mail["To"] = to
     mail["Subject"] = message.subject
     mail["Date"] = formatdate(usegmt=True)
-    domain = sender.rpartition("@")[2]
-    mail["Message-ID"] = f"<{hashlib.sha256(message.key.encode()).hexdigest()[:32]}@{domain}>"
+    mail["Message-ID"] = message_id(message, sender)
     mail["Content-Language"] = message.lang
     mail["Auto-Submitted"] = "auto-generated"
     if message.unsub:
@@ -67,6 +71,9 @@ class Mailer:
 
     def __repr__(self) -> str:
         return f"Mailer({self.server!r})"
+
+    def message_id(self, message: Message) -> str:
+        return message_id(message, self.server.sender)
 
     async def send(self, message: Message, to: str) -> None:
         """Sends the message to `to`; Refused when the server (or the way to it) would not take it."""

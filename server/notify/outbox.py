@@ -2,7 +2,7 @@
 
 | key | type | what |
 | --- | --- | --- |
-| `P:{P}:notify:msg:{key}` | hash | `message` (msgpack), `tries` |
+| `P:{P}:notify:msg:{key}` | hash | `message` (msgpack), `tries`, `sending` (while handed over) |
 | `P:{P}:notify:due` | sorted set | message keys by when they are due (a taken one: until its lease ends) |
 | `P:{P}:notify:done:{key}` | string | set once sent (or given up), for `DONE_TTL`: the same key is never queued again |
 | `P:{P}:notify:digest:{person}` | list | lines for the person's next digest |
@@ -10,7 +10,10 @@
 
 A message is queued only if its key is neither waiting nor done (`put`, one script): a fact read twice,
 by a notifier started again or by two notifiers, queues nothing twice. A notifier takes a due message
-with a lease (`take`): if it dies sending, the message is due again when the lease ends."""
+with a lease (`take`): if it dies, the message is due again when the lease ends. Before handing a message
+over it records `sending` (with the mail's Message-ID); once sent, `done`. A message found `sending` when
+taken again was handed over by a notifier that died before recording the answer: it may have arrived,
+so it is not sent again (at most once; the notifier logs it)."""
 
 from __future__ import annotations
 
@@ -43,6 +46,15 @@ redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
 return 1
 """
 
+# KEYS: msg hash, due zset; ARGV: the key, due, 1 to count a try: due again, no longer being sent (a message
+# done meanwhile, by another notifier after the lease, stays done)
+AGAIN = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+redis.call('HDEL', KEYS[1], 'sending')
+redis.call('ZADD', KEYS[2], 'XX', ARGV[2], ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'tries', tonumber(ARGV[3]))
+"""
+
 # KEYS: due zset; ARGV: now, lease end, most: keys due, each moved to the lease's end
 TAKE = """
 local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
@@ -60,6 +72,7 @@ class Outbox:
         self.due_key = self.key("due")
         self._put = client.register_script(PUT)
         self._take = client.register_script(TAKE)
+        self._again = client.register_script(AGAIN)
 
     def __repr__(self) -> str:
         return f"Outbox({self.prefix!r})"
@@ -76,18 +89,25 @@ class Outbox:
         return bool(await self._put(keys=[self.key("msg", message.key), self.key("done", message.key), self.due_key],
                                     args=[packed, message.due, message.key, "1" if replace else "0"]))
 
-    async def take(self, now: float, most: int = 20) -> list[tuple[Message, int]]:
-        """Due messages, each with the times it was tried, leased to the caller for `LEASE` seconds."""
+    async def take(self, now: float, most: int = 20) -> list[tuple[Message, int, str | None]]:
+        """Due messages, each with the times it was tried and what it was being sent as when its notifier
+        died (None: it was not being sent), leased to the caller for `LEASE` seconds."""
         keys = await self._take(keys=[self.due_key], args=[now, now + LEASE, most])
         out = []
         for raw_key in keys:
             key = raw_key.decode() if isinstance(raw_key, bytes) else str(raw_key)
-            raw, tries = await self.redis.hmget(self.key("msg", key), "message", "tries")
+            raw, tries, sending = await self.redis.hmget(self.key("msg", key), "message", "tries", "sending")
             if raw is None:   # sent meanwhile by another notifier
                 await self.redis.zrem(self.due_key, key)
                 continue
-            out.append((Message.from_store(msgpack.unpackb(raw, raw=False)), int(tries or 0)))
+            out.append((Message.from_store(msgpack.unpackb(raw, raw=False)), int(tries or 0),
+                        None if sending is None else sending.decode() if isinstance(sending, bytes) else str(sending)))
         return out
+
+    async def sending(self, key: str, as_: str) -> None:
+        """About to hand the message over (`as_`: its Message-ID, or the channel): from now until `done` or
+        `again`, it may have arrived."""
+        await self.redis.hset(self.key("msg", key), "sending", as_)
 
     async def done(self, key: str, how: str = "sent") -> None:
         """Sent (or given up, or no longer wanted): never queued again."""
@@ -98,12 +118,9 @@ class Outbox:
             await pipe.execute()
 
     async def again(self, key: str, at: float, count: bool = True) -> int:
-        """Refused (`count`: one more try) or left untried: due again at `at`; returns the times tried."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hincrby(self.key("msg", key), "tries", 1 if count else 0)
-            pipe.zadd(self.due_key, {key: at}, xx=True)
-            tries, _ = await pipe.execute()
-        return int(tries)
+        """Refused (`count`: one more try) or left untried: due again at `at`; returns the times tried
+        (-1: the message is done already)."""
+        return int(await self._again(keys=[self.key("msg", key), self.due_key], args=[key, at, 1 if count else 0]))
 
     async def was_done(self, key: str) -> str | None:
         raw = await self.redis.get(self.key("done", key))

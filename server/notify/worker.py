@@ -5,8 +5,11 @@ by mail (mail.py) or web push (push.py), never in a server's event loop or reque
 A fact is acknowledged once its messages are in the outbox; one a notifier took and did not acknowledge
 (it died) is claimed by another after `reclaim` seconds. Reading a fact again queues nothing again (each
 message has its key), and a message is marked done only once sent, so a notifier started again sends
-what was waiting and nothing twice. A refused message is tried again after `retry` seconds, doubling up
-to `RETRY_MAX`, without holding the others; after `GIVE_UP` tries it is dropped (and logged)."""
+what was waiting and nothing twice. A message is recorded `sending` before it is handed over: one found so
+by the next notifier (its notifier died between handing it over and recording the answer) may have
+arrived, and is dropped with a warning rather than sent again (at most once). A refused message is tried
+again after `retry` seconds, doubling up to `RETRY_MAX`, without holding the others; after `GIVE_UP`
+tries it is dropped (and logged)."""
 
 from __future__ import annotations
 
@@ -167,11 +170,17 @@ class Notifier:
         while not stop.is_set():
             try:
                 due = await self.outbox.take(time.time())
-                for i, (message, tries) in enumerate(due):
+                for i, (message, tries, sending) in enumerate(due):
                     if stop.is_set():   # stopping: those taken and not sent are due again at once
-                        for left, _tries in due[i:]:
+                        for left, _tries, _sending in due[i:]:
                             await self.outbox.again(left.key, time.time(), count=False)
                         return
+                    if sending is not None:
+                        log.warning("notifier %s: %s (%s) was handed over by a notifier that died before its "
+                                    "answer was recorded: it may have arrived, not sent again", self.consumer,
+                                    message.key, sending)
+                        await self.outbox.done(message.key, "ambiguous")
+                        continue
                     await self._send(message, tries)
                 if not due:
                     await asyncio.sleep(POLL)
@@ -199,9 +208,11 @@ class Notifier:
                 assert self.mailer is not None
                 to = message.check["to"] if message.check and "to" in message.check else reach.email
                 assert to is not None
+                await self.outbox.sending(message.key, self.mailer.message_id(message))
                 await self.mailer.send(message, to)
             else:
                 assert self.pusher is not None and reach.push is not None
+                await self.outbox.sending(message.key, "push")
                 await self.pusher.send(message, reach.push)
         except Gone:
             await self.reaches.forget(message.person, "push")
