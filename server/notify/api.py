@@ -9,7 +9,8 @@ the links of messages). Who asks is the session token (`Authorization: Bearer <t
 | `POST /api/notify/push` | `{subscription, lang}`: this browser's web push subscription |
 | `POST /api/notify/table` | `{room, mode}`: what the person hears of one table (`every`, `mine`, `digest`, `off`) |
 | `POST /api/notify/stop` | `{channel}`: `mail`, `push` or `all` |
-| `GET`/`POST /api/notify/unsubscribe?t=…[&room=…]` | the one-click unsubscribe of every message (RFC 8058) |
+| `GET /api/notify/unsubscribe?t=…[&room=…]` | the link of every message: a page with one button (changes nothing) |
+| `POST /api/notify/unsubscribe?t=…[&room=…]` | its button, and a mail client's one-click unsubscribe (RFC 8058) |
 | `GET /api/notify/confirm?t=…` | the link of a confirmation message |
 
 Bad input is 400 with `{"error": {code, message}}` and changes nothing."""
@@ -22,7 +23,7 @@ import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from aiohttp import web
 
@@ -62,8 +63,8 @@ def install(app: web.Application, rate: float = 2.0, burst: float = 20.0) -> Non
     app.router.add_post("/api/notify/push", push)
     app.router.add_post("/api/notify/table", table)
     app.router.add_post("/api/notify/stop", stop)
-    app.router.add_route("GET", "/api/notify/unsubscribe", unsubscribe)
-    app.router.add_route("POST", "/api/notify/unsubscribe", unsubscribe)
+    app.router.add_get("/api/notify/unsubscribe", unsubscribe_asked)
+    app.router.add_post("/api/notify/unsubscribe", unsubscribe)
     app.router.add_get("/api/notify/confirm", confirm)
 
 
@@ -139,11 +140,28 @@ async def _settle(request: web.Request) -> tuple[str, dict[str, Any]] | web.Resp
     return person, body
 
 
-async def email(request: web.Request) -> web.Response:
-    settled = await _settle(request)
-    if isinstance(settled, web.Response):
-        return settled
-    person, body = settled
+Change = Callable[[web.Request, str, dict[str, Any]], Awaitable[web.Response | None]]
+
+
+def _changes_reach(change: Change) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """A settings route: the person and their JSON body (or the answer refusing them), the change (which
+    answers only to refuse), then the person's reach as it now is."""
+    async def handler(request: web.Request) -> web.Response:
+        settled = await _settle(request)
+        if isinstance(settled, web.Response):
+            return settled
+        person, body = settled
+        refused = await change(request, person, body)
+        if refused is not None:
+            return refused
+        return _ok({"reach": (await request.app[REACHES].get(person)).to_wire()})
+    handler.__doc__ = change.__doc__
+    return handler
+
+
+@_changes_reach
+async def email(request: web.Request, person: str, body: dict[str, Any]) -> web.Response | None:
+    """An address to confirm: the notifier sends the link."""
     if not request.app[STATUS]["mail"]:
         return _error(409, "no_mail", "this service sends no e-mail (its operator configured no mail server)")
     address, lang = body.get("email"), _lang(body)
@@ -156,7 +174,7 @@ async def email(request: web.Request) -> web.Response:
         return _error(429, "too_many_requests", f"one confirmation message a minute: ask again in {ASK_AGAIN} s")
     token = await reaches.set_email(person, address.strip(), lang)
     await request.app[FACTS].confirm(person, address.strip(), token, lang)
-    return _ok({"reach": (await reaches.get(person)).to_wire()})
+    return None
 
 
 def _subscription(raw: Any) -> dict[str, Any] | None:
@@ -180,11 +198,9 @@ def _subscription(raw: Any) -> dict[str, Any] | None:
     return {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
 
 
-async def push(request: web.Request) -> web.Response:
-    settled = await _settle(request)
-    if isinstance(settled, web.Response):
-        return settled
-    person, body = settled
+@_changes_reach
+async def push(request: web.Request, person: str, body: dict[str, Any]) -> web.Response | None:
+    """This browser's web push subscription."""
     if not request.app[STATUS]["push"]:
         return _error(409, "no_push", "this service sends no web push (its operator made no VAPID key)")
     subscription, lang = _subscription(body.get("subscription")), _lang(body)
@@ -193,14 +209,12 @@ async def push(request: web.Request) -> web.Response:
     if lang is None:
         return _error(400, "malformed", f"lang: one of {', '.join(LANGS)}")
     await request.app[REACHES].set_push(person, subscription, lang)
-    return _ok({"reach": (await request.app[REACHES].get(person)).to_wire()})
+    return None
 
 
-async def table(request: web.Request) -> web.Response:
-    settled = await _settle(request)
-    if isinstance(settled, web.Response):
-        return settled
-    person, body = settled
+@_changes_reach
+async def table(request: web.Request, person: str, body: dict[str, Any]) -> web.Response | None:
+    """What the person hears of one table they are seated at."""
     room, mode = body.get("room"), body.get("mode")
     if not isinstance(room, str) or not ROOM.fullmatch(room):
         return _error(400, "malformed", "room: a room id")
@@ -209,43 +223,71 @@ async def table(request: web.Request) -> web.Response:
     if room not in await request.app[NOTIFY_STORE].seated_rooms(person):
         return _error(403, "not_seated", "only a table you are seated at")
     await request.app[REACHES].set_mode(person, room, mode)
-    return _ok({"reach": (await request.app[REACHES].get(person)).to_wire()})
+    return None
 
 
-async def stop(request: web.Request) -> web.Response:
-    settled = await _settle(request)
-    if isinstance(settled, web.Response):
-        return settled
-    person, body = settled
+@_changes_reach
+async def stop(request: web.Request, person: str, body: dict[str, Any]) -> web.Response | None:
+    """A channel stopped: mail, push or all."""
     channel = body.get("channel")
     if channel not in ("mail", "push", "all"):
         return _error(400, "malformed", "channel: mail, push or all")
     await request.app[REACHES].forget(person, channel)
-    return _ok({"reach": (await request.app[REACHES].get(person)).to_wire()})
+    return None
 
 
-def _page(lang: str, text: str, status: int = 200) -> web.Response:
+def _page(lang: str, text: str, status: int = 200, button: tuple[str, str] | None = None) -> web.Response:
+    """A page of the messages' links, in `lang`: a sentence, and `button` (where it posts, what it says)."""
     direction = "rtl" if lang == "he" else "ltr"
+    form = ""
+    if button is not None:
+        form = (f'<form method="post" action="{html.escape(button[0])}">'
+                f'<button type="submit" style="font-size:1.1em;padding:.5em 1.2em">{html.escape(button[1])}'
+                f'</button></form>')
     body = (f'<!doctype html><html lang="{lang}" dir="{direction}"><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width"><title>Tongiaki Online</title>'
+            f'<meta name="viewport" content="width=device-width"><meta name="robots" content="noindex">'
+            f'<title>Tongiaki Online</title>'
             f'<body style="font-family:sans-serif;max-width:36em;margin:3em auto;padding:0 1em">'
-            f'<h1>Tongiaki Online</h1><p>{html.escape(text)}</p><p><a href="/">Tongiaki Online</a></p>')
+            f'<h1>Tongiaki Online</h1><p>{html.escape(text)}</p>{form}<p><a href="/">Tongiaki Online</a></p>')
     return web.Response(text=body, content_type="text/html", status=status,
                         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
-async def unsubscribe(request: web.Request) -> web.Response:
-    """One click: the link itself unsubscribes (GET), and so does the mail client's RFC 8058 POST."""
+async def _unsub_link(request: web.Request) -> tuple[str, str | None, str] | web.Response:
+    """An unsubscribe link's token, table and person, or the page refusing it (changing nothing)."""
     if (limited := _limited(request)) is not None:
         return limited
     token, room = request.query.get("t", ""), request.query.get("room") or None
     if not TOKEN.fullmatch(token) or (room is not None and not ROOM.fullmatch(room)):
         return _page("en", say("en", "bad_link"), 400)
-    reaches = request.app[REACHES]
-    person = await reaches.unsubscribe(token, room)
+    person = await request.app[REACHES].unsub_person(token)
     if person is None:
         return _page("en", say("en", "bad_link"), 404)
-    lang = (await reaches.get(person)).lang
+    return token, room, person
+
+
+async def unsubscribe_asked(request: web.Request) -> web.Response:
+    """The link of a message: a page asking, with one button that posts (a GET changes nothing, so a
+    scanner fetching every link of a message unsubscribes nobody)."""
+    found = await _unsub_link(request)
+    if isinstance(found, web.Response):
+        return found
+    token, room, person = found
+    lang = (await request.app[REACHES].get(person)).lang
+    action = "?" + urlencode({"t": token, **({"room": room} if room else {})})
+    return _page(lang, say(lang, "unsubscribe.ask" if room else "unsubscribe.ask.all"),
+                 button=(action, say(lang, "unsubscribe.button")))
+
+
+async def unsubscribe(request: web.Request) -> web.Response:
+    """The button of that page, and a mail client's one-click unsubscribe (RFC 8058: a POST whose body is
+    `List-Unsubscribe=One-Click`, to the link of the message's `List-Unsubscribe` header)."""
+    found = await _unsub_link(request)
+    if isinstance(found, web.Response):
+        return found
+    token, room, person = found
+    await request.app[REACHES].unsubscribe(token, room)
+    lang = (await request.app[REACHES].get(person)).lang
     return _page(lang, say(lang, "unsubscribed" if room else "unsubscribed.all"))
 
 

@@ -158,12 +158,16 @@ class Reaches:
             pipe.expire(self.key("prefs", person), REACH_TTL)
             await pipe.execute()
 
-    async def unsubscribe(self, token: str, room_id: str | None) -> str | None:
-        """A one-click unsubscribe: that table off (`room_id`), or every message; the person, or None."""
+    async def unsub_person(self, token: str) -> str | None:
+        """The person an unsubscribe token stands for (None: no one)."""
         raw = await self.redis.get(self.key("unsub", token))
-        if raw is None:
+        return None if raw is None else text(raw)
+
+    async def unsubscribe(self, token: str, room_id: str | None) -> str | None:
+        """An unsubscribe: that table off (`room_id`), or every message; the person, or None."""
+        person = await self.unsub_person(token)
+        if person is None:
             return None
-        person = text(raw)
         if room_id:
             await self.set_mode(person, room_id, "off")
         else:

@@ -31,6 +31,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribed.all": "Done: you will receive no more messages.",
         "confirmed": "Your address is confirmed: messages from your tables will come here.",
         "bad_link": "This link is not valid (any more).",
+        "unsubscribe.ask": "Stop the messages from this table?",
+        "unsubscribe.ask.all": "Stop all messages from Tongiaki Online?",
+        "unsubscribe.button": "Stop the messages",
     },
     "fr": {
         "turn.subject": "À vous de jouer à {table} (tour {turn})",
@@ -59,6 +62,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribed.all": "C'est fait : vous ne recevrez plus de messages.",
         "confirmed": "Votre adresse est confirmée : les messages de vos tables arriveront ici.",
         "bad_link": "Ce lien n'est pas (ou plus) valable.",
+        "unsubscribe.ask": "Ne plus recevoir de messages de cette table ?",
+        "unsubscribe.ask.all": "Ne plus recevoir aucun message de Tongiaki Online ?",
+        "unsubscribe.button": "Arrêter les messages",
     },
     "de": {
         "turn.subject": "Du bist am Zug bei {table} (Runde {turn})",
@@ -87,6 +93,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribed.all": "Erledigt: Du erhältst keine Nachrichten mehr.",
         "confirmed": "Deine Adresse ist bestätigt: Nachrichten Deiner Tische kommen hierher.",
         "bad_link": "Dieser Link ist nicht (mehr) gültig.",
+        "unsubscribe.ask": "Keine Nachrichten mehr von diesem Tisch erhalten?",
+        "unsubscribe.ask.all": "Keine Nachrichten mehr von Tongiaki Online erhalten?",
+        "unsubscribe.button": "Nachrichten abbestellen",
     },
     "nl": {
         "turn.subject": "Jij bent aan zet bij {table} (beurt {turn})",
@@ -115,6 +124,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribed.all": "Klaar: je ontvangt geen berichten meer.",
         "confirmed": "Je adres is bevestigd: berichten van je tafels komen hier.",
         "bad_link": "Deze link is niet (meer) geldig.",
+        "unsubscribe.ask": "Geen berichten meer van deze tafel ontvangen?",
+        "unsubscribe.ask.all": "Geen berichten meer van Tongiaki Online ontvangen?",
+        "unsubscribe.button": "Berichten stoppen",
     },
     "he": {
         "turn.subject": "תורך ב-{table} (סבב {turn})",
@@ -143,6 +155,9 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribed.all": "בוצע: לא תקבלו עוד הודעות.",
         "confirmed": "הכתובת שלכם אושרה: הודעות מהשולחנות שלכם יגיעו לכאן.",
         "bad_link": "הקישור אינו תקף (עוד).",
+        "unsubscribe.ask": "להפסיק לקבל הודעות משולחן זה?",
+        "unsubscribe.ask.all": "להפסיק לקבל את כל ההודעות מ-Tongiaki Online?",
+        "unsubscribe.button": "הפסקת ההודעות",
     },
 }
 

@@ -100,9 +100,10 @@ async def api(url: str, token: str, method: str, path: str, body: Any = None) ->
         return r.status, await r.json()
 
 
-async def follow(url: str, link: str, base: str) -> tuple[int, str]:
-    """GETs a message's link on the server under test (`base` is the address messages were written with)."""
-    async with aiohttp.ClientSession() as http, http.get(link.replace(base, url)) as r:
+async def follow(url: str, link: str, base: str, method: str = "GET") -> tuple[int, str]:
+    """Opens a message's link on the server under test (`base` is the address messages were written with);
+    `POST`: as the button of the page it opens, or a mail client's one-click unsubscribe."""
+    async with aiohttp.ClientSession() as http, http.request(method, link.replace(base, url)) as r:
         return r.status, await r.text()
 
 

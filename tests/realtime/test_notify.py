@@ -179,14 +179,18 @@ async def test_an_expedition_over_days_with_an_absent_player(config, redis_url, 
             assert found["#/room/"] == f"{BASE}/#/room/{room}" and found["#/replay/"] == f"{BASE}/#/replay/{room}"
             status, _ = await follow(server.url, f"{BASE}/api/games/{room}", BASE)
             assert status == 200
-            status, page = await follow(server.url, found["room="], BASE)
-            assert status == 200 and say("fr", "unsubscribed") in html.unescape(page)
             reaches = Reaches(redis.Redis.from_url(redis_url), prefix)
             try:
+                # stop this table: the link asks (and changes nothing), its button posts
+                status, page = await follow(server.url, found["room="], BASE)
+                assert status == 200 and say("fr", "unsubscribe.ask") in html.unescape(page)
+                assert (await reaches.get(ana.session["person"])).mode(room) == "every"
+                status, page = await follow(server.url, found["room="], BASE, "POST")
+                assert status == 200 and say("fr", "unsubscribed") in html.unescape(page)
                 assert (await reaches.get(ana.session["person"])).mode(room) == "off"
                 cas_links = links(inbox.to("cas@example.org")[0])
                 stop_all = next(u for u in cas_links if "unsubscribe" in u and "room=" not in u)
-                status, page = await follow(server.url, stop_all, BASE)
+                status, page = await follow(server.url, stop_all, BASE, "POST")
                 assert status == 200 and say("nl", "unsubscribed.all") in html.unescape(page)
                 assert (await reaches.get(back.session["person"])).channels() == []
             finally:
