@@ -180,16 +180,19 @@ class Authority:
         return {"room": state, "v": 0}
 
     # -- acting ------------------------------------------------------------------------------------
-    async def act(self, person: Person, room_id: str, v: int, action: Action, arrived: float) -> int:
+    async def act(self, person: Person, room_id: str, v: int, action: Action, arrived: float,
+                  colour: str | None = None) -> int:
         """A person's action for their seat at version v (any version of the pending round); returns the
-        new version."""
+        new version. `colour`: which of the person's colours it is for (None: the one deciding), for a
+        person who holds several seats."""
         held = self._take(room_id, v)
         if held is not None:
             # No read: checked against the room and game held; stored only if both are unchanged.
             # Anything else (a refusal, or the room or game moved on) is answered from the store below.
             with contextlib.suppress(Rejected):
-                colour = self._may_act(held.room, person, v, held, self.mode_of(held.room).simultaneous)
-                done = await self._apply(held, action, person.id, arrived, colour)
+                mine = self._may_act(held.room, person, v, held, self.mode_of(held.room).simultaneous,
+                                       colour, action)
+                done = await self._apply(held, action, person.id, arrived, mine)
                 if done is not None:
                     return done[0]
         for _attempt in range(3):   # another seat's order of the same round may be stored first: play on it
@@ -197,16 +200,17 @@ class Authority:
             if room is None:
                 raise Rejected("no_room", f"no room {room_id!r}")
             stored = None if record is None else Held(record, room, raw)
-            colour = self._may_act(room, person, v, stored, self.mode_of(room).simultaneous)
+            mine = self._may_act(room, person, v, stored, self.mode_of(room).simultaneous, colour, action)
             assert stored is not None
-            done = await self._apply(stored, action, person.id, arrived, colour)
+            done = await self._apply(stored, action, person.id, arrived, mine)
             if done is not None:
                 return done[0]
         raise Rejected("stale_version", "another action was applied first")
 
-    async def withdraw(self, person: Person, room_id: str, arrived: float) -> int:
-        """Takes back the person's pending order of the current round, in a mode with simultaneous orders
-        (docs/protocol.md §14); returns the new version."""
+    async def withdraw(self, person: Person, room_id: str, arrived: float, colour: str | None = None) -> int:
+        """Takes back the pending order of the current round of `colour` (None: the person's first colour
+        with an order in), in a mode with simultaneous orders (docs/protocol.md §14); returns the new
+        version."""
         held = self._held.get(room_id)
         if held is not None:
             v = held.v   # if another process moved the round on, `act` finds out from the store
@@ -215,13 +219,15 @@ class Authority:
             if head is None:
                 raise Rejected("not_playing", "no game is being played here")
             v = head.v
-        return await self.act(person, room_id, v, WITHDRAW, arrived)
+        return await self.act(person, room_id, v, WITHDRAW, arrived, colour)
 
     @staticmethod
-    def _may_act(room: Room, person: Person, v: int, stored: Held | None, simultaneous: bool = False) -> str:
-        """The checks of docs/protocol.md §5, in its order; the colour the person acts for (in a mode with
-        simultaneous orders, any of their colours while the round is open: a decision in may be
-        replaced or withdrawn)."""
+    def _may_act(room: Room, person: Person, v: int, stored: Held | None, simultaneous: bool = False,
+                 colour: str | None = None, action: Action | None = None) -> str:
+        """The checks of docs/protocol.md §5, in its order; the colour the person acts for: `colour` if
+        it is one of their seats' and may act now (in a mode with simultaneous orders, any of theirs while
+        the round is open: a decision in may be replaced or withdrawn), else the first of theirs deciding
+        (a withdrawal: the first with a decision in)."""
         over = room.status == FINISHED or (room.status == PLAYING and stored is not None and not stored.deciding)
         if over and stored is not None and room.seats_of(person.id) and (
                 v == stored.v - 1 or stored.began_v <= v < stored.v):
@@ -237,11 +243,22 @@ class Authority:
             raise Rejected("not_playing", "the game is over")
         if not stored.in_round(v):
             raise Rejected("stale_version", f"the game is at version {stored.v}, you sent {v}")
-        for colour in stored.deciding:
-            if room.seat_of_colour(colour) in mine:
+        theirs = [c for i in mine for c in room.settings.seat_colours(i)]
+        if colour is not None:
+            if colour not in theirs:
+                raise Rejected("not_your_turn", f"{colour} is not the colour of a seat you hold")
+            if simultaneous or colour in stored.deciding:
                 return colour
+            raise Rejected("not_your_turn", f"{stored.deciding[0]} is to move")
+        if simultaneous and action is not None and action.get("type") == WITHDRAW["type"]:
+            ordered = [c for c in theirs if c not in stored.deciding]
+            if ordered:
+                return ordered[0]
+        for deciding in stored.deciding:
+            if deciding in theirs:
+                return deciding
         if simultaneous:
-            return room.settings.seat_colours(mine[0])[0]
+            return theirs[0]
         raise Rejected("not_your_turn", f"{stored.deciding[0]} is to move")
 
     def _take(self, room_id: str, v: int) -> Held | None:
@@ -478,9 +495,11 @@ class Authority:
             snapshot["view"].pop("legal", None)   # stored by protocol 1
             answer = {"v": snapshot["v"], "snapshot": snapshot}
         if person is not None:
-            mine = await self._private_for(room_id, answer["v"], person)
-            if mine is not None:
-                answer["legal"] = mine
+            mine = [payload for p, payload in await self._privates(room_id, answer["v"]) if p == person]
+            if mine:
+                answer["legal"] = mine[0]
+            if len(mine) > 1:   # a person holding several seats gets each seat's (docs/protocol.md §14)
+                answer["legals"] = mine
         return answer
 
     async def _privates(self, room_id: str, v: int) -> list[tuple[str, dict[str, Any]]]:
@@ -491,9 +510,6 @@ class Authority:
         # from the stored bytes, not the held game: a call abandoned on the loop would leave that one unsure
         privates = await self.offload.privates(self.mode_of(room), record.state, self._human_colours(room))
         return self._payloads(room, v, privates)
-
-    async def _private_for(self, room_id: str, v: int, person: str) -> dict[str, Any] | None:
-        return next((payload for p, payload in await self._privates(room_id, v) if p == person), None)
 
     @staticmethod
     def _human_colours(room: Room) -> tuple[str, ...]:

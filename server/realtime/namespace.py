@@ -34,6 +34,7 @@ from server.realtime.requests import (
     SetName,
     Since,
     Start,
+    Withdraw,
     room_of,
 )
 from server.realtime.transport import bound_send_queue, client_address
@@ -447,11 +448,11 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def act(self, call: Call, data: Payload) -> dict[str, Any]:
         request = Act.from_wire(self._joined(call, data), data)
         return {"v": await self.authority.act(call.conn.person, request.room, request.v, request.action,
-                                              call.arrived)}
+                                              call.arrived, request.colour)}
 
     async def withdraw(self, call: Call, data: Payload) -> dict[str, Any]:
-        room_id = self._joined(call, data)
-        return {"v": await self.authority.withdraw(call.conn.person, room_id, call.arrived)}
+        request = Withdraw.from_wire(self._joined(call, data), data)
+        return {"v": await self.authority.withdraw(call.conn.person, request.room, call.arrived, request.colour)}
 
     async def report_seen(self, call: Call, data: Payload) -> dict[str, Any]:
         request = ReportSeen.from_wire(self._joined(call, data), data)

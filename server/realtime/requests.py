@@ -91,11 +91,13 @@ class Start:
 
 @dataclass(frozen=True)
 class Act:
-    """`act`: an action for the version the client saw (the engine checks the action itself)."""
+    """`act`: an action for the version the client saw (the engine checks the action itself), and the
+    colour it is for when the person holds several seats (None: the one deciding, docs/protocol.md §5)."""
 
     room: str
     v: int
     action: dict[str, Any]
+    colour: str | None = None
 
     @classmethod
     def from_wire(cls, room: str, data: Payload) -> Act:
@@ -105,7 +107,20 @@ class Act:
             raise Rejected("malformed", "action must be a map")
         if action.get("type") == WITHDRAW["type"]:   # one way to take an order back: the `withdraw` event
             raise Rejected("malformed", "to take back an order, send withdraw")
-        return cls(room, v, action)
+        return cls(room, v, action, validate.optional_colour(data))
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """`withdraw`: take back the order of the current turn of `colour` (None: the person's first seat
+    with an order in, docs/protocol.md §14)."""
+
+    room: str
+    colour: str | None
+
+    @classmethod
+    def from_wire(cls, room: str, data: Payload) -> Withdraw:
+        return cls(room, validate.optional_colour(data))
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
+from server.game import COLOURS
 from server.lobby.errors import Rejected
 from server.lobby.text import clean
 
@@ -70,6 +71,14 @@ def integer(data: dict[str, Any], key: str) -> int:
 def optional_integer(data: dict[str, Any], key: str) -> int | None:
     """`integer`, or None when the key is absent or null."""
     return None if data.get(key) is None else integer(data, key)
+
+
+def optional_colour(data: dict[str, Any], key: str = "colour") -> str | None:
+    """One of the game's colours (server.game.COLOURS), or None when the key is absent or null."""
+    value = data.get(key)
+    if value is not None and value not in COLOURS:
+        raise Rejected("malformed", f"{key} must be one of {', '.join(COLOURS)}")
+    return value
 
 
 def boolean(data: dict[str, Any], key: str, default: bool = False) -> bool:

@@ -232,6 +232,80 @@ async def test_an_order_may_be_replaced_or_withdrawn_until_the_turn_resolves(ser
     assert my_order(a, room)["changes_left"] == CHANGES   # a new turn, a new allowance
 
 
+def seat_order(client: Client, room: str, colour: str) -> dict[str, Any] | None:
+    """The `legal` payload of `colour` for the client's current version (a person holding several seats
+    gets one per colour)."""
+    v = client.v(room)
+    return next((p["actions"] for e, p in reversed(client.received) if e == "legal" and p["room"] == room
+                 and p["v"] == v and p["actions"]["colour"] == colour), None)
+
+
+async def test_a_person_holding_two_seats_orders_replaces_and_withdraws_for_each(server, clients, store):
+    """Two seats, one person (a hot seat): `act` and `withdraw` name the colour, and each seat's order is
+    sent, replaced and withdrawn on its own, in any order; a colour of another's seat is refused."""
+    host, other = await people(server.url, clients, "Two", "One")
+    room = (await host.ok("room_create", {"name": "hot seat", "seats": 3, "game": "expeditions",
+                                          "clock": DEADLINE, "bot_pace": 0, "grace": 30}))["room"]["id"]
+    await host.join(room)
+    await host.ok("sit", {"room": room, "seat": 1})
+    await other.join(room)
+    await other.ok("sit", {"room": room, "seat": 2})
+    await host.ok("room_start", {"room": room, "fill_with_bots": False})
+    await host.wait(lambda: room in host.views and seat_order(host, room, "red") is not None
+                    and seat_order(host, room, "blue") is not None)
+    orders = {"red": {"type": "expand", "island": "TONG", "moves": {"N": 2}},
+              "blue": {"type": "expand", "island": "TONG", "moves": {"S": 2}}}
+    for colour, order in orders.items():   # red's, then blue's: each its own seat's
+        v = host.v(room)
+        assert (await host.call("act", {"room": room, "v": v, "action": order, "colour": colour}))["ok"]
+        await host.wait(lambda v=v, c=colour: host.v(room) == v + 1 and seat_order(host, room, c) is not None)
+        assert seat_order(host, room, colour)["order"] == order
+    # red's order replaced while blue's stays: the first seat's is not the only one that can change
+    replaced = {"type": "expand", "island": "TONG", "moves": {"E": 1, "W": 1}}
+    for colour in ("blue", "red"):
+        v = host.v(room)
+        assert (await host.call("act", {"room": room, "v": v, "action": replaced, "colour": colour}))["ok"]
+        await host.wait(lambda v=v, c=colour: host.v(room) == v + 1 and seat_order(host, room, c) is not None)
+        assert seat_order(host, room, colour)["order"] == replaced
+    # blue's withdrawn (the second seat's), then red's: each by its colour
+    for colour in ("blue", "red"):
+        v = host.v(room)
+        assert (await host.ok("withdraw", {"room": room, "colour": colour}))["v"] == v + 1
+        await host.wait(lambda v=v, c=colour: host.v(room) == v + 1 and seat_order(host, room, c) is not None)
+        assert seat_order(host, room, colour)["order"] is None
+        message = next(m for e, m in host.received if e == "game" and m["v"] == v + 1)
+        assert message["events"] == [{"type": "withdrawn", "colour": colour, "turn": 1}]
+    # refused, changing nothing: another's colour, a colour not at the table, a malformed one
+    v = host.v(room)
+    for colour, code in (("green", "not_your_turn"), ("purple", "not_your_turn"), ("mauve", "malformed"),
+                         (3, "malformed")):
+        answer = await host.call("act", {"room": room, "v": v, "action": {"type": "pass"}, "colour": colour})
+        assert answer["error"]["code"] == code, (colour, answer)
+        answer = await host.call("withdraw", {"room": room, "colour": colour})
+        assert answer["error"]["code"] == code, (colour, answer)
+    stolen = await other.call("act", {"room": room, "v": v, "action": {"type": "pass"}, "colour": "red"})
+    assert stolen["error"]["code"] == "not_your_turn", stolen
+    assert (await store.game_head(room)).v == v
+    # without a colour, a withdrawal takes back the order that is in (blue's), not the first seat's
+    assert (await host.call("act", {"room": room, "v": v, "action": orders["blue"], "colour": "blue"}))["ok"]
+    assert (await host.ok("withdraw", {"room": room}))["v"] == v + 2
+    message = next(m for e, m in host.received if e == "game" and m["v"] == v + 2)
+    assert message["events"] == [{"type": "withdrawn", "colour": "blue", "turn": 1}]
+    # a catch-up answer brings each seat's form (the first as `legal`, as before)
+    caught = await host.ok("since", {"room": room, "v": host.v(room)})
+    assert [x["actions"]["colour"] for x in caught["legals"]] == ["red", "blue"], caught
+    assert caught["legal"] == caught["legals"][0]
+    assert [x["actions"]["order"] for x in caught["legals"]] == [None, None]
+    # the turn resolves with each seat's own order
+    for client, colour, order in ((host, "red", orders["red"]), (host, "blue", orders["blue"]),
+                                  (other, "green", {"type": "pass"})):
+        assert (await client.call("act", {"room": room, "v": client.v(room), "action": order,
+                                          "colour": colour}))["ok"]
+    await host.wait(lambda: host.view(room)["turn"] == 2)
+    reveal = next(e for _, m in host.received if _ == "game" for e in m["events"] if e["type"] == "orders")
+    assert reveal["orders"] == {**orders, "green": {"type": "pass"}}
+
+
 async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server, clients, store, redis_url):
     """E3: missing orders do nothing; the clock's resolution is logged as the clock's."""
     room, (a, b) = await expeditions_table(server.url, clients, humans=2)
