@@ -215,7 +215,7 @@ async def _viewer(store: Store, request: web.Request) -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not 0 < len(token) <= 200:
         return None
-    found = await store.session(token.strip())
+    found = await store.people.session(token.strip())
     return found[0] if found else None
 
 

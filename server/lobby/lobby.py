@@ -245,7 +245,7 @@ class Lobby:
         room = await self.room(room_id)
         if room.name_taken(person.name, person.id):   # a spectator may not speak as a seated player
             raise Rejected("name_taken", f"someone at this table is called {person.name!r}; set_name first")
-        if await self.store.count_chat(person.id, window) > lines:
+        if await self.store.people.count_chat(person.id, window) > lines:
             raise Rejected("rate_limited", f"at most {lines} chat lines per {window:g} s; wait a little")
         seats = room.seats_of(person.id)
         line = {"at": time.time(), "person": person.id, "name": person.name,

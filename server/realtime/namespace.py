@@ -177,10 +177,10 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         claimed = auth.get("token")
         ttl, fresh = self.config.session_ttl, self.config.fresh_session_ttl
         token = claimed if isinstance(claimed, str) and 8 <= len(claimed) <= 64 else ""
-        known = await self.store.session(token, ttl, fresh) if token else None
+        known = await self.store.people.session(token, ttl=ttl, fresh_ttl=fresh) if token else None
         if known is None:
             cap = self.config.new_people_per_minute
-            if cap and await self.store.count_new_person(address, 60.0) > cap:
+            if cap and await self.store.people.count_new_person(address, 60.0) > cap:
                 raise Rejected("too_many_people", f"at most {cap} new people a minute from one address; "
                                                   "retry in a minute, or connect with your token")
             token = secrets.token_urlsafe(24)
@@ -193,7 +193,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
                 name = validate.text(auth, "name", 24)
         # a session lives long only once used (a seat, a name): until then a short TTL, so connections
         # without a token cost Redis minutes, not a month
-        await self.store.save_session(token, person_id, name, ttl if kept else fresh, kept)
+        await self.store.people.save_session(token, person=person_id, name=name, ttl=ttl if kept else fresh,
+                                             kept=kept)
         seats = []
         for room in await self.store.rooms(await self.store.seated_rooms(person_id)):
             if room is not None and room.status != "finished":
@@ -329,7 +330,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         for room in await self.store.rooms(sorted(tables)):
             if room is not None and room.name_taken(name, conn.person.id):
                 raise Rejected("name_taken", f"someone at table {room.settings.name!r} is already called {name!r}")
-        await self.store.save_session(conn.token, conn.person.id, name, self.config.session_ttl, kept=True)
+        await self.store.people.save_session(conn.token, person=conn.person.id, name=name,
+                                             ttl=self.config.session_ttl, kept=True)
         for other in self.connections.values():
             if other.person.id == conn.person.id:
                 other.person = replace(other.person, name=name)
@@ -339,8 +341,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     async def _keep(self, conn: Connection) -> None:
         """The session was used (a seat, a room): from now on it lives `session_ttl` after its last use."""
         if not conn.kept:
-            await self.store.save_session(conn.token, conn.person.id, conn.person.name, self.config.session_ttl,
-                                          kept=True)
+            await self.store.people.save_session(conn.token, person=conn.person.id, name=conn.person.name,
+                                                 ttl=self.config.session_ttl, kept=True)
             for other in self.connections.values():
                 other.kept = other.kept or other.token == conn.token
 

@@ -9,7 +9,7 @@ Keys (all under the configured prefix `P`). A room's own keys carry the room id 
 hash tag (`P:room:{r_1a2b}`: one slot a room, see `keys.Keys.key`); the shared directory's (lobby, rooms,
 timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
 deployment's, `P:{P}:lobby`; the rest are named as listed. Each module of the package lists the keys it
-owns (`timers`: `P:timers`); this one still owns:
+owns (`timers`: `P:timers`; `people`: sessions and their counts); this one still owns:
 
 | key | type | holds |
 | --- | --- | --- |
@@ -23,12 +23,9 @@ owns (`timers`: `P:timers`); this one still owns:
 | `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
-| `P:session:{sha256(token)}` | hash | `person`, `name`, `kept` (a seat, a name); expires (`SESSION_TTL` once kept) |
 | `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
 | `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
 | `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
-| `P:chatrate:{person}` | string | chat lines of the person in the current window (expires with it) |
-| `P:newpeople:{address}` | string | new people (sessions) made for a client address this minute |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 | `P:searching` | zset | playing rooms with search bots, by when their hold lapses (the cap on all search bots) |
@@ -40,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -56,6 +52,7 @@ from redis.typing import EncodableT, FieldT
 from server.bots.worker import BotJob
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.store.keys import Keys, pack, text, unpack
+from server.lobby.store.people import People
 from server.lobby.store.timers import TimerStore
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -140,20 +137,6 @@ for i = 1, nsets do
   redis.call('EXPIRE', KEYS[4 + i], ARGV[4])
 end
 return {1}
-"""
-
-# A session's person and name, its expiry renewed: `ARGV[1]` seconds once kept, `ARGV[2]` before.
-TOUCH_SESSION = """
-local raw = redis.call('HMGET', KEYS[1], 'person', 'name', 'kept')
-if raw[1] then redis.call('EXPIRE', KEYS[1], raw[3] and ARGV[1] or ARGV[2]) end
-return raw
-"""
-
-# One more event in a fixed window (KEYS[1], ARGV[1] seconds from its first event): the count.
-COUNT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return n
 """
 
 log = logging.getLogger(__name__)
@@ -248,13 +231,6 @@ class AtCap(Exception):
         self.count = count
 
 
-SESSION_TTL = 30 * 86400.0
-"""Seconds a session (token → person) lives after its last use, once kept (used for a seat or a name)."""
-
-FRESH_SESSION_TTL = 900.0
-"""Seconds a session nobody used yet (no seat, no name) lives after its last use: connections without a
-token cost a few minutes of Redis each, not a month."""
-
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
 presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
@@ -270,6 +246,7 @@ class Store:
         self.prefix = prefix
         self.keys = Keys(prefix)
         self.timers = TimerStore(client, self.keys)
+        self.people = People(client, self.keys)
         self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
         self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
         self.clustered = isinstance(client, RedisCluster)
@@ -279,35 +256,9 @@ class Store:
         self._lease = client.register_script(LEASE)
         self._hold_searches = client.register_script(HOLD_SEARCHES)
         self._create = client.register_script(CREATE)
-        self._touch_session = client.register_script(TOUCH_SESSION)
-        self._count = client.register_script(COUNT)
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
-
-    # -- sessions ----------------------------------------------------------------------------------
-    # A session key is named by the token's SHA-256, never the token itself (a dump of Redis gives no
-    # usable token), and lives `ttl` seconds from its last use: unused sessions go away by themselves.
-    def _session_key(self, token: str) -> str:
-        return self.keys.key("session", hashlib.sha256(token.encode()).hexdigest())
-
-    async def session(self, token: str, ttl: float = SESSION_TTL,
-                      fresh_ttl: float = FRESH_SESSION_TTL) -> tuple[str, str, bool] | None:
-        """The person and name of a token and whether the session is kept, renewing its expiry (`ttl` once
-        kept, `fresh_ttl` before); None: unknown or expired."""
-        raw = await self._touch_session(keys=[self._session_key(token)],
-                                        args=[max(1, int(ttl)), max(1, int(fresh_ttl))])
-        if raw[0] is None:
-            return None
-        return text(raw[0]), text(raw[1]), raw[2] is not None
-
-    async def save_session(self, token: str, person: str, name: str, ttl: float, kept: bool) -> None:
-        """Stores the session for `ttl` seconds; `kept`: it was used (a seat, a name), and stays kept."""
-        key = self._session_key(token)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={"person": person, "name": name, **({"kept": "1"} if kept else {})})
-            pipe.expire(key, max(1, int(ttl)))
-            await pipe.execute()
 
     async def seated_rooms(self, person: str) -> list[str]:
         return sorted(text(m) for m in await self.redis.smembers(self.keys.key("seated", person)))
@@ -801,20 +752,6 @@ class Store:
 
     async def bump_listing(self) -> None:
         await self.redis.incr(self.keys.key("lobby_gen"))
-
-    # -- per-person limits --------------------------------------------------------------------------
-    async def count_chat(self, person: str, window: float) -> int:
-        """One more chat line from this person: how many they sent in the current window (all their
-        sockets, on every process)."""
-        return await self.count(self.keys.key("chatrate", person), window)
-
-    async def count_new_person(self, address: str, window: float) -> int:
-        """One more new person (session) made for a client address: how many in the current window."""
-        return await self.count(self.keys.key("newpeople", address), window)
-
-    async def count(self, key: str, window: float) -> int:
-        """One more event counted in `key`'s fixed window of `window` seconds: the count so far."""
-        return int(await self._count(keys=[key], args=[max(1, int(window))]))
 
     # -- cluster figures (/metrics) ----------------------------------------------------------------
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
