@@ -138,8 +138,8 @@ class Authority:
             raise Rejected("seats_empty", "a seat is empty: fill it, or start with bots")
         searches = room.search_bots()
         if searches:   # held against the cap on all search bots at play (the bot workers' share)
-            others = await self.store.hold_searches(room.id, searches, self.timings.search_bots,
-                                                    time.time() + self.timings.waiting_ttl)
+            others = await self.store.searches.hold(room.id, bots=searches, cap=self.timings.search_bots,
+                                                    until=time.time() + self.timings.waiting_ttl)
             if others is not None:
                 raise Rejected("search_bots_busy", f"{others} search bots are playing, at most "
                                                    f"{self.timings.search_bots} at once: seat fewer, or try later")
@@ -168,7 +168,7 @@ class Authority:
             room = await self.lobby.update(room.id, begin, game=record)
         except Exception:
             if searches:
-                await self.store.release_searches(room.id)
+                await self.store.searches.release(room.id)
             raise
         self._hold(room.id, Held(StoredGame(0, game.deciding, now, now, 0, proc=self.lobby.proc, turn_at=now,
                                             state=state_raw, view=view_raw), room, pack(room.to_store())))
@@ -396,7 +396,7 @@ class Authority:
         self._held.pop(room_id, None)
         room = await self.lobby.update(room_id, lambda r: r.finish(now))
         await self.store.timers.unschedule(room_id)
-        await self.store.release_searches(room_id)
+        await self.store.searches.release(room_id)
         # the record first: whoever sees the room finished can open its record (end screen, replay)
         if self.records is not None:
             await keep_finished(self.records, self.store, room, self.mode_of(room))

@@ -250,9 +250,9 @@ class Lobby:
         seats = room.seats_of(person.id)
         line = {"at": time.time(), "person": person.id, "name": person.name,
                 "seat": seats[0] if seats else None, "text": text}
-        line = await self.store.add_chat(room.id, line, self.timings.chat_log)
+        line = await self.store.chat.add(room.id, line, cap=self.timings.chat_log)
         await self.outbox.chat_line(room.id, {"room": room.id, "line": line})
 
     async def chat_lines(self, room_id: str) -> list[dict[str, Any]]:
         """The room's recent chat lines."""
-        return await self.store.chat(room_id)
+        return await self.store.chat.lines(room_id)

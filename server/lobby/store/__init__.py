@@ -9,7 +9,8 @@ Keys (all under the configured prefix `P`). A room's own keys carry the room id 
 hash tag (`P:room:{r_1a2b}`: one slot a room, see `keys.Keys.key`); the shared directory's (lobby, rooms,
 timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
 deployment's, `P:{P}:lobby`; the rest are named as listed. Each module of the package lists the keys it
-owns (`timers`: `P:timers`; `people`: sessions and their counts); this one still owns:
+owns (`timers`: `P:timers`; `people`: sessions and their counts; `chat`: a room's chat; `searches`: the
+cap on search bots); this one still owns:
 
 | key | type | holds |
 | --- | --- | --- |
@@ -20,7 +21,6 @@ owns (`timers`: `P:timers`; `people`: sessions and their counts); this one still
 | `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding), `at`, `began`, `began_v`, `turn_at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
-| `P:chat:{id}` | list | the last chat lines (msgpack), capped; `P:chatid:{id}` numbers them |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:procs` | zset | server process ids by last heartbeat |
 | `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
@@ -28,8 +28,6 @@ owns (`timers`: `P:timers`; `people`: sessions and their counts); this one still
 | `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
-| `P:searching` | zset | playing rooms with search bots, by when their hold lapses (the cap on all search bots) |
-| `P:searching:n` | hash | room id → its search bots, for the rooms of `P:searching` |
 | `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
 """
 
@@ -51,8 +49,10 @@ from redis.typing import EncodableT, FieldT
 
 from server.bots.worker import BotJob
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+from server.lobby.store.chat import Chat
 from server.lobby.store.keys import Keys, pack, text, unpack
 from server.lobby.store.people import People
+from server.lobby.store.searches import Searches
 from server.lobby.store.timers import TimerStore
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -85,21 +85,6 @@ if redis.call('HGET', KEYS[1], 'began_v') ~= ARGV[1] then return 0 end
 if tonumber(redis.call('HGET', KEYS[1], 'began')) <= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'began', ARGV[2])
 return 1
-"""
-
-# Holds a playing room's search bots against the cap on them all: KEYS = P:searching, P:searching:n;
-# ARGV = room, its search bots, the cap, now, when the hold lapses. Lapsed holds go first. Returns -1 when
-# held, else the search bots the other rooms hold (refused: nothing changed).
-HOLD_SEARCHES = """
-for _, r in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])) do redis.call('HDEL', KEYS[2], r) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
-local others = 0
-local all = redis.call('HGETALL', KEYS[2])
-for i = 1, #all, 2 do if all[i] ~= ARGV[1] then others = others + tonumber(all[i + 1]) end end
-if others + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return others end
-redis.call('ZADD', KEYS[1], ARGV[5], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return -1
 """
 
 # Records which version of a room was broadcast (KEYS[1]: its game hash, ARGV[1]: the version); a version
@@ -247,6 +232,8 @@ class Store:
         self.keys = Keys(prefix)
         self.timers = TimerStore(client, self.keys)
         self.people = People(client, self.keys)
+        self.chat = Chat(client, self.keys)
+        self.searches = Searches(client, self.keys)
         self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
         self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
         self.clustered = isinstance(client, RedisCluster)
@@ -254,7 +241,6 @@ class Store:
         self._start_clock = client.register_script(START_CLOCK)
         self._mark_sent = client.register_script(MARK_SENT)
         self._lease = client.register_script(LEASE)
-        self._hold_searches = client.register_script(HOLD_SEARCHES)
         self._create = client.register_script(CREATE)
 
     async def ping(self) -> bool:
@@ -342,20 +328,6 @@ class Store:
                 return gone
             start += batch
 
-    async def hold_searches(self, room_id: str, bots: int, cap: int, until: float) -> int | None:
-        """Holds the room's `bots` search bots against `cap` search bots in all playing rooms, until `until`
-        (or `release_searches`). None when held, else how many the other rooms hold (nothing changed)."""
-        others = await self._hold_searches(keys=[self.keys.key("searching"), self.keys.key("searching", "n")],
-                                           args=[room_id, bots, cap, time.time(), until])
-        return None if int(others) < 0 else int(others)
-
-    async def release_searches(self, room_id: str) -> None:
-        """The room's game is over (or the room gone): its search bots no longer count against the cap."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zrem(self.keys.key("searching"), room_id)
-            pipe.hdel(self.keys.key("searching", "n"), room_id)
-            await pipe.execute()
-
     async def forget(self, room_id: str) -> bool:
         """Drops an expired room from the indexes; True when this call removed it."""
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -363,8 +335,7 @@ class Store:
             pipe.zrem(self.keys.key("lobby"), room_id)
             self.timers.unschedule_into(pipe, room_id)
             pipe.delete(self.keys.key("watch", room_id))
-            pipe.zrem(self.keys.key("searching"), room_id)
-            pipe.hdel(self.keys.key("searching", "n"), room_id)
+            self.searches.release_into(pipe, room_id)
             removed, *_ = await pipe.execute()
         return bool(removed)
 
@@ -378,7 +349,8 @@ class Store:
             return None
         room = Room.from_store(unpack(raw))
         async with self.redis.pipeline(transaction=False) as pipe:   # (the room's slot, then the directory's)
-            pipe.delete(key, *(self.keys.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")))
+            pipe.delete(key, *(self.keys.key(k, room_id) for k in ("game", "patches", "actions")))
+            self.chat.delete_into(pipe, room_id)
             pipe.delete(self.keys.key("code", room.code))
             for person in room.humans():
                 pipe.srem(self.keys.key("seated", person), room_id)
@@ -416,13 +388,14 @@ class Store:
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, pack(room.to_store()))
                     ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
-                    keys = [self.keys.key(k, room_id) for k in ("game", "patches", "actions", "chat", "chatid")]
+                    keys = [self.keys.key(k, room_id) for k in ("game", "patches", "actions")]
                     if ttl is None:
                         pipe.persist(key)
                     else:
                         pipe.expire(key, int(ttl))
                         for k in keys:
                             pipe.expire(k, int(ttl))
+                        self.chat.expire_into(pipe, room_id, int(ttl))
                     if not self.clustered:   # one Redis: all in the one transaction
                         for command, arguments in directory:
                             getattr(pipe, command)(*arguments)
@@ -641,18 +614,6 @@ class Store:
             return None
         lines = [unpack(r) for r in raws]
         return room, [line for line in lines if line["v"] <= head.began_v]
-
-    # -- chat --------------------------------------------------------------------------------------
-    async def add_chat(self, room_id: str, line: dict[str, Any], cap: int) -> dict[str, Any]:
-        line = {"id": await self.redis.incr(self.keys.key("chatid", room_id)), **line}
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(self.keys.key("chat", room_id), pack(line))
-            pipe.ltrim(self.keys.key("chat", room_id), -cap, -1)
-            await pipe.execute()
-        return line
-
-    async def chat(self, room_id: str) -> list[dict[str, Any]]:
-        return [unpack(r) for r in await self.redis.lrange(self.keys.key("chat", room_id), 0, -1)]
 
     # -- presence ----------------------------------------------------------------------------------
     async def heartbeat(self, proc: str) -> None:
