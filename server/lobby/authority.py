@@ -544,7 +544,7 @@ class Authority:
         (it records what it sent at its next tick) or resends its own failures (`resend_failed`)."""
         if now - head.at < 1.0 or head.sent >= head.v:
             return
-        if head.proc and await self.store.alive(head.proc, now - self.timings.presence_ttl):
+        if head.proc and await self.store.presence.alive(head.proc, now - self.timings.presence_ttl):
             return
         await self._send_again(room.id, head, "its process stopped before broadcasting")
 

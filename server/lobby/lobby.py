@@ -83,13 +83,14 @@ class Lobby:
 
     async def _read_listing(self) -> list[dict[str, Any]]:
         rooms = [r for r in await self.store.rooms(await self.store.listed(self.timings.listing)) if r is not None]
-        present = await self.store.watchers_many([r.id for r in rooms], time.time() - self.timings.presence_ttl)
+        alive_after = time.time() - self.timings.presence_ttl
+        present = await self.store.presence.watchers_many([r.id for r in rooms], alive_after)
         return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
                 if room.listed(set(p))]
 
     async def present(self, room_id: str) -> dict[str, int]:
         """Person → number of their live sockets in the room."""
-        return await self.store.watchers(room_id, time.time() - self.timings.presence_ttl)
+        return await self.store.presence.watchers(room_id, time.time() - self.timings.presence_ttl)
 
     @staticmethod
     def _spectators(room: Room, present: dict[str, int]) -> int:
@@ -137,7 +138,7 @@ class Lobby:
         room = Room.new("r_" + secrets.token_hex(4), new_code(), person.id, person.name, settings, time.time())
         await self.store_new(room, person)
         if sid:
-            await self.store.watch(room.id, self.proc, sid, person.id)
+            await self.store.presence.watch(room.id, proc=self.proc, sid=sid, person=person.id)
         return await self.publish(room)
 
     async def store_new(self, room: Room, person: Person) -> None:
@@ -217,14 +218,14 @@ class Lobby:
     async def join(self, person: Person, room: Room, sid: str) -> tuple[Room, dict[str, Any]]:
         """A socket joins the room's stream (as player or spectator); a returning player is back. The
         room and its published state."""
-        await self.store.watch(room.id, self.proc, sid, person.id)
+        await self.store.presence.watch(room.id, proc=self.proc, sid=sid, person=person.id)
         if room.status in (PLAYING, WAITING) and person.id in room.humans():
             room = await self.update(room.id, lambda r: r.mark_back(person.id))
         return room, await self.publish(room)
 
     async def leave(self, person: Person, room_id: str, sid: str, explicit: bool) -> None:
         """A socket leaves the room's stream (room_leave, or its connection closed)."""
-        await self.store.unwatch(room_id, self.proc, sid)
+        await self.store.presence.unwatch(room_id, proc=self.proc, sid=sid)
         room = await self.store.room(room_id)
         if room is None:
             return

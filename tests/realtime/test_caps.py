@@ -165,7 +165,7 @@ async def test_a_socket_closed_right_after_creating_holds_no_seat_and_lists_noth
 
         async def left_behind() -> tuple[list[str], list[dict[str, int]]]:
             rooms = [r for r in await store.rooms(ids) if r is not None]
-            return [r.id for r in rooms if r.humans()], [p for p in await store.watchers_many(ids, 0) if p]
+            return [r.id for r in rooms if r.humans()], [p for p in await store.presence.watchers_many(ids, 0) if p]
         for _ in range(100):   # the seats' grace is 1 s; a loaded machine may take longer to get there
             if await left_behind() == ([], []):
                 break
@@ -332,7 +332,7 @@ async def test_a_redis_restart_is_answered_unavailable_then_served_at_once_and_l
             assert (await fresh.call("lobby_watch"))["ok"]
             await asyncio.sleep(0.25)
         store = server.app[STORE]
-        assert await store.watchers(left, 0) == {}
+        assert await store.presence.watchers(left, 0) == {}
         assert (await store.room(left)).humans() == set()   # the grace (1 s) is over: the seat is free
         tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
         assert tracebacks == [], tracebacks

@@ -230,16 +230,16 @@ async def test_presence_survives_a_late_heartbeat_but_not_a_gone_process(store) 
     sockets do not count, but they come back with its next heartbeat; a process gone for good loses them."""
     import time
 
-    from server.lobby.store import PROCESS_GONE_AFTER
+    from server.lobby.store.presence import PROCESS_GONE_AFTER
 
     now = time.time()
-    await store.watch("r_test", "proc-a", "sid-1", "p_alice")
-    await store.watch("r_test", "proc-b", "sid-2", "p_bob")
+    await store.presence.watch("r_test", proc="proc-a", sid="sid-1", person="p_alice")
+    await store.presence.watch("r_test", proc="proc-b", sid="sid-2", person="p_bob")
     procs = store.keys.key("procs")
     await store.redis.zadd(procs, {"proc-a": now - 20, "proc-b": now - PROCESS_GONE_AFTER - 5})
-    assert await store.watchers("r_test", alive_after=now - 15) == {}
+    assert await store.presence.watchers("r_test", alive_after=now - 15) == {}
     await store.heartbeat("proc-a")  # Redis is back and so is proc-a's heartbeat
-    assert await store.watchers("r_test", alive_after=now - 15) == {"p_alice": 1}
+    assert await store.presence.watchers("r_test", alive_after=now - 15) == {"p_alice": 1}
     fields = await store.redis.hkeys(store.keys.key("watch", "r_test"))
     assert [f.decode() for f in fields] == ["proc-a|sid-1"], "the gone process's socket is dropped"
     assert await store.redis.zscore(procs, "proc-b") is None, "the heartbeat prunes processes gone for good"

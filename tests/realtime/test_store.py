@@ -67,7 +67,7 @@ async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_de
     assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # free: taken
     assert await store.cluster_figures("proc-b", 60.0, now - 5) is None       # a live holder keeps it
     assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # and renews it
-    await store.drop_process("proc-a")                                         # proc-a stops beating
+    await store.presence.drop_process("proc-a")                                         # proc-a stops beating
     figures = await store.cluster_figures("proc-b", 60.0, time.time() - 5)
     assert figures is not None and figures["processes"] == 1
     assert await store.cluster_figures("proc-a", 60.0, time.time() - 5) is None

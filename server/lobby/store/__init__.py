@@ -10,7 +10,7 @@ hash tag (`P:room:{r_1a2b}`: one slot a room, see `keys.Keys.key`); the shared d
 timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
 deployment's, `P:{P}:lobby`; the rest are named as listed. Each module of the package lists the keys it
 owns (`timers`: `P:timers`; `people`: sessions and their counts; `chat`: a room's chat; `searches`: the
-cap on search bots); this one still owns:
+cap on search bots; `presence`: processes, a room's sockets, the metrics lease); this one still owns:
 
 | key | type | holds |
 | --- | --- | --- |
@@ -21,12 +21,9 @@ cap on search bots); this one still owns:
 | `P:game:{id}` | hash | `v`, `state`, `view`, `to_move` (deciding), `at`, `began`, `began_v`, `turn_at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
-| `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
-| `P:procs` | zset | server process ids by last heartbeat |
 | `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
 | `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
 | `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
-| `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
 | `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
 """
@@ -52,6 +49,7 @@ from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.store.chat import Chat
 from server.lobby.store.keys import Keys, pack, text, unpack
 from server.lobby.store.people import People
+from server.lobby.store.presence import Presence
 from server.lobby.store.searches import Searches
 from server.lobby.store.timers import TimerStore
 
@@ -196,17 +194,6 @@ class StoredGame(Head):
     view: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
 
 
-LEASE = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then
-  local beat = redis.call('ZSCORE', KEYS[2], holder)
-  if beat and tonumber(beat) >= tonumber(ARGV[3]) then return 0 end
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
-"""The metrics lease (Store.cluster_figures): KEYS = lease, procs; ARGV = process, lease ms, alive after."""
-
 class AtCap(Exception):
     """A new room refused: the hosted set `key` already holds `count` open rooms, its cap."""
 
@@ -214,13 +201,6 @@ class AtCap(Exception):
         super().__init__(f"{key} holds {count} open rooms")
         self.key = key
         self.count = count
-
-
-PROCESS_GONE_AFTER = 3600.0
-"""Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
-presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
-
-
 
 
 class Store:
@@ -234,13 +214,13 @@ class Store:
         self.people = People(client, self.keys)
         self.chat = Chat(client, self.keys)
         self.searches = Searches(client, self.keys)
+        self.presence = Presence(client, self.keys)
         self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
         self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
         self.clustered = isinstance(client, RedisCluster)
         self._commit = client.register_script(COMMIT)
         self._start_clock = client.register_script(START_CLOCK)
         self._mark_sent = client.register_script(MARK_SENT)
-        self._lease = client.register_script(LEASE)
         self._create = client.register_script(CREATE)
 
     async def ping(self) -> bool:
@@ -334,7 +314,7 @@ class Store:
             pipe.zrem(self.keys.key("rooms"), room_id)
             pipe.zrem(self.keys.key("lobby"), room_id)
             self.timers.unschedule_into(pipe, room_id)
-            pipe.delete(self.keys.key("watch", room_id))
+            self.presence.forget_room_into(pipe, room_id)
             self.searches.release_into(pipe, room_id)
             removed, *_ = await pipe.execute()
         return bool(removed)
@@ -619,81 +599,13 @@ class Store:
     async def heartbeat(self, proc: str) -> None:
         """This process is alive; and whether the primary has a replica now (one Redis, or a primary behind
         Sentinel: `replicas`; on a cluster, each primary: `replicas_of`), which each commit then waits for."""
-        now = time.time()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self.keys.key("procs"), {proc: now})
-            pipe.zremrangebyscore(self.keys.key("procs"), "-inf", now - PROCESS_GONE_AFTER)
-            if not self.clustered:
-                pipe.info("replication")
-            answers = await pipe.execute()
+        await self.presence.beat(proc)
         if not self.clustered:
-            self.replicas = min(1, int(answers[-1].get("connected_slaves", 0)))
+            self.replicas = min(1, int((await self.redis.info("replication")).get("connected_slaves", 0)))
             return
         found = await self.redis.info("replication", target_nodes=RedisCluster.PRIMARIES)
         self.replicas_of = {node: min(1, int(info.get("connected_slaves", 0))) for node, info in found.items()
                             if isinstance(info, dict)}
-
-    async def alive(self, proc: str, after: float) -> bool:
-        """Whether the server process `proc` has sent a heartbeat since `after`."""
-        beat = await self.redis.zscore(self.keys.key("procs"), proc)
-        return beat is not None and float(beat) >= after
-
-    async def drop_process(self, proc: str) -> None:
-        await self.redis.zrem(self.keys.key("procs"), proc)
-
-    async def watch(self, room_id: str, proc: str, sid: str, person: str) -> None:
-        await self.redis.hset(self.keys.key("watch", room_id), f"{proc}|{sid}", person)
-
-    async def unwatch(self, room_id: str, proc: str, sid: str) -> None:
-        await self.redis.hdel(self.keys.key("watch", room_id), f"{proc}|{sid}")
-
-    async def watchers_many(self, room_ids: list[str], alive_after: float) -> list[dict[str, int]]:
-        """`watchers` of many rooms in one round trip (dead processes' sockets are skipped, not removed)."""
-        if not room_ids:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrangebyscore(self.keys.key("procs"), alive_after, "+inf")
-            for room_id in room_ids:
-                pipe.hgetall(self.keys.key("watch", room_id))
-            live_raw, *all_fields = await pipe.execute()
-        live = {m.decode() for m in live_raw}
-        out = []
-        for fields in all_fields:
-            counts: dict[str, int] = {}
-            for field, person in fields.items():
-                if field.decode().split("|", 1)[0] in live:
-                    counts[person.decode()] = counts.get(person.decode(), 0) + 1
-            out.append(counts)
-        return out
-
-    async def watchers(self, room_id: str, alive_after: float) -> dict[str, int]:
-        """Person → number of live sockets in the room. Sockets of a process whose heartbeat is late are
-        not counted but kept (a Redis outage makes every heartbeat late, and those sockets are still
-        there); only those of processes gone for PROCESS_GONE_AFTER are dropped."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            self._watchers_into(pipe, room_id, alive_after)
-            return await self._watchers_from(room_id, *await pipe.execute())
-
-    def _watchers_into(self, pipe: Any, room_id: str, alive_after: float) -> None:
-        pipe.hgetall(self.keys.key("watch", room_id))
-        pipe.zrangebyscore(self.keys.key("procs"), alive_after, "+inf")
-        pipe.zrangebyscore(self.keys.key("procs"), time.time() - PROCESS_GONE_AFTER, "+inf")
-
-    async def _watchers_from(self, room_id: str, fields: dict[bytes, bytes], live_raw: list[bytes],
-                             known_raw: list[bytes]) -> dict[str, int]:
-        live = {m.decode() for m in live_raw}
-        known = {m.decode() for m in known_raw}
-        counts: dict[str, int] = {}
-        dead = []
-        for field, person in fields.items():
-            proc = field.decode().split("|", 1)[0]
-            if proc in live:
-                counts[person.decode()] = counts.get(person.decode(), 0) + 1
-            elif proc not in known:
-                dead.append(field)
-        if dead:
-            await self.redis.hdel(self.keys.key("watch", room_id), *dead)
-        return counts
 
     async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and
@@ -701,10 +613,10 @@ class Store:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(self.keys.key("room", room_id))
             pipe.hmget(self.keys.key("game", room_id), *HEAD_FIELDS)
-            self._watchers_into(pipe, room_id, alive_after)
+            self.presence.watchers_into(pipe, room_id, alive_after)
             raw_room, raw_head, *present = await pipe.execute()
         room = Room.from_store(unpack(raw_room)) if raw_room else None
-        return room, Head.parse(raw_head), await self._watchers_from(room_id, *present)
+        return room, Head.parse(raw_head), await self.presence.watchers_from(room_id, *present)
 
     # -- the lobby listing's generation -----------------------------------------------------------
     async def listing_generation(self) -> int:
@@ -719,14 +631,12 @@ class Store:
         """Room and process counts for /metrics, answered only to the process holding the metrics lease
         (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
         them. Three O(1)/O(log n) reads."""
-        ms = max(1, int(lease * 1000))
-        if not await self._lease(keys=[self.keys.key("metrics_lease"), self.keys.key("procs")],
-                                 args=[proc, ms, alive_after]):
+        if not await self.presence.take_metrics_lease(proc, lease=lease, alive_after=alive_after):
             return None
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zcard(self.keys.key("rooms"))
             pipe.zcard(self.keys.key("lobby"))
-            pipe.zcount(self.keys.key("procs"), alive_after, "+inf")
+            self.presence.count_alive_into(pipe, alive_after)
             rooms, listed, procs = await pipe.execute()
         return {"rooms": rooms, "listed": listed, "processes": procs}
 
