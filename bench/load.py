@@ -16,6 +16,8 @@ them (at most 8 such rooms: the service lets 24 search bots play at once).
 values, and with `--sweep 200,400,…` (rooms), every combination runs in turn, interleaved, and a table
 follows: p50, p99, server CPU, CPU per action, memory and the load generator's CPU per point, and the
 knee (the most rooms whose p99 stays under 50 ms) per worker count.
+Each run prints the server side's CPU by process (server, bots, notify, redis); `--profile FILE` writes a
+CPU-time profile of the first server process over the measured window (bench/profiled.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import asyncio
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -142,6 +145,32 @@ def machine_busy() -> float:
     """CPU seconds the whole machine spent busy (all cores, every process) since boot."""
     t = psutil.cpu_times()
     return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
+
+
+def role(p: psutil.Process) -> str:
+    """What a server-side process is, for the CPU breakdown: redis, bots, notify, or server."""
+    try:
+        line = " ".join(p.cmdline())
+    except psutil.Error:
+        return "gone"
+    if "redis-server" in line:
+        return "redis"
+    for word in ("bots", "notify", "floor"):
+        if f" {word}" in line or f".{word}" in line:
+            return word
+    return "server"
+
+
+def usage_by_role(procs: list[psutil.Process]) -> dict[str, float]:
+    """CPU seconds (user+system) of the server-side processes, summed by `role`."""
+    out: dict[str, float] = {}
+    for p in procs:
+        try:
+            t = p.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        out[role(p)] = out.get(role(p), 0.0) + t.user + t.system
+    return out
 
 
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:
@@ -300,6 +329,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         if args.floor:   # the floor of the stack instead (bench/floor.py), under the same load
             command = [sys.executable, "-m", "bench.floor", "--port", str(port)] + \
                       (["--redis-url", env["REDIS_URL"]] if env.get("REDIS_URL") else [])
+        if args.profile and not args.floor:   # the first process, under cProfile (bench/profiled.py)
+            command = [command[0], str(ROOT / "bench" / "profiled.py"), args.profile, *command[3:]] \
+                if not servers else command
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     server = servers[0]
     try:
@@ -330,8 +362,13 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             if line == "MEASURE_START":
                 procs = [*watched, *main.children(recursive=True)]
                 start = (time.monotonic(), usage(procs)[0], machine_busy())
+                roles_then = usage_by_role(procs)
+                if args.profile and not args.floor:
+                    server.send_signal(signal.SIGUSR1)
                 pauses_then = [await collector_pauses(u) for u in urls]
             elif line.startswith("RESULT "):
+                if args.profile and not args.floor:
+                    server.send_signal(signal.SIGUSR2)
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
                 result.update({k: max(x[k] or 0 for x in latencies) for k in latencies[0]})
@@ -345,6 +382,9 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 if start is not None:
                     elapsed = time.monotonic() - start[0]
                     result["server_cpu_percent"] = 100 * (cpu - start[1]) / elapsed
+                    roles_now = usage_by_role(procs)
+                    result["cpu_percent_by_role"] = {
+                        k: round(100 * (v - roles_then.get(k, 0.0)) / elapsed, 1) for k, v in roles_now.items()}
                     result["machine_load"] = os.getloadavg()[0]
                     # what else ran on the machine meanwhile (another benchmark, a test run): the whole
                     # machine's busy time less the server's and the load generator's
@@ -418,6 +458,9 @@ def report(r: dict[str, object]) -> None:
     per_move = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
     print(f"server CPU           {f('server_cpu_percent')} % of one core (server processes + Redis), "
           f"{per_move} ms per {'move' if bots else 'action'}")
+    roles = r.get("cpu_percent_by_role")
+    if isinstance(roles, dict):
+        print("CPU by process       " + ", ".join(f"{k} {v:.1f} %" for k, v in sorted(roles.items())))
     print(f"server memory        {f('server_rss_mb')} MB resident")
     for pauses in r.get("gc_pauses") or []:   # type: ignore[attr-defined]
         print("gc pauses            " + "; ".join(
@@ -511,6 +554,8 @@ def main() -> None:
                         help="seconds an engine step may hold the event loop (TONGIAKI_LOOP_SLICE); 0: no limit; "
                              "0,0.004 compares them")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="a CPU profile of the first server process over the measured window (pstats file)")
     parser.add_argument("--compare-deflate", action="store_true", help="run with deflate off, then on")
     args = parser.parse_args()
     if not (ROOT / "client" / "node_modules" / "socket.io-client").is_dir():
