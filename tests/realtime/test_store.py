@@ -93,3 +93,14 @@ async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_s
     assert (await store.game_head(room_id)).began == 600.0          # a new round: its own
     assert await store.report_seen(room_id, 3, "p_a", 60) == {"p_a"}
     assert await store.report_seen(room_id, 3, "p_b", 60) == {"p_a", "p_b"}
+
+
+async def test_a_commit_goes_on_once_after_redis_lost_its_scripts(store):
+    # a restarted or failed-over Redis has no scripts: the commit, sent by the script's hash alone, is
+    # answered NOSCRIPT (nothing of it ran), sends the script and is applied once
+    raw = await started(store)
+    await store.redis.script_flush()
+    assert await commit(store, 0, raw)
+    assert (await store.game("r_test0001"))["v"] == 1
+    assert [m["v"] for m in await store.messages_since("r_test0001", -1)] == [0, 1]
+    assert await commit(store, 1, b"")   # and the script is there again for the next

@@ -41,7 +41,7 @@ from typing import Any, cast
 import redis.asyncio as redis
 from redis import exceptions
 from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
-from redis.exceptions import WatchError
+from redis.exceptions import NoScriptError, WatchError
 from redis.typing import EncodableT, FieldT
 
 from server.bots.worker import BotJob
@@ -482,14 +482,24 @@ class Store:
             ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
             return bool(ok)
         # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
-        # commit (WAIT counts this connection's writes: in the same pipeline)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            await self._commit(keys=keys, args=args, client=pipe)
-            if check is not None:
-                self.timers.forward_into(pipe, room_id, check)
-            if self.replicas:
-                pipe.wait(self.replicas, REPLICA_WAIT_MS)
-            (ok, _), *rest = await pipe.execute()
+        # commit (WAIT counts this connection's writes: in the same pipeline). The script goes by its hash
+        # alone: a Script object in a pipeline costs a SCRIPT EXISTS round trip at every execute; a Redis
+        # that lost its scripts (a restart, a failover) answers NOSCRIPT, runs nothing of it, and is sent
+        # the script once before the pipeline goes again.
+        for attempt in range(2):
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+                    if check is not None:
+                        self.timers.forward_into(pipe, room_id, check)
+                    if self.replicas:
+                        pipe.wait(self.replicas, REPLICA_WAIT_MS)
+                    (ok, _), *rest = await pipe.execute()
+                break
+            except NoScriptError:
+                if attempt:
+                    raise
+                await self.redis.script_load(COMMIT)
         if self.replicas and ok == 1 and rest[-1] < self.replicas:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         rest[-1], self.replicas, REPLICA_WAIT_MS)
