@@ -3,14 +3,13 @@
 import { Net, storeName } from './net.js';
 import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL, refusal } from './i18n.js';
 import { touchWords } from './touch.js';
-import { GameStream } from './patch.js';
+import { RoomSession } from './roomsession.js';
 import { el, clear } from './ui/dom.js';
 import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
 import { ExpeditionsTable } from './expeditions/table.js';
-import { TableState } from './ui/tablestate.js';
-import { GameLog, backfillLog } from './ui/gamelog.js';
+import { backfillLog } from './ui/gamelog.js';
 import { Chat } from './ui/chat.js';
 import { Replay } from './ui/replay.js';
 import { EndScreen } from './ui/endscreen.js';
@@ -67,9 +66,11 @@ class App {
     this.net.on('status', () => this.drawConn());
     this.net.on('session', (s) => this.onSession(s));
     this.net.on('lobby', (m) => this.onLobby(m));
-    this.net.on('room', (r) => this.onRoom(r));
-    this.net.on('game', (g) => this.onGame(g));
-    this.net.on('legal', (l) => this.onLegal(l));
+    // a room's messages go to its session, while it is the room on screen
+    const inRoom = (id) => (this.room && id === this.room.id ? this.room : null);
+    this.net.on('room', (r) => inRoom(r.id)?.onRoom(r));
+    this.net.on('game', (g) => { const r = inRoom(g.room); if (r) { this._lastHeard = Date.now(); r.onGame(g); } });
+    this.net.on('legal', (l) => inRoom(l.room)?.onLegal(l));
     // A broadcast lost in transit (say while a server's Redis link reconnects) leaves no gap to notice
     // until the next message: after a quiet spell in a running game, ask for what was missed.
     this._lastHeard = Date.now();
@@ -129,6 +130,14 @@ class App {
 
   go(path) { location.hash = `#/${path}`; }
 
+  /** What a page is given (the lobby, lessons, rules, a replay): the strings and language as the page is drawn,
+   *  requests, a brief message, navigation, the session, and whether the lobby is the screen. */
+  get page() {
+    return { t: this.t, lang: this.lang, request: (event, data) => this.net.request(event, data),
+      toast: (text) => this.toast(text), go: (path) => this.go(path), session: () => this.session,
+      inLobby: () => this.screen === 'lobby' };
+  }
+
   // ------------------------------------------------------------------ session and routing
   async onSession(s) {
     this.session = s;
@@ -172,7 +181,7 @@ class App {
       // the table state and the log belong to the room: a new table in the new language shows them
       this.room.table?.destroy();
       this.room.table = null;
-      this.room.chat = this.newChat(this.room.chat);
+      this.room.chat = this.newChat(this.room, this.room.chat);
       this.renderRoom();
     }
   }
@@ -183,7 +192,7 @@ class App {
     if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
     this.replay?.destroy();
     this.screen = 'replay';
-    this.replay = new Replay(this, this.main, id);
+    this.replay = new Replay(this.page, this.main, id);
     await this.replay.load();
   }
 
@@ -192,9 +201,9 @@ class App {
     if (this.room) await this.leaveRoom();
     if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
     this.screen = page;
-    if (page === 'rules') { await renderRules(this, this.main); return; }
-    if (!arg) { renderLessons(this, this.main); return; }
-    this.lesson = EX_LESSON_IDS.includes(arg) ? new ExLesson(this, this.main, arg) : new Lesson(this, this.main, arg);
+    if (page === 'rules') { await renderRules(this.page, this.main); return; }
+    if (!arg) { renderLessons(this.page, this.main); return; }
+    this.lesson = EX_LESSON_IDS.includes(arg) ? new ExLesson(this.page, this.main, arg) : new Lesson(this.page, this.main, arg);
     await this.lesson.start();
   }
 
@@ -206,7 +215,11 @@ class App {
     await this.watchLobby();
   }
 
-  showLobby() { this.lobbyUi = renderLobby(this, this.main); }
+  showLobby() {
+    this.lobbyUi?.reach.destroy();
+    this.lobbyUi = renderLobby({ ...this.page, rooms: () => this.lobbyRooms, setName: (n) => this.setName(n),
+      createRoom: (s) => this.createRoom(s), joinCode: (c) => this.joinCode(c) }, this.main);
+  }
 
   async watchLobby() {
     // The socket hears `lobby` events from before the listing is read, so one may come before the answer
@@ -264,8 +277,10 @@ class App {
   }
 
   // ------------------------------------------------------------------ rooms
-  newChat(old) {
-    const c = new Chat(this, this.room.id);
+  /** The chat of room `r` (its lines kept from `old`, the chat in the language before a switch). */
+  newChat(r, old) {
+    const c = new Chat({ t: this.t, me: () => this.session?.person, seats: () => r.state?.seats,
+      send: (text) => r.send('chat', { text }), refused: (e) => this.toast(refusal(this.t, e)) });
     if (old) for (const line of old.lines) c.add(line);
     return c;
   }
@@ -283,10 +298,8 @@ class App {
 
   /** room_join (with `since` when we already hold a version). */
   async joinRoom(id, rejoin) {
-    const payload = { room: id };
-    const held = this.room && this.room.id === id ? this.room.stream : null;
-    if (rejoin && held && held.v !== null) payload.since = held.v;
-    const res = await this.net.request('room_join', payload);
+    const held = this.room && this.room.id === id ? this.room : null;
+    const res = await this.net.request('room_join', held ? held.joinPayload(rejoin) : { room: id });
     // the person went elsewhere while it was answered (the lobby, another room): an answer that came
     // late must not take them back
     if (rejoin ? this.room?.id !== id : this.screen !== 'room' || this.entering !== id) return;
@@ -301,153 +314,40 @@ class App {
   setupRoom(id, res) {
     const fresh = !this.room || this.room.id !== id;
     if (fresh) {
-      this.room = { id, state: res.room, stream: new GameStream(), chat: null, table: null,
-        tableState: new TableState({ room: res.room, me: this.session?.person ?? null }), log: new GameLog(id).restore() };
-      this.room.chat = new Chat(this, id);
+      const r = new RoomSession(this.net, id, res.room, this.session?.person ?? null, {
+        render: () => { if (this.room === r) this.renderRoom(); },
+        rejoin: () => this.joinRoom(id, true),
+        refused: (e) => this.toast(refusal(this.t, e)) });
+      r.chat = this.newChat(r);
+      this.room = r;
       this.screen = 'room';
-    } else if (!this.room.state || (res.room.rev ?? 0) >= (this.room.state.rev ?? 0)) {
-      this.room.state = res.room;
-      this.room.tableState.set({ room: res.room });
     }
-    this.clockFromRoom(res.room);
-    for (const line of res.chat || []) this.room.chat.add(line);
-    this.renderRoom();
-    if (res.game) this.applyCatchUp(res.game);
-  }
-
-  applyCatchUp(answer) {
-    const r = this.room;
-    const results = r.stream.catchUp(answer);
-    for (const x of results) {
-      if (x.status === 'snapshot' || x.status === 'applied') { this.ensureTable(); r.table.show(x); }
-    }
-    this.streamChanged();
+    this.room.joined(res, fresh);
   }
 
   async leaveRoom() {
     const r = this.room;
     if (!r) return;
     this.room = null;
-    r.table?.destroy();
-    await this.net.request('room_leave', { room: r.id });
-  }
-
-  onRoom(state) {
-    const r = this.room;
-    if (!r || state.id !== r.id) return;
-    if (r.state && (state.rev ?? 0) < (r.state.rev ?? 0)) return;
-    const was = r.state?.status;
-    r.state = state;
-    r.tableState.set({ room: state });
-    if (state.rematch) r.invite = state.rematch;
-    r.end?.update();
-    this.clockFromRoom(state);
-    if (was !== state.status || state.status === 'waiting') this.renderRoom();
+    await r.leave();
   }
 
   watchdog() {
     const r = this.room;
     if (!r || r.stream.v === null || r.state?.status !== 'playing' || Date.now() - this._lastHeard < QUIET_MS) return;
     this._lastHeard = Date.now();
-    this.catchUp();
+    r.catchUp();
   }
 
-  async onGame(msg) {
-    const r = this.room;
-    if (!r || msg.room !== r.id) return;
-    this._lastHeard = Date.now();
-    const res = r.stream.receive(msg);
-    if (res.status === 'applied') {
-      this.ensureTable();
-      r.table.show(res);
-      this.clockFromMessage(res.view, res.prev);
-      this.streamChanged();
-    } else if (res.status === 'gap') {
-      await this.catchUp();
-    }
-  }
-
-  /** The legal actions of a decision of ours (they come apart from the room's `game` messages). */
-  onLegal(payload) {
-    const r = this.room;
-    if (!r || payload.room !== r.id) return;
-    r.stream.setLegal(payload);
-    this.streamChanged();
-  }
-
-  /** The turn clock from a room state: the server's milliseconds left, counted from now on this machine
-   *  (so a skewed clock here does not matter). */
-  clockFromRoom(state) {
-    const ts = this.room?.tableState;
-    if (!ts) return;
-    const c = state.clock;
-    if (c && typeof c.remaining_ms === 'number') {
-      // Expeditions: `starts_ms` while the turn's clock waits for its report to be seen (§14)
-      if (!ts.deadline || c.v >= ts.deadline.v) ts.set({ deadline: { v: c.v, colour: c.colour, end: performance.now() + c.remaining_ms,
-        starts: typeof c.starts_ms === 'number' ? performance.now() + c.starts_ms : null } });
-    } else if (ts.deadline && (state.v === ts.deadline.v || state.status !== 'playing')) {
-      ts.set({ deadline: null });   // a bot took the seat over, or the game ended
-    }
-  }
-
-  /** A live game message starts a decision: with a turn clock and a person to decide, it runs from now.
-   *  In Expeditions the clock times the turn: it starts afresh only when a new turn begins. */
-  clockFromMessage(view, prev) {
-    const r = this.room;
-    const clock = r.state?.settings?.clock;
-    if (view?.mode === 'expeditions') {
-      const d = r.tableState.deadline;
-      if (view.phase === 'over') r.tableState.set({ deadline: null });
-      else if (!d || !prev || prev.turn !== view.turn) {
-        // a live game's clock waits for the report (25 s at the latest, §14) until the room says it started
-        const wait = prev && clock <= 600 ? 25_000 : 0;
-        r.tableState.set({ deadline: { v: r.stream.v, turn: view.turn, end: performance.now() + wait + clock * 1000,
-          starts: wait ? performance.now() + wait : null } });
-      }
-      else r.tableState.set({ deadline: { ...d, v: r.stream.v } });
-      return;
-    }
-    const colour = view?.pending?.colour;
-    const seat = colour ? r.tableState.seatOfColour(colour) : null;
-    const runs = clock && seat && seat.kind === 'human' && !seat.autopilot;
-    r.tableState.set({ deadline: runs ? { v: r.stream.v, colour, end: performance.now() + clock * 1000 } : null });
-  }
-
-  /** The game stream moved on or our legal actions came: the table state learns the version and them. */
-  streamChanged() {
-    const r = this.room;
-    if (r) r.tableState.set({ v: r.stream.v, legal: r.stream.legalNow() });
-  }
-
-  async catchUp() {
-    const r = this.room;
-    if (!r || this._catching) return;
-    this._catching = true;
-    try {
-      if (r.stream.v === null) { await this.joinRoom(r.id, true); return; }
-      const res = await this.net.request('since', { room: r.id, v: r.stream.v });
-      if (res.ok) {
-        if (res.snapshot || res.messages) this.applyCatchUp(res);
-        for (const line of res.chat || []) r.chat.add(line);
-      }
-    } finally { this._catching = false; }
-  }
-
-  ensureTable() {
-    const r = this.room;
-    if (r.table) return;
-    if (r.state?.status === 'waiting') { r.state = { ...r.state, status: 'playing' }; }
-    this.renderRoom();
-  }
-
+  /** The room's screen: the waiting room, or the table of its rule set (made once, then fed by the session). */
   renderRoom() {
     const r = this.room;
     if (!r) return;
-    const waiting = r.state.status === 'waiting' && r.stream.v === null;
-    if (waiting) {
+    if (r.waiting) {
       if (r.table) { r.table.destroy(); r.table = null; }
       const slot = el('div', { class: 'chat-slot' });
-      renderWaiting(this, this.main, slot);
+      renderWaiting({ t: this.t, room: r.state, me: this.session?.person, request: (ev, extra) => r.request(ev, extra),
+        leave: () => this.go(''), toast: (text) => this.toast(text) }, this.main, slot);
       r.chat.mount(slot);
       return;
     }
@@ -455,43 +355,33 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
-      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => this.act(a),
-        history: () => this.net.request('since', { room: r.id, v: 0 }),
+      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => r.act(a),
+        history: () => r.history(),
         lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
           r.state?.code),
-        keepDraft: true,
-        // Expeditions (docs/protocol.md §14): the report shown lets the next turn's deadline start; an order
-        // that is in may be taken back until the turn resolves
-        seen: (turn) => this.net.request('report_seen', { room: r.id, turn }).catch(() => null),
-        withdraw: () => this.net.request('withdraw', { room: r.id }) });
-      r.end = new EndScreen(this, r.table.panels.resultEl, r.table.rewindSlot);
+        keepDraft: true, seen: (turn) => r.seen(turn), withdraw: () => r.withdraw() });
+      r.end = new EndScreen({ t: this.t, room: r, me: () => this.session?.person, rematch: () => this.rematch(r) },
+        r.table.panels.resultEl, r.table.rewindSlot);
       r.chat.mount(r.table.chatSlot);
       if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view, v: r.stream.v });
     }
   }
 
-  async roomRequest(event, extra) {
-    const res = await this.net.request(event, { room: this.room.id, ...extra });
-    if (!res.ok) { this.toast(refusal(this.t, res.error)); return res; }
-    if (res.room) this.onRoom(res.room);
-    return res;
+  /** Ask for a rematch of room `r` (or accept it: the same request), go to its room and sit in our old seat. */
+  async rematch(r) {
+    const res = await r.send('rematch', {});
+    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
+    await this.enterRoom(res.room);
+    if (this.room?.id !== res.room) return;
+    const me = this.session?.person;
+    const seat = (res.seats || [])[0];
+    const held = this.room.state?.seats?.[seat];
+    if (seat !== undefined && !(held && held.person === me)) await this.room.request('sit', { seat });
+    this.go(`room/${res.room}`);
   }
 
-  /** Send a decision; the table state knows it is on its way, and which version answers it. */
-  async act(action) {
-    const r = this.room;
-    const ts = r.tableState;
-    if (ts.sending) return { ok: false, error: { code: 'busy' } };
-    ts.set({ sending: true });
-    let res;
-    try {
-      res = await this.net.request('act', { room: r.id, v: r.stream.v, action });
-      if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
-    } finally {
-      ts.set({ sending: false, ...(res?.ok && typeof res.v === 'number' ? { waitV: res.v } : {}) });
-    }
-    return res;
-  }
+  /** Send a decision in the room on screen (the browser tests play through it too). */
+  act(action) { return this.room.act(action); }
 }
 
 const app = new App(document.getElementById('app'));

@@ -8,13 +8,13 @@ import { ExpeditionsTable } from './table.js';
 import { orderWords } from './orders.js';
 
 export class ExLesson {
-  constructor(app, root, id) {
-    this.app = app; this.t = app.t; this.root = root;
+  constructor(page, root, id) {
+    this.page = page; this.t = page.t; this.root = root;
     this.id = EX_LESSON_IDS.includes(id) ? id : EX_LESSON_IDS[0];
     this.gone = false;
     this.v = 0;
     this.state = new TableState({ me: 'learner', v: 0, legal: null, room: { id: 'tutorial', settings: { game: 'expeditions' }, spectators: 0, status: 'playing', seats: [
-      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: app.session?.name || this.t('room.you'), connected: true },
+      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: page.session()?.name || this.t('room.you'), connected: true },
       { seat: 1, colours: ['blue'], kind: 'bot', person: null, name: this.t('learn.opponent'), connected: true }] } });
   }
 
@@ -42,9 +42,9 @@ export class ExLesson {
   }
 
   async begin() {
-    const res = await this.app.net.request('tutorial_start', { lesson: this.id });
+    const res = await this.page.request('tutorial_start', { lesson: this.id });
     if (this.gone) return;
-    if (!res.ok) { this.app.toast(this.t('err.server', { message: res.error?.message })); return; }
+    if (!res.ok) { this.page.toast(this.t('err.server', { message: res.error?.message })); return; }
     this.v = 0; this.notQuite = false;
     this.table.reports = []; this.table.shownReport = -1; this.table.step = -1; this.table.draft = null;
     this.table.show({ status: 'snapshot', view: res.view });
@@ -79,12 +79,12 @@ export class ExLesson {
     this.state.set({ sending: true });
     let res;
     try {
-      res = await this.app.net.request('tutorial_act', { lesson: this.id, action: order });
+      res = await this.page.request('tutorial_act', { lesson: this.id, action: order });
     } finally { this.state.set({ sending: false }); }
     if (this.gone) return res;
     if (!res.ok) {
       this.notQuite = res.error?.code === 'not_the_lesson';
-      if (!this.notQuite) this.app.toast(this.t('err.server', { message: res.error?.message }));
+      if (!this.notQuite) this.page.toast(this.t('err.server', { message: res.error?.message }));
       this.drawGuide();
       return res;
     }

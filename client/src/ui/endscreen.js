@@ -2,7 +2,6 @@
 // replay", "Back to lobby", and the invitation to a rematch another player asked for (docs/protocol.md §4
 // `rematch`); and a spectator's way to rewind a game still being played.
 import { el, clear } from './dom.js';
-import { refusal } from '../i18n.js';
 
 /** The end of a game over the board (both rule sets' tables): the table's result panel, which it shows
  *  once the last move has played, then the buttons (EndScreen places them after it). It folds away to
@@ -20,9 +19,10 @@ export function endMoment(t, resultEl) {
 
 export class EndScreen {
   /** Placed right after `anchor` (the table's result panel); a spectator's rewind goes in `rewindSlot`
-   *  (the table's top line, shown on every screen size). */
-  constructor(app, anchor, rewindSlot) {
-    this.app = app;
+   *  (the table's top line, shown on every screen size). `room` the room's session (`id`, `state`, `invite`),
+   *  `me()` the person this page is, `rematch()` asks for the rematch (or accepts it) and takes the person there. */
+  constructor({ t, room, me, rematch }, anchor, rewindSlot) {
+    this.t = t; this.room = room; this.me = me; this.askRematch = rematch;
     this.el = el('div', { class: 'end-actions', 'data-testid': 'end-actions', hidden: true });
     this.rewindSlot = rewindSlot;
     anchor.after(this.el);
@@ -30,9 +30,9 @@ export class EndScreen {
   }
 
   update() {
-    const app = this.app, t = app.t, r = app.room;
+    const t = this.t, r = this.room;
     const box = this.el;
-    const me = app.session?.person;
+    const me = this.me();
     const played = (r?.state?.seats || []).some((s) => s.kind === 'human' && s.person === me);
     const watching = r && r.state?.status === 'playing' && !played;   // a spectator may rewind the game so far
     if (this.rewindSlot) {
@@ -53,21 +53,10 @@ export class EndScreen {
     box.append(row);
   }
 
-  /** Ask for the rematch (or accept it: the same request), go to its room and sit in our old seat. */
+  /** Ask for the rematch (or accept it: the same request), once at a time. */
   async rematch() {
-    const app = this.app, r = app.room;
-    if (!r || this.busy) return;
+    if (this.busy) return;
     this.busy = true;
-    try {
-      const res = await app.net.request('rematch', { room: r.id });
-      if (!res.ok) { app.toast(refusal(app.t, res.error)); return; }
-      await app.enterRoom(res.room);
-      if (app.room?.id !== res.room) return;
-      const me = app.session?.person;
-      const seat = (res.seats || [])[0];
-      const held = app.room.state?.seats?.[seat];
-      if (seat !== undefined && !(held && held.person === me)) await app.roomRequest('sit', { seat });
-      app.go(`room/${res.room}`);
-    } finally { this.busy = false; }
+    try { await this.askRematch(); } finally { this.busy = false; }
   }
 }

@@ -12,16 +12,19 @@ export const DEADLINES = [[30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 
 /** Puts `node` in `list` (the form shows or hides the list's nodes together) and returns it. */
 function mark(list, node) { list.push(node); return node; }
 
-export function renderLobby(app, root) {
-  const t = app.t;
+/** The lobby in `root`. `page`: what every page is given (main.js `page`), and `rooms()` the lobby's rooms by id,
+ *  `setName(name)`, `createRoom(settings)`, `joinCode(code)`. Returns `{ update, reach }`: `update()` after the
+ *  rooms changed; `reach` the "Your turns" panel (its owner destroys it when the lobby is drawn again). */
+export function renderLobby(page, root) {
+  const t = page.t;
   clear(root);
-  const nameInput = el('input', { type: 'text', maxlength: 24, value: app.session?.name || '', 'data-testid': 'nickname', 'aria-label': t('lobby.nickname') });
-  const nameForm = el('form', { class: 'nickname', onsubmit: async (e) => { e.preventDefault(); await app.setName(nameInput.value); } },
+  const nameInput = el('input', { type: 'text', maxlength: 24, value: page.session()?.name || '', 'data-testid': 'nickname', 'aria-label': t('lobby.nickname') });
+  const nameForm = el('form', { class: 'nickname', onsubmit: async (e) => { e.preventDefault(); await page.setName(nameInput.value); } },
     el('label', {}, t('lobby.nickname'), ' ', nameInput), el('button', { type: 'submit', 'data-testid': 'save-name' }, t('lobby.save')));
 
   // create a table
   const f = {
-    name: el('input', { type: 'text', maxlength: 40, 'data-testid': 'table-name', value: t('lobby.default_name', { name: app.session?.name || 'Guest' }) }),
+    name: el('input', { type: 'text', maxlength: 40, 'data-testid': 'table-name', value: t('lobby.default_name', { name: page.session()?.name || 'Guest' }) }),
     seats: el('select', { 'data-testid': 'seats' }, [2, 3, 4, 5, 6].map((n) => el('option', { value: n, text: String(n) }))),
     two: el('input', { type: 'checkbox', 'data-testid': 'two-colours' }),
     free: el('input', { type: 'checkbox', 'data-testid': 'free-follow-up' }),
@@ -56,9 +59,9 @@ export function renderLobby(app, root) {
     class: 'create', 'data-testid': 'create-form',
     onsubmit: async (e) => {
       e.preventDefault();
-      const name = f.name.value.trim() || t('lobby.default_name', { name: app.session?.name || 'Guest' });
+      const name = f.name.value.trim() || t('lobby.default_name', { name: page.session()?.name || 'Guest' });
       if (f.game.value === 'expeditions') {
-        await app.createRoom({ name, game: 'expeditions', seats: Number(f.seats.value), private: f.priv.checked, clock: Number(f.deadline.value),
+        await page.createRoom({ name, game: 'expeditions', seats: Number(f.seats.value), private: f.priv.checked, clock: Number(f.deadline.value),
           bot_pace: f.pace.value === '' ? 1 : Number(f.pace.value), grace: f.grace.value === '' ? 30 : Number(f.grace.value) });
         return;
       }
@@ -72,7 +75,7 @@ export function renderLobby(app, root) {
         grace: f.grace.value === '' ? 30 : Number(f.grace.value),
         first: f.first.value === '' ? null : Number(f.first.value),
       };
-      await app.createRoom(settings);
+      await page.createRoom(settings);
     },
   },
   el('h2', { text: t('lobby.create') }),
@@ -85,14 +88,13 @@ export function renderLobby(app, root) {
   el('button', { type: 'submit', class: 'primary', 'data-testid': 'create' }, t('lobby.create_btn')));
 
   const code = el('input', { type: 'text', maxlength: 12, 'data-testid': 'code-input', 'aria-label': t('lobby.code') });
-  const codeForm = el('form', { class: 'join-code', onsubmit: (e) => { e.preventDefault(); if (code.value.trim()) app.joinCode(code.value.trim().toUpperCase()); } },
+  const codeForm = el('form', { class: 'join-code', onsubmit: (e) => { e.preventDefault(); if (code.value.trim()) page.joinCode(code.value.trim().toUpperCase()); } },
     el('label', {}, t('lobby.join_code'), ' ', code), el('button', { type: 'submit' }, t('lobby.join')));
 
   const openList = el('ul', { class: 'rooms', 'data-testid': 'open-rooms' });
   const liveList = el('ul', { class: 'rooms', 'data-testid': 'live-rooms' });
-  const welcome = renderWelcome(app);
-  app.reachUi?.destroy();
-  const reach = app.reachUi = renderReach(app);
+  const welcome = renderWelcome(page);
+  const reach = renderReach(page);
   root.append(welcome.el, el('div', { class: 'lobby' },
     el('section', { class: 'panel lobby-me' }, nameForm, codeForm),
     reach.el,
@@ -102,21 +104,21 @@ export function renderLobby(app, root) {
   showGame();
 
   const update = () => {
-    const rooms = [...app.lobbyRooms.values()].sort((a, b) => (b.created || 0) - (a.created || 0));
-    fillList(app, openList, rooms.filter((r) => r.status === 'waiting'));
-    fillList(app, liveList, rooms.filter((r) => r.status === 'playing'));
+    const rooms = [...page.rooms().values()].sort((a, b) => (b.created || 0) - (a.created || 0));
+    fillList(page, openList, rooms.filter((r) => r.status === 'waiting'));
+    fillList(page, liveList, rooms.filter((r) => r.status === 'playing'));
     welcome.refresh();
     reach.refresh(true);   // a table started or ended: the list may change (at most every 3 s)
   };
   update();
-  return { update };
+  return { update, reach };
 }
 
 function field(label, input) { return el('label', { class: 'field' }, el('span', { text: label }), input); }
 function check(label, input) { return el('label', { class: 'check' }, input, ' ', label); }
 
-function fillList(app, list, rooms) {
-  const t = app.t;
+function fillList(page, list, rooms) {
+  const t = page.t;
   clear(list);
   if (!rooms.length) { list.append(el('li', { class: 'muted', text: t('lobby.none') })); return; }
   for (const r of rooms) {
@@ -133,7 +135,7 @@ function fillList(app, list, rooms) {
         (r.players || []).map((p) => p.name).join(', '),
         r.spectators ? ` · ${t('lobby.spectators', { n: r.spectators })}` : '',
         vs.length ? ` · ${vs.join(', ')}` : ''),
-      el('button', { type: 'button', 'data-testid': r.status === 'waiting' ? 'join-room' : 'watch-room', onclick: () => app.go(`room/${r.id}`) },
+      el('button', { type: 'button', 'data-testid': r.status === 'waiting' ? 'join-room' : 'watch-room', onclick: () => page.go(`room/${r.id}`) },
         r.status === 'waiting' ? t('lobby.join') : t('lobby.watch'))));
   }
 }

@@ -9,8 +9,8 @@ const MODES = ['every', 'mine', 'digest', 'off'];
 const REFRESH_MS = 30000;
 
 /** The "Your turns" panel of the lobby: `{ el, refresh, destroy }`; it asks the server again every 30 s. */
-export function renderReach(app) {
-  const t = app.t;
+export function renderReach(page) {
+  const t = page.t;
   const turns = el('ul', { class: 'rooms your-turns', 'data-testid': 'your-turns' });
   const tell = el('div', { class: 'reach', 'data-testid': 'reach' });
   const root = el('section', { class: 'panel', 'data-testid': 'your-turns-panel' },
@@ -21,7 +21,7 @@ export function renderReach(app) {
 
   let asked = 0;
   const refresh = async (soon = false) => {
-    if (gone || app.screen !== 'lobby' || (soon && Date.now() - asked < 3000)) return;
+    if (gone || !page.inLobby() || (soon && Date.now() - asked < 3000)) return;
     asked = Date.now();
     const got = await apiJson('/api/notify/me');
     if (gone || !got) return;
@@ -30,14 +30,14 @@ export function renderReach(app) {
   };
   const setMode = async (room, mode) => {
     const r = await apiSend('/api/notify/table', { room, mode });
-    if (r.status !== 200) app.toast(t('err.server', { message: r.body?.error?.message || r.status }));
+    if (r.status !== 200) page.toast(t('err.server', { message: r.body?.error?.message || r.status }));
     else refresh();
   };
 
   function draw() {
     clear(turns);
     const waiting = me.turns.filter((x) => x.expected).length;
-    if (app.screen === 'lobby' && inLobby()) document.title = waiting ? `(${waiting}) ${t('app.title')}` : t('app.title');
+    if (page.inLobby() && inLobby()) document.title = waiting ? `(${waiting}) ${t('app.title')}` : t('app.title');
     if (!me.turns.length) turns.append(el('li', { class: 'muted', text: t('reach.none') }));
     for (const x of me.turns) {
       const mode = el('select', { 'data-testid': 'reach-mode', 'aria-label': t('reach.mode'), onchange: () => setMode(x.room, mode.value) },
@@ -46,7 +46,7 @@ export function renderReach(app) {
       turns.append(el('li', { class: 'room-item', 'data-room': x.room, 'data-expected': String(x.expected) },
         el('div', { class: 'room-title' }, el('a', { href: `#/room/${x.room}`, text: x.name }), ' ',
           el('span', { class: `tag ${x.expected ? 'st-playing' : ''}`, text: t(x.expected ? 'reach.yours' : 'reach.others') })),
-        el('div', { class: 'room-meta', 'data-testid': 'reach-deadline' }, x.deadline_ms ? t('reach.deadline', { when: when(x.deadline_ms, app) }) : '', ' '),
+        el('div', { class: 'room-meta', 'data-testid': 'reach-deadline' }, x.deadline_ms ? t('reach.deadline', { when: when(x.deadline_ms, page) }) : '', ' '),
         el('label', { class: 'field' }, el('span', { text: t('reach.mode') }), mode)));
     }
     drawTell();
@@ -60,8 +60,8 @@ export function renderReach(app) {
       const input = el('input', { type: 'email', maxlength: 254, value: reach.email || '', 'data-testid': 'reach-email', 'aria-label': t('reach.email') });
       const form = el('form', { class: 'nickname', onsubmit: async (e) => {
         e.preventDefault();
-        const r = await apiSend('/api/notify/email', { email: input.value.trim(), lang: app.lang });
-        if (r.status === 200) { me.reach = r.body.reach; drawTell(); } else app.toast(r.body?.error?.message || t('reach.bad_email'));
+        const r = await apiSend('/api/notify/email', { email: input.value.trim(), lang: page.lang });
+        if (r.status === 200) { me.reach = r.body.reach; drawTell(); } else page.toast(r.body?.error?.message || t('reach.bad_email'));
       } }, el('label', {}, t('reach.email'), ' ', input), el('button', { type: 'submit', 'data-testid': 'reach-send' }, t('reach.send_link')));
       tell.append(form);
       if (reach.email) {
@@ -87,12 +87,12 @@ export function renderReach(app) {
 
   async function subscribe() {
     try {
-      if (await Notification.requestPermission() !== 'granted') { app.toast(t('reach.push_denied')); return; }
+      if (await Notification.requestPermission() !== 'granted') { page.toast(t('reach.push_denied')); return; }
       const registration = await navigator.serviceWorker.register('/sw.js');
       const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: me.vapid });
-      const r = await apiSend('/api/notify/push', { subscription: sub.toJSON(), lang: app.lang });
-      if (r.status === 200) { me.reach = r.body.reach; drawTell(); } else app.toast(r.body?.error?.message || String(r.status));
-    } catch (e) { app.toast(t('reach.push_denied')); console.error(e); }
+      const r = await apiSend('/api/notify/push', { subscription: sub.toJSON(), lang: page.lang });
+      if (r.status === 200) { me.reach = r.body.reach; drawTell(); } else page.toast(r.body?.error?.message || String(r.status));
+    } catch (e) { page.toast(t('reach.push_denied')); console.error(e); }
   }
 
   // the count is the lobby's: leaving it, the title is the page's again (a table's own signals take over)
@@ -107,9 +107,9 @@ export function renderReach(app) {
 function inLobby() { return /^(#\/?)?$/.test(location.hash); }
 
 /** A deadline in the person's language and time zone, with the time left. */
-function when(ms, app) {
+function when(ms, page) {
   const left = Math.max(0, ms - Date.now());
   const h = Math.floor(left / 3600000), m = Math.floor((left % 3600000) / 60000);
-  const at = new Date(ms).toLocaleString(app.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-  return `${at} (${app.t(h ? 'reach.left_h' : 'reach.left_m', { h, m })})`;
+  const at = new Date(ms).toLocaleString(page.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  return `${at} (${page.t(h ? 'reach.left_h' : 'reach.left_m', { h, m })})`;
 }

@@ -33,9 +33,9 @@ export function turnStarts(views) {
 }
 
 export class Replay {
-  constructor(app, root, id) {
-    this.app = app;
-    this.t = app.t;
+  constructor(page, root, id) {
+    this.page = page;
+    this.t = page.t;
     this.root = root;
     this.id = id;
     this.v = 0;

@@ -10,10 +10,9 @@ export function botTag(t, seat) {
   return el('span', { class: 'tag bot', 'data-level': seat.level || '', text: seat.level ? `${t('room.bot')} · ${t(`bot.${seat.level}`)}` : t('room.bot') });
 }
 
-export function renderWaiting(app, root, chatSlot) {
-  const t = app.t;
-  const room = app.room.state;
-  const me = app.session?.person;
+/** The waiting room of `room` (its state) for the person `me`: `request(event, extra)` sends a request about the
+ *  room (seats, bots, start), `leave()` goes back to the lobby, `toast(text)` says something briefly. */
+export function renderWaiting({ t, room, me, request, leave, toast }, root, chatSlot) {
   const isHost = room.host === me;
   const mySeats = room.seats.filter((s) => s.person === me);
   clear(root);
@@ -23,23 +22,23 @@ export function renderWaiting(app, root, chatSlot) {
     const kept = s.kind === 'empty' && s.held_for && s.held_for !== me;   // a rematch's seat, kept for its player
     if (kept) {
       // only the person it is kept for may sit (anyone else is refused); the host may open it to anyone
-      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => app.roomRequest('kick', { seat: s.seat }) }, t('room.open_seat')));
+      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => request('kick', { seat: s.seat }) }, t('room.open_seat')));
     } else if (s.kind === 'empty') {
-      btns.push(el('button', { type: 'button', 'data-testid': `sit-${s.seat}`, onclick: () => app.roomRequest('sit', { seat: s.seat }) }, t('room.sit')));
-      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-add-${s.seat}`, onclick: () => app.roomRequest('bot_add', { seat: s.seat }) }, t('room.add_bot')));
+      btns.push(el('button', { type: 'button', 'data-testid': `sit-${s.seat}`, onclick: () => request('sit', { seat: s.seat }) }, t('room.sit')));
+      if (isHost) btns.push(el('button', { type: 'button', 'data-testid': `bot-add-${s.seat}`, onclick: () => request('bot_add', { seat: s.seat }) }, t('room.add_bot')));
     } else if (s.kind === 'bot') {
       if (isHost) {
         const level = el('select', { 'data-testid': `bot-level-${s.seat}`, 'aria-label': t('bot.level'),
-          onchange: () => app.roomRequest('bot_level', { seat: s.seat, level: level.value }) },
+          onchange: () => request('bot_level', { seat: s.seat, level: level.value }) },
         BOT_LEVELS.map((l) => el('option', { value: l, text: t(`bot.${l}`) })));
         level.value = s.level || 'greedy';
         btns.push(level);
-        btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => app.roomRequest('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
+        btns.push(el('button', { type: 'button', 'data-testid': `bot-remove-${s.seat}`, onclick: () => request('bot_remove', { seat: s.seat }) }, t('room.remove_bot')));
       }
     } else if (s.person === me) {
-      btns.push(el('button', { type: 'button', 'data-testid': `stand-${s.seat}`, onclick: () => app.roomRequest('stand', { seat: s.seat }) }, t('room.stand')));
+      btns.push(el('button', { type: 'button', 'data-testid': `stand-${s.seat}`, onclick: () => request('stand', { seat: s.seat }) }, t('room.stand')));
     } else if (isHost && s.kind === 'human') {   // a squatter or an absent person: the host frees the seat
-      btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => app.roomRequest('kick', { seat: s.seat }) }, t('room.kick')));
+      btns.push(el('button', { type: 'button', 'data-testid': `kick-${s.seat}`, onclick: () => request('kick', { seat: s.seat }) }, t('room.kick')));
     }
     const tags = [];
     if (s.kind === 'bot') tags.push(botTag(t, s));
@@ -52,12 +51,12 @@ export function renderWaiting(app, root, chatSlot) {
       el('span', { class: 'seat-buttons' }, btns)));
   }
   const ctrl = el('div', { class: 'room-controls' });
-  ctrl.append(el('button', { type: 'button', 'data-testid': 'leave', onclick: () => app.go('') }, t('room.leave')));
+  ctrl.append(el('button', { type: 'button', 'data-testid': 'leave', onclick: () => leave() }, t('room.leave')));
   if (isHost) {
     const full = room.seats.every((s) => s.kind !== 'empty');
     // the primary action is the one that starts now: with every seat taken, Start; else fill with bots
-    ctrl.append(el('button', { type: 'button', class: full ? 'primary' : '', 'data-testid': 'start', disabled: !full, onclick: () => app.roomRequest('room_start', { fill_with_bots: false }) }, t('room.start')));
-    ctrl.append(el('button', { type: 'button', class: full ? '' : 'primary', 'data-testid': 'start-bots', onclick: () => app.roomRequest('room_start', { fill_with_bots: true }) }, t('room.start_bots')));
+    ctrl.append(el('button', { type: 'button', class: full ? 'primary' : '', 'data-testid': 'start', disabled: !full, onclick: () => request('room_start', { fill_with_bots: false }) }, t('room.start')));
+    ctrl.append(el('button', { type: 'button', class: full ? '' : 'primary', 'data-testid': 'start-bots', onclick: () => request('room_start', { fill_with_bots: true }) }, t('room.start_bots')));
   } else {
     ctrl.append(el('p', { class: 'muted', text: mySeats.length ? t('room.waiting_for') : t('room.spectating') }));
   }
@@ -79,7 +78,7 @@ export function renderWaiting(app, root, chatSlot) {
     el('section', { class: 'panel' }, el('h3', { text: t('room.settings') }), settings,
       room.code ? el('p', { class: 'code', 'data-testid': 'room-code', text: t('room.code', { code: room.code }) }) : null,
       room.code ? el('p', {}, el('a', { href: `#/code/${encodeURIComponent(room.code)}`, 'data-testid': 'invite-link',
-        onclick: (e) => { e.preventDefault(); navigator.clipboard?.writeText(`${location.origin}${location.pathname}#/code/${room.code}`).catch(() => {}); app.toast(t('misc.copied')); } }, t('misc.copy_link'))) : null),
+        onclick: (e) => { e.preventDefault(); navigator.clipboard?.writeText(`${location.origin}${location.pathname}#/code/${room.code}`).catch(() => {}); toast(t('misc.copied')); } }, t('misc.copy_link'))) : null),
     el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), chatSlot)));
 }
 

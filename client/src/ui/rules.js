@@ -54,8 +54,7 @@ function exPicture(figure, view) {
   figure.append(svg);
 }
 
-export async function renderRules(app, root) {
-  const t = app.t;
+export async function renderRules({ t }, root) {
   const page = el('article', { class: 'rules panel', 'data-testid': 'rules' });
   clear(root).append(page);
   let start = {}, after = {};

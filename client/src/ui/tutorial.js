@@ -24,8 +24,8 @@ export function markDone(id) {
 }
 
 /** The list of lessons, with what is done. */
-export function renderLessons(app, root) {
-  const t = app.t, done = progress();
+export function renderLessons(page, root) {
+  const t = page.t, done = progress();
   const list = el('ol', { class: 'lessons', 'data-testid': 'lessons' });
   LESSON_IDS.forEach((id) => list.append(el('li', { class: `lesson-item ${done.has(id) ? 'done' : ''}`, 'data-lesson': id },
     el('a', { href: `#/learn/${id}`, text: t(`learn.${id}.title`) }), done.has(id) ? el('span', { class: 'tag you', 'data-testid': 'lesson-done', text: '✓ ' + t('learn.done_tag') }) : null,
@@ -51,16 +51,16 @@ function sameMove(a, b) {
 
 /** One lesson: its explanation, the move to make next, and the board. */
 export class Lesson {
-  constructor(app, root, id) {
-    this.app = app;
-    this.t = app.t;
+  constructor(page, root, id) {
+    this.page = page;
+    this.t = page.t;
     this.root = root;
     this.id = LESSON_IDS.includes(id) ? id : LESSON_IDS[0];
     this.gone = false;
     this.v = 0;
     // the learner is "learner" in red's seat; blue is the tutor
     this.state = new TableState({ me: 'learner', v: 0, legal: null, room: { id: 'tutorial', settings: {}, spectators: 0, status: 'playing', seats: [
-      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: app.session?.name || this.t('room.you'), connected: true },
+      { seat: 0, colours: ['red'], kind: 'human', person: 'learner', name: page.session()?.name || this.t('room.you'), connected: true },
       { seat: 1, colours: ['blue'], kind: 'bot', person: null, name: this.t('learn.opponent'), connected: true }] } });
     this.log = new QuietLog(`tutorial:${this.id}`);
   }
@@ -90,9 +90,9 @@ export class Lesson {
   }
 
   async begin() {
-    const res = await this.app.net.request('tutorial_start', { lesson: this.id });
+    const res = await this.page.request('tutorial_start', { lesson: this.id });
     if (this.gone) return;
-    if (!res.ok) { this.app.toast(refusal(this.t, res.error)); return; }
+    if (!res.ok) { this.page.toast(refusal(this.t, res.error)); return; }
     this.v = 0;
     this.log.clear();
     clear(this.table.logPanel.node);
@@ -154,7 +154,7 @@ export class Lesson {
     this.state.set({ sending: true });
     let res;
     try {
-      res = await this.app.net.request('tutorial_act', { lesson: this.id, action });
+      res = await this.page.request('tutorial_act', { lesson: this.id, action });
     } finally { this.state.set({ sending: false }); }
     if (!res.ok && res.error?.code === 'not_the_lesson') {
       // nothing was played: say so by the guide, the decision starts afresh (the bar's reset)

@@ -14,15 +14,15 @@ function storedLevel() {
   return BOT_LEVELS.includes(level) ? level : 'greedy';
 }
 
-export function renderWelcome(app) {
-  const t = app.t;
+export function renderWelcome(page) {
+  const t = page.t;
   const recent = el('ul', { class: 'games', 'data-testid': 'recent-games' });
   const mine = el('ul', { class: 'games', 'data-testid': 'my-games' });
   const level = el('select', { 'data-testid': 'play-bots-level', 'aria-label': t('bot.level'),
     onchange: () => { try { localStorage.setItem(LEVEL_KEY, level.value); } catch { /* ignore */ } } },
   BOT_LEVELS.map((l) => el('option', { value: l, text: t(`bot.${l}`) })));
   level.value = storedLevel();
-  const playBots = el('button', { type: 'button', class: 'primary big', 'data-testid': 'play-bots', onclick: () => playAgainstBots(app, playBots, level.value) }, t('lobby.play_bots'));
+  const playBots = el('button', { type: 'button', class: 'primary big', 'data-testid': 'play-bots', onclick: () => playAgainstBots(page, playBots, level.value) }, t('lobby.play_bots'));
   const root = el('div', { class: 'welcome' },
     el('section', { class: 'panel intro', 'data-testid': 'intro' },
       el('p', { text: t('lobby.intro1') }), el('p', { text: t('lobby.intro2') }),
@@ -35,29 +35,29 @@ export function renderWelcome(app) {
   const refresh = async (force = false) => {
     if (!force && Date.now() - last < REFRESH_MS) return;
     last = Date.now();
-    fillGames(app, recent, await games('/api/games?limit=10'));
-    const me = app.session?.person;
-    fillGames(app, mine, me ? await games(`/api/games?limit=10&person=${encodeURIComponent(me)}`) : []);
+    fillGames(page, recent, await games('/api/games?limit=10'));
+    const me = page.session()?.person;
+    fillGames(page, mine, me ? await games(`/api/games?limit=10&person=${encodeURIComponent(me)}`) : []);
   };
   refresh(true);
   return { el: root, refresh };
 }
 
 /** A table of three seats, two bots of the chosen level, started at once. */
-async function playAgainstBots(app, button, level) {
+async function playAgainstBots(page, button, level) {
   button.disabled = true;
   try {
-    const name = app.t('lobby.bots_table', { name: app.session?.name || 'Guest' }).slice(0, 40);
-    const made = await app.net.request('room_create', { name, seats: 3, private: true, bot_pace: 1 });
-    if (!made.ok) { app.toast(refusal(app.t, made.error)); return; }
+    const name = page.t('lobby.bots_table', { name: page.session()?.name || 'Guest' }).slice(0, 40);
+    const made = await page.request('room_create', { name, seats: 3, private: true, bot_pace: 1 });
+    if (!made.ok) { page.toast(refusal(page.t, made.error)); return; }
     for (const seat of [1, 2]) {
-      const added = await app.net.request('bot_add', { room: made.room.id, seat, level });
-      if (!added.ok) { app.toast(refusal(app.t, added.error)); return; }
+      const added = await page.request('bot_add', { room: made.room.id, seat, level });
+      if (!added.ok) { page.toast(refusal(page.t, added.error)); return; }
     }
-    const started = await app.net.request('room_start', { room: made.room.id, fill_with_bots: true });
-    if (!started.ok) { app.toast(refusal(app.t, started.error)); return; }
-    app.net.request('lobby_unwatch', {});
-    app.go(`room/${made.room.id}`);
+    const started = await page.request('room_start', { room: made.room.id, fill_with_bots: true });
+    if (!started.ok) { page.toast(refusal(page.t, started.error)); return; }
+    page.request('lobby_unwatch', {});
+    page.go(`room/${made.room.id}`);
   } finally { button.disabled = false; }
 }
 
@@ -82,8 +82,8 @@ async function games(url) {
   return (await apiJson(url))?.games || [];
 }
 
-function fillGames(app, list, found) {
-  const t = app.t;
+function fillGames(page, list, found) {
+  const t = page.t;
   clear(list);
   if (!found.length) { list.append(el('li', { class: 'muted', text: t('lobby.none') })); return; }
   for (const g of found) {
@@ -91,7 +91,7 @@ function fillGames(app, list, found) {
     list.append(el('li', { class: 'game-item', 'data-game': g.id, 'data-mode': g.game || 'tongiaki' },
       el('div', { class: 'room-title' }, el('strong', { text: g.name }), ' ',
         el('span', { class: 'tag', 'data-testid': 'game-mode', text: g.game === 'expeditions' ? t('ex.mode') : 'Tongiaki' }), ' ',
-        el('span', { class: 'muted', text: when.toLocaleString(app.lang) })),
+        el('span', { class: 'muted', text: when.toLocaleString(page.lang) })),
       el('ol', { class: 'standings', 'data-testid': 'standings' }, standings(g).map(({ seat, rank, score }) => el('li', { 'data-rank': rank },
         el('span', { class: 'rank', text: `${rank}.` }), ' ', swatch((seat.colours || [])[0]), ' ', seat.name || '?',
         seat.kind === 'bot' ? [' ', botTag(t, seat)] : null, ' ', el('b', { class: 'score', text: String(score ?? '–') })))),
