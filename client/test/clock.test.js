@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLeft, timeLeft } from '../src/ui/clock.js';
+import { formatLeft, timeLeft, turnTimeLeft } from '../src/ui/clock.js';
 import { TableState } from '../src/ui/tablestate.js';
 
 test('time left is shown rounded up to the second', () => {
@@ -19,6 +19,18 @@ test('the clock counts only for the decision on screen, at its version', () => {
   assert.equal(timeLeft(s, 4000), null);
   s.set({ deadline: { v: 5, colour: 'blue', end: 10000 } });
   assert.equal(timeLeft(s, 4000), null);
+});
+
+test('an Expeditions turn clock counts while a game not over is on screen, whatever the version', () => {
+  const view = { turn: 2, phase: 'orders' };
+  const s = new TableState({ v: 4, shown: view, target: view, deadline: { v: 3, turn: 2, end: 10000 } });
+  assert.equal(turnTimeLeft(s, 4000), 6000);
+  assert.equal(turnTimeLeft(s, 12000), 0);
+  assert.equal(timeLeft(s, 4000), null, "a decision's clock would not count it");
+  s.set({ shown: { ...view, phase: 'over' } });
+  assert.equal(turnTimeLeft(s, 4000), null);
+  s.set({ shown: view, deadline: null });
+  assert.equal(turnTimeLeft(s, 4000), null);
 });
 
 test('plurals follow Intl.PluralRules of each language', async () => {

@@ -4,7 +4,9 @@
 import { el, clear, swatch, nameAndColour } from '../ui/dom.js';
 import { loadDraft, saveDraft, dropDraft } from '../ui/draft.js';
 import { toDom, SVG_NS } from '../vdom.js';
-import { formatLeft, WARN_MS } from '../ui/clock.js';
+import { ClockTicker, countdown, turnTimeLeft } from '../ui/clock.js';
+import { AnimationQueue } from '../queue.js';
+import { Panels } from '../ui/panels.js';
 import { mapTree, viewBoxOf, signTree } from './board.js';
 import { h } from '../vdom.js';
 import { OrderDraft, kindsOf, orderWords, explainDraft, SIDES } from './orders.js';
@@ -70,10 +72,19 @@ export class ExpeditionsTable {
     this.step = -1;             // the report step on the map (-1: none)
     this.draft = null; this.draftFor = null;
     this.whole = false;
-    this.queue = { busy: false }; this.animating = false;   // read by the browser tests' helpers
+    // the report's steps play on the animation queue (its speed the person's; `busy` and `animating` are
+    // read by the browser tests' helpers)
+    this.queue = new AnimationQueue({ speed: speed() });
+    this.animating = false;
+    this._run = null;           // the report playing (a token: a later play or a skip ends it)
+    // status line, players and result: the shared panels, drawn with this game's parts
+    this.panels = new Panels(state, t, { replay, parts: {
+      status: (box) => this.drawStatus(box), players: (box) => this.drawPlayers(box), result: (box) => this.drawResult(box) } });
     this.build();
     this._unsub = state.subscribe((changed) => { if (changed.has('legal') || changed.has('room') || changed.has('v')) this.draw(); });
-    this._tick = setInterval(() => this.tickClock(), 250);
+    // the turn's clock: it times the turn (not a decision), and may wait for the report to be seen
+    this.clock = new ClockTicker(this.root, state, { left: (st) => (this.replay ? null : turnTimeLeft(st)),
+      onTick: (left, d) => this.clockShown(left, d) });
   }
 
   build() {
@@ -84,14 +95,12 @@ export class ExpeditionsTable {
     this.svg.setAttribute('role', 'img');
     this.svg.setAttribute('aria-label', t('ex.mode'));
     this.svg.addEventListener('click', (e) => this.clickMap(e));
-    this.statusEl = el('div', { class: 'game-status', 'data-testid': 'game-status', role: 'status' });
-    this.clockEl = el('span', { class: 'countdown', role: 'timer', 'data-testid': 'countdown' });
+    const p = this.panels;
+    p.statusEl.setAttribute('role', 'status');
+    this.clockEl = countdown();
     this.formEl = el('section', { class: 'ex-orders panel', 'data-testid': 'order-form' });
-    this.playersEl = el('div', { class: 'players', 'data-testid': 'players' });
     this.reportEl = el('section', { class: 'ex-report panel', 'data-testid': 'turn-report' });
-    this.resultEl = el('div', { class: 'result', 'data-testid': 'result', hidden: true });
     this.chatSlot = el('div', { class: 'chat-slot' });
-    this.panels = { resultEl: this.resultEl };
     const wholeBtn = el('button', { type: 'button', class: 'whole-map', 'data-testid': 'whole-map', 'aria-pressed': 'false',
       onclick: () => { this.whole = !this.whole; wholeBtn.setAttribute('aria-pressed', String(this.whole)); this.drawMap(); } }, t('ex.whole_map'));
     // the report's current sentence over the map (on a phone the list is out of view while it plays)
@@ -103,11 +112,11 @@ export class ExpeditionsTable {
     this.waitsEl = el('span', { class: 'ex-clock-waits muted', 'data-testid': 'clock-waits', hidden: true, text: t('ex.clock_waits') });
     this.clockBox = el('span', { class: 'ex-clock', hidden: true }, t('ex.deadline_left'), ' ', this.clockEl);
     this.rewindSlot = el('span', { class: 'rewind-slot' });
-    const top = el('div', { class: 'table-top' }, this.statusEl, this.rewindSlot, this.clockBox, this.waitsEl);
+    const top = el('div', { class: 'table-top' }, p.statusEl, this.rewindSlot, this.clockBox, this.waitsEl);
     // the order form heads the side column: the map keeps the whole height (on a phone: right below it)
-    const main = el('section', { class: 'table-main' }, top, boardWrap, this.legend(), endMoment(t, this.resultEl));
+    const main = el('section', { class: 'table-main' }, top, boardWrap, this.legend(), endMoment(t, p.resultEl));
     const side = el('aside', { class: 'side ex-side' }, this.formEl,
-      el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), this.playersEl),
+      el('section', { class: 'panel players-panel' }, el('h3', { text: t('panel.players') }), p.playersEl),
       this.reportEl,
       el('section', { class: 'panel chat-panel' }, el('h3', { text: t('panel.chat') }), this.chatSlot));
     clear(this.root).appendChild(el('div', { class: 'table ex-table', 'data-mode': 'expeditions' }, main, side));
@@ -153,7 +162,7 @@ export class ExpeditionsTable {
   /** A replay's version on the map (ui/replay.js): the reports of the turns resolved up to it, the
    *  latest stepped through when `animate`. */
   replayAt(view, reports, animate) {
-    clearInterval(this._play);
+    this._stop();
     this.animating = false;
     this.view = view;
     this.state.set({ shown: view, target: view });
@@ -190,7 +199,7 @@ export class ExpeditionsTable {
 
   draw() {
     if (!this.view) return;
-    this.drawMap(); this.drawStatus(); this.drawPlayers(); this.drawForm(); this.drawReport(); this.drawResult();
+    this.drawMap(); this.panels.draw(); this.clock.tick(); this.drawForm(); this.drawReport();
     this.svg.dataset.v = String(this.state.v ?? '');
     this.svg.dataset.interactive = this.canOrder ? 'yes' : 'no';
   }
@@ -256,31 +265,31 @@ export class ExpeditionsTable {
     if (this.optionIslands().includes(g.dataset.island)) { this.draft.setIsland(g.dataset.island); this.draw(); }
   }
 
-  drawStatus() {
+  /** The status line (a part of the shared panels): the turn, and who has not ordered yet. */
+  drawStatus(box) {
     const t = this.t, v = this.view;
+    if (!v) return;
     const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
     let text = v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn });
     if (v.phase !== 'over' && !this.replay && !this.lesson) text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
-    this.statusEl.textContent = text;
-    this.tickClock();
+    box.textContent = text;
   }
 
-  tickClock() {
-    const d = this.state.deadline;
-    const running = d && this.view && this.view.phase !== 'over' && !this.replay;
-    this.clockBox.hidden = !running;
-    if (!running) { this.waitsEl.hidden = true; return; }
-    const now = performance.now(), left = Math.max(0, d.end - now);
-    this.clockEl.textContent = formatLeft(left);
-    this.clockEl.dataset.waits = d.starts > now ? 'yes' : 'no';
-    this.waitsEl.hidden = !(d.starts > now);
-    this.clockEl.dataset.ms = String(Math.round(left));
-    this.clockEl.classList.toggle('warn', left <= WARN_MS);
+  /** Beside the countdown (ClockTicker ticks it): its box shown while the turn's clock runs, and the note that
+   *  it waits for the report to be seen. */
+  clockShown(left, d) {
+    this.clockBox.hidden = left === null;
+    if (left === null) { this.waitsEl.hidden = true; return; }
+    const waits = d.starts > performance.now();
+    this.clockEl.dataset.waits = waits ? 'yes' : 'no';
+    this.waitsEl.hidden = !waits;
   }
 
-  drawPlayers() {
+  /** The players (a part of the shared panels): who has ordered, never what, and each one's numbers. */
+  drawPlayers(box) {
     const t = this.t;
-    clear(this.playersEl).append(el('ul', { class: 'ex-players' }, (this.view.players || []).map((p) => el('li', {
+    if (!this.view) return;
+    clear(box).append(el('ul', { class: 'ex-players' }, (this.view.players || []).map((p) => el('li', {
       class: `ex-player${p.colour === this.me ? ' me' : ''}`, 'data-colour': p.colour, 'data-submitted': p.submitted ? 'yes' : 'no' },
     swatch(p.colour), ' ', el('strong', { text: this.who(p.colour) }), ' ',
     el('span', { class: `ex-ordered ${p.submitted ? 'in' : 'out'}`, 'data-testid': `ordered-${p.colour}` },
@@ -412,8 +421,8 @@ export class ExpeditionsTable {
   }
 
   /** Steps through the shown report on the map, one event at a time (at once with reduced motion). */
-  play() {
-    clearInterval(this._play);
+  async play() {
+    this._stop();
     const rep = this.reports[this.shownReport];
     if (!rep) return;
     const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -421,16 +430,31 @@ export class ExpeditionsTable {
     if (reduced || !speed) { this.step = rep.events.length - 1; this.draw(); this.markSeen(rep.turn); return; }
     this.step = 0; this.animating = true;
     this.formEl.dataset.folded = 'yes';   // a phone's sheet steps aside: the map plays
-    this._play = setInterval(() => {
-      if (this.step >= rep.events.length - 1) { this.skip(); return; }
-      this.step++;
-      this.drawMap(); this.drawReport();
-    }, STEP_MS / speed);
+    const run = this._run = {};
+    // a report stopped a moment ago ends first (a skip on the queue would cut this one short too)
+    await this.queue.idle();
+    if (this._run !== run) return;
+    this.queue.setSpeed(speed);
+    this.queue.push(async (ctx) => {
+      for (;;) {
+        await ctx.wait(STEP_MS);
+        if (this._run !== run) return;
+        if (this.step >= rep.events.length - 1) { this.skip(); return; }
+        this.step++;
+        this.drawMap(); this.drawReport();
+      }
+    });
+  }
+
+  /** The report playing, if any, stops where it is. */
+  _stop() {
+    this._run = null;
+    this.queue.clear();
   }
 
   /** The report at its end at once (the Skip button, or its last step played): it counts as seen. */
   skip() {
-    clearInterval(this._play);
+    this._stop();
     const rep = this.reports[this.shownReport];
     this.animating = false;
     if (rep) this.step = rep.events.length - 1;
@@ -446,8 +470,9 @@ export class ExpeditionsTable {
     this.seen(turn);
   }
 
-  drawResult() {
-    const r = this.view.result, box = this.resultEl, t = this.t;
+  /** The result (a part of the shared panels): the ranking with the scores, once the game is over. */
+  drawResult(box) {
+    const r = this.view?.result, t = this.t;
     if (!r || this.view.phase !== 'over') { box.hidden = true; return; }
     box.hidden = false;
     clear(box).append(el('h3', { text: t('ex.over') }),
@@ -455,6 +480,6 @@ export class ExpeditionsTable {
   }
 
   destroy() {
-    this._unsub(); clearInterval(this._tick); clearInterval(this._play);
+    this._unsub(); this.clock.destroy(); this._stop(); this.panels.destroy();
   }
 }

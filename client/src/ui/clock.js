@@ -25,16 +25,27 @@ export function timeLeft(state, now = performance.now()) {
   return Math.max(0, d.end - now);
 }
 
+/** The milliseconds left of an Expeditions turn (its clock times the turn, not a decision): while a view of a
+ *  game not over is on screen, or null. */
+export function turnTimeLeft(state, now = performance.now()) {
+  const d = state.deadline;
+  if (!d || !state.shown || state.shown.phase === 'over') return null;
+  return Math.max(0, d.end - now);
+}
+
 export class ClockTicker {
-  /** root: the table's element; state: TableState; onWarn(): called once per decision at WARN_MS. */
-  constructor(root, state, { onWarn } = {}) {
+  /** root: the table's element; state: TableState; onWarn(): called once per decision at WARN_MS;
+   *  left(state): the time left to show (`timeLeft` by default: a decision's clock); onTick(left, deadline):
+   *  after each tick, for what a table shows beside the countdowns. */
+  constructor(root, state, { onWarn, left = timeLeft, onTick } = {}) {
     this.root = root; this.state = state; this.onWarn = onWarn || (() => {});
+    this.left = left; this.onTick = onTick || (() => {});
     this._warned = null;
     this._timer = setInterval(() => this.tick(), 250);
   }
 
   tick() {
-    const left = timeLeft(this.state);
+    const left = this.left(this.state);
     for (const node of this.root.querySelectorAll('[data-clock]')) {
       node.hidden = left === null;
       if (left === null) continue;
@@ -47,6 +58,7 @@ export class ClockTicker {
       this._warned = d;
       this.onWarn(d);
     }
+    this.onTick(left, d);
   }
 
   destroy() { clearInterval(this._timer); }

@@ -7,9 +7,11 @@ import { tilePicture } from './tilepicture.js';
 import { tileWords } from '../describe.js';
 
 export class Panels {
-  /** replay: a finished game played again (nobody plays or watches it live: the status says "Replay"). */
-  constructor(state, t, { replay = false } = {}) {
-    this.state = state; this.t = t; this.replay = replay;
+  /** replay: a finished game played again (nobody plays or watches it live: the status says "Replay");
+   *  parts: a rule set's own drawing of the status line, players and result (`status(box)`, `players(box)`,
+   *  `result(box)`, each given its element; Expeditions'), instead of Tongiaki's (with its stack). */
+  constructor(state, t, { replay = false, parts = null } = {}) {
+    this.state = state; this.t = t; this.replay = replay; this.parts = parts;
     this.statusEl = el('div', { class: 'game-status', 'data-testid': 'game-status' });
     this.playersEl = el('div', { class: 'players', 'data-testid': 'players' });
     this.stackEl = el('div', { class: 'stack', 'data-testid': 'stack' });
@@ -25,6 +27,8 @@ export class Panels {
 
   draw() {
     if (!this.state.shown) return;
+    const p = this.parts;
+    if (p) { p.status(this.statusEl); p.players(this.playersEl); p.result(this.resultEl); return; }
     this.drawStatus(); this.drawPlayers(); this.drawStack(); this.drawResult();
   }
 
