@@ -1,10 +1,13 @@
-// Tongiaki Online — the browser client. Entry point: header, routing (#/, #/room/<id>, #/code/<CODE>),
-// session, lobby and room state. The server is the authority; this page renders views and sends intents.
+// Tongiaki Online — the browser client. Entry point and composition root: the language, the frame, routing
+// (#/, #/room/<id>, #/code/<CODE>, #/replay/<id>, #/learn, #/rules), the lobby's rooms, and each room's
+// RoomSession fed by the network and wired to its screen. The server is the authority; this page renders
+// views and sends intents.
 import { Net, storeName } from './net.js';
-import { translator, loadLanguage, pickLanguage, LANGS, LANG_NAMES, RTL, refusal } from './i18n.js';
+import { translator, loadLanguage, pickLanguage, LANGS, RTL, refusal } from './i18n.js';
 import { touchWords } from './touch.js';
 import { RoomSession } from './roomsession.js';
 import { el, clear } from './ui/dom.js';
+import { Shell } from './ui/shell.js';
 import { renderLobby } from './ui/lobby.js';
 import { renderWaiting } from './ui/room.js';
 import { Table } from './ui/table.js';
@@ -32,7 +35,7 @@ class App {
     this.session = null;
     this.lobbyRooms = new Map();
     this.lobbyHeard = new Set();   // for each `lobby_watch` on its way: the `lobby` events heard meanwhile
-    this.room = null;       // {id, state, stream, chat, table, tableState, log}
+    this.room = null;       // the RoomSession of the room on screen
     this.screen = null;
   }
 
@@ -88,45 +91,20 @@ class App {
     window.__tongiaki = this; // for the browser tests and the curious
   }
 
+  /** The header, the screen and the toast, drawn again in the page's language. */
   buildShell() {
-    const t = this.t;
-    this.connEl = el('span', { class: 'conn', 'data-testid': 'conn', role: 'status' });
-    const langSel = el('select', { 'data-testid': 'lang', 'aria-label': t('nav.language'), onchange: () => this.setLang(langSel.value) },
-      LANGS.map((l) => el('option', { value: l, text: LANG_NAMES[l] })));
-    langSel.value = this.lang;
-    this.whoEl = el('span', { class: 'who', 'data-testid': 'who' });
-    const header = el('header', { class: 'top' },
-      el('a', { href: '#/', class: 'brand', text: t('app.title') }),
-      el('nav', {}, el('a', { href: '#/', 'data-testid': 'nav-lobby', text: t('nav.lobby') })),
-      el('span', { class: 'spacer' }), this.whoEl, this.connEl, langSel);
-    this.main = el('main', { id: 'screen' });
-    this.toastEl = el('div', { class: 'global-toast', role: 'alert', 'data-testid': 'global-toast' });
-    clear(this.root).append(header, this.main, this.toastEl);
-    // the table fills the window below the header, whatever the header's height (fonts, a wrapped line)
-    const headerHeight = () => { if (header.isConnected) document.documentElement.style.setProperty('--header-h', `${header.offsetHeight}px`); };
-    this._headerSize?.disconnect();   // a language switch builds the shell again
-    this._headerSize = globalThis.ResizeObserver ? new ResizeObserver(headerHeight) : null;
-    if (this._headerSize) this._headerSize.observe(header); else headerHeight();
+    this.shell?.destroy();
+    this.shell = new Shell(this.root, { t: this.t, lang: this.lang, onLang: (lang) => this.setLang(lang) });
+    this.main = this.shell.main;
     this.drawConn();
     this.drawWho();
   }
 
-  drawConn() {
-    if (!this.connEl) return;
-    const s = this.net?.status || 'connecting';
-    this.connEl.dataset.state = s;
-    this.connEl.textContent = this.t(`conn.${s}`);
-    document.body.classList.toggle('offline', s === 'offline');
-  }
+  drawConn() { this.shell?.conn(this.net?.status || 'connecting'); }
 
-  drawWho() { if (this.whoEl) this.whoEl.textContent = this.session?.name || ''; }
+  drawWho() { this.shell?.who(this.session?.name || ''); }
 
-  toast(text) {
-    this.toastEl.textContent = text;
-    this.toastEl.classList.add('show');
-    clearTimeout(this._toast);
-    this._toast = setTimeout(() => this.toastEl.classList.remove('show'), 3500);
-  }
+  toast(text) { this.shell.toast(text); }
 
   go(path) { location.hash = `#/${path}`; }
 
