@@ -260,6 +260,59 @@ def test_an_earlier_turn_is_shown_on_the_map_as_it_was(browser: Any, contexts: l
 
 
 @pytest.mark.parametrize(("viewport", "touch"), SIZES)
+def test_an_earlier_turns_map_comes_from_the_server_on_another_device(browser: Any, contexts: list[Any],
+                                                                      base_url: str, artifacts: Path,
+                                                                      viewport: dict[str, int], touch: bool) -> None:
+    """E13 on any device: the person plays two turns on a computer, then opens the game on another device
+    (a fresh browser, signed in as the same person: none of the first one's storage) and so does a
+    spectator; "Previous turn" shows each of them the map turn 1 left, fetched from the server's replay of
+    the game so far (docs/protocol.md §12), the same map the first page showed, not today's."""
+    tag = "phone" if touch else "desktop"
+    first = open_page(browser, contexts, viewport=DESKTOP)
+    started_game(first, base_url)
+    room = first.evaluate("() => window.__tongiaki.room.id")
+    for _turn in range(2):   # Tonga's north beach past 3 boats on the second turn: a fleet sails
+        first.wait_for_selector("[data-testid=order-send]")
+        first.click("[data-testid=plus-N]")
+        first.click("[data-testid=plus-N]")
+        turn = first.evaluate("() => window.__tongiaki.room.stream.view.turn")
+        first.click("[data-testid=order-send]")
+        first.wait_for_function("(turn) => window.__tongiaki.room.stream.view.turn > turn", arg=turn)
+    first.wait_for_function("() => window.__tongiaki.room.table.reports.length >= 2")
+    turn_one = first.evaluate("""() => { const r = window.__tongiaki.room.table.reports.find((x) => x.turn === 1);
+      return r.view.tiles.map((x) => [x.tile, x.beaches || null]).sort(); }""")
+    token = first.evaluate("() => localStorage.getItem('tongiaki.token')")
+    spectator = open_page(browser, contexts, viewport=viewport, touch=touch)
+    device = open_page(browser, contexts, viewport=viewport, touch=touch)
+    device.context.add_init_script(f"localStorage.setItem('tongiaki.token', {token!r})")
+    for page, who in ((device, "player"), (spectator, "spectator")):
+        page.goto(f"{base_url}/?lang=en#/room/{room}")
+        page.wait_for_function("() => (window.__tongiaki?.room?.table?.reports || []).length >= 2")
+        if page.locator("[data-testid=report-skip]").count():
+            page.click("[data-testid=report-skip]")
+        while page.get_attribute("[data-testid=board]", "data-turn-shown") != "1":
+            page.click("[data-testid=report-prev]")
+        page.wait_for_selector("[data-testid=report-then]:not([hidden])")
+        assert "The map after turn 1" in page.inner_text("[data-testid=report-then]"), who
+        shown, drawn, today = page.evaluate("""() => { const t = window.__tongiaki.room.table;
+          const then = t.reports[t.shownReport].view;
+          const key = (v) => JSON.stringify(v.tiles.map((x) => [x.tile, x.beaches || null]).sort());
+          return [then.tiles.map((x) => [x.tile, x.beaches || null]).sort(),
+                  [...document.querySelectorAll('[data-testid=board] .tile')].map((g) => g.dataset.tile).sort(),
+                  key(t.view) === key(then)]; }""")
+        assert shown == turn_one, who   # the map turn 1 left, as the first page kept it
+        assert drawn == sorted(x[0] for x in turn_one), who
+        assert not today, f"{who}: the boats moved on since turn 1: today's map differs"
+        page.screenshot(path=str(artifacts / f"46-expeditions-earlier-turn-{who}-{tag}.png"))
+        if touch:
+            assert page.evaluate(IN_VIEW_JS, "[data-testid=board]"), "the earlier map is in view"
+        assert not page.errors, page.errors
+    if device.locator("[data-testid=report-today]").count():
+        device.click("[data-testid=report-today]")
+        assert device.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
+
+
+@pytest.mark.parametrize(("viewport", "touch"), SIZES)
 def test_a_lesson_of_expeditions_and_its_rules_section(browser: Any, contexts: list[Any], base_url: str,
                                                       artifacts: Path, viewport: dict[str, int], touch: bool) -> None:
     """How to play: the Expeditions lessons are listed; the migration lesson is played through the real

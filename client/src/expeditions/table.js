@@ -13,26 +13,10 @@ import { OrderDraft, kindsOf, orderWords, explainDraft, SIDES } from './orders.j
 import { eventWords, eventCell, reportOf, islandName } from './words.js';
 import { endMoment } from '../ui/endscreen.js';
 import { initialSpeed } from '../ui/eventplayer.js';
+import { applyPatch } from '../patch.js';
+import { apiJson } from '../net.js';
 
 const STEP_MS = 650;
-const MAPS_KEY = 'tongiaki.exmaps';
-
-/** The maps each turn left, kept in this tab's sessionStorage for one room (a reload of the page keeps
- *  the earlier turns' maps; the catch-up brings their reports without them). {room, maps: {turn: view}}. */
-function keptMaps(room) {
-  try {
-    const d = JSON.parse(sessionStorage.getItem(MAPS_KEY) || 'null');
-    return d && d.room === room ? d.maps || {} : {};
-  } catch { return {}; }
-}
-
-function keepMap(room, turn, view) {
-  if (!room) return;
-  const maps = keptMaps(room);
-  maps[turn] = view;
-  for (const k of Object.keys(maps).map(Number).sort((a, b) => a - b).slice(0, -12)) delete maps[k];   // a game has 10 turns
-  try { sessionStorage.setItem(MAPS_KEY, JSON.stringify({ room, maps })); } catch { /* full or private mode */ }
-}
 
 /** The turn a report tells (its revealed orders name it). */
 export const turnOf = (events) => events.find((e) => e.type === 'orders')?.turn ?? 0;
@@ -149,7 +133,6 @@ export class ExpeditionsTable {
       this.reports = this.reports.filter((r) => r.turn !== turnOf(report));
       // the map as this turn left it goes with its report: an earlier turn is shown as it was
       this.reports.push({ turn: turnOf(report), events: report, view: x.view });
-      if (!this.replay && !this.lesson) keepMap(this.state.room?.id, turnOf(report), x.view);
       this.shownReport = this.reports.length - 1;
       this.play();
     }
@@ -173,21 +156,44 @@ export class ExpeditionsTable {
     this.draw();
   }
 
-  /** The reports of the turns played before this page joined (someone back after a day sees them all),
-   *  from the game's messages the server holds. */
+  /** The reports of the turns played before this page joined or was reloaded (someone back after a day,
+   *  on any device, sees them all), each with the map its turn left: from the server's replay of the game
+   *  so far (docs/protocol.md §12: whole however long the game, and only what was public at each turn),
+   *  else from the game's last messages the server holds (a report without its map). */
   async loadHistory() {
     this._askedHistory = true;
-    const res = await this.history?.().catch(() => null);
-    if (!res?.ok || !Array.isArray(res.messages)) return;
+    const [res, served] = await Promise.all([this.history?.().catch(() => null), this.pastTurns()]);
+    const messages = res?.ok && Array.isArray(res.messages) ? res.messages : [];
     const known = new Set(this.reports.map((r) => r.turn));
-    const maps = keptMaps(this.state.room?.id);
-    const past = res.messages.map((m) => reportOf(m.events || [])).filter((ev) => ev.length && !known.has(turnOf(ev)))
-      .map((ev) => ({ turn: turnOf(ev), events: ev, view: maps[turnOf(ev)] || null }));
-    if (!past.length) return;
+    const past = new Map();
+    for (const r of served) past.set(r.turn, r);
+    for (const ev of messages.map((m) => reportOf(m.events || [])).filter((ev) => ev.length)) {
+      if (!past.has(turnOf(ev))) past.set(turnOf(ev), { turn: turnOf(ev), events: ev, view: null });
+    }
+    for (const turn of known) past.delete(turn);
+    if (!past.size) return;
     const shown = this.reports[this.shownReport];
-    this.reports = [...past, ...this.reports].sort((a, b) => a.turn - b.turn);
+    this.reports = [...past.values(), ...this.reports].sort((a, b) => a.turn - b.turn);
     this.shownReport = shown ? this.reports.indexOf(shown) : this.reports.length - 1;
     this.draw();
+  }
+
+  /** Each resolved turn's report and the map as it left it, from the replay of the game so far
+   *  (`GET /api/games/<room>/replay`); [] when the server has none to give. */
+  async pastTurns() {
+    const room = this.state.room?.id;
+    if (!room || this.replay || this.lesson) return [];
+    const body = await apiJson(`/api/games/${encodeURIComponent(room)}/replay`);
+    const out = [];
+    try {
+      let view = null;
+      for (const f of body?.frames || []) {
+        view = applyPatch(view, f.patch);
+        const report = reportOf(f.events || []);
+        if (report.length) out.push({ turn: turnOf(report), events: report, view });
+      }
+    } catch { return []; }   // a replay that does not unfold: the reports come without their maps
+    return out;
   }
 
   get me() { return this.state.legal?.colour || null; }
@@ -243,7 +249,7 @@ export class ExpeditionsTable {
     if (unkept) clear(this.thenEl).append(el('span', { text: t('ex.map_not_kept', { turn: rep.turn }) }));
     else if (!live) {
       clear(this.thenEl).append(el('span', { text: t('ex.as_it_was', { turn: rep.turn }) }), ' ',
-        el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => { this.shownReport = this.reports.length - 1; this.step = -1; this.draw(); } }, t('ex.today')));
+        el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => this.showReport(this.reports.length - 1) }, t('ex.today')));
     }
     const e = rep && this.step >= 0 ? rep.events[this.step] : null;
     this.captionEl.hidden = !e || !this.animating;
@@ -404,9 +410,9 @@ export class ExpeditionsTable {
     const rep = this.reports[this.shownReport];
     if (!rep) { box.append(el('p', { class: 'muted', text: t('ex.report_none') })); return; }
     const nav = el('div', { class: 'ex-report-nav' },
-      el('button', { type: 'button', 'data-testid': 'report-prev', disabled: this.shownReport <= 0, onclick: () => { this.shownReport--; this.step = -1; this.draw(); } }, '‹ ', t('ex.prev')),
+      el('button', { type: 'button', 'data-testid': 'report-prev', disabled: this.shownReport <= 0, onclick: () => this.showReport(this.shownReport - 1) }, '‹ ', t('ex.prev')),
       el('strong', { 'data-testid': 'report-turn', text: t('ex.report_turn', { turn: rep.turn }) }),
-      el('button', { type: 'button', 'data-testid': 'report-next', disabled: this.shownReport >= this.reports.length - 1, onclick: () => { this.shownReport++; this.step = -1; this.draw(); } }, t('ex.next'), ' ›'),
+      el('button', { type: 'button', 'data-testid': 'report-next', disabled: this.shownReport >= this.reports.length - 1, onclick: () => this.showReport(this.shownReport + 1) }, t('ex.next'), ' ›'),
       this.animating ? el('button', { type: 'button', class: 'primary', 'data-testid': 'report-skip', onclick: () => this.skip() }, t('ex.skip'), ' »')
         : el('button', { type: 'button', 'data-testid': 'report-play', onclick: () => this.play() }, '▶ ', t('ex.play')),
       el('button', { type: 'button', 'data-testid': 'report-step', onclick: () => { this.step = Math.min(rep.events.length - 1, this.step + 1); this.draw(); } }, t('ex.step')));
@@ -418,6 +424,16 @@ export class ExpeditionsTable {
     // the current step in view inside the list only (scrollIntoView would scroll the whole column too)
     const cur = list.querySelector('.current');
     if (cur) requestAnimationFrame(() => { list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2; });
+  }
+
+  /** Report `i` on the map its turn left; on a phone, where the report's buttons sit below the map, the map
+   *  is brought into view (the order sheet steps aside while it plays, `play`). */
+  showReport(i) {
+    this.shownReport = Math.max(0, Math.min(this.reports.length - 1, i));
+    this.step = -1;
+    this.draw();
+    const top = this.svg.getBoundingClientRect().top;
+    if (top < 0 || top > innerHeight / 2) this.svg.closest('.board-wrap')?.scrollIntoView({ block: 'start' });
   }
 
   /** Steps through the shown report on the map, one event at a time (at once with reduced motion). */
