@@ -104,3 +104,6 @@ async def test_a_commit_goes_on_once_after_redis_lost_its_scripts(store):
     assert (await store.game("r_test0001"))["v"] == 1
     assert [m["v"] for m in await store.messages_since("r_test0001", -1)] == [0, 1]
     assert await commit(store, 1, b"")   # and the script is there again for the next
+    await store.redis.script_flush()   # the sent marks, all rooms in one pipeline, likewise
+    await store.mark_sent({"r_test0001": 2, "r_gone": 1})
+    assert await store.sent("r_test0001") == 2

@@ -571,8 +571,26 @@ class Store:
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
         """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
-        if sent:   # (one call a room: their games are in different slots of a cluster)
+        if self.clustered:   # one call a room: their games are in different slots
             await asyncio.gather(*(self._mark_sent(keys=[self.keys.key("game", r)], args=[v]) for r, v in sent.items()))
+            return
+        # One pipeline for them all, each script by its hash; those answered NOSCRIPT (a Redis that lost its
+        # scripts) go again once it has it.
+        rooms = list(sent.items())
+        for _attempt in range(2 if rooms else 0):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for room_id, v in rooms:
+                    pipe.evalsha(self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
+                answers = await pipe.execute(raise_on_error=False)
+            for answer in answers:
+                if isinstance(answer, Exception) and not isinstance(answer, NoScriptError):
+                    raise answer
+            rooms = [room for room, answer in zip(rooms, answers, strict=True) if isinstance(answer, NoScriptError)]
+            if not rooms:
+                return
+            await self.redis.script_load(MARK_SENT)
+        if rooms:
+            raise NoScriptError("the sent marks' script could not be loaded")
 
     async def sent(self, room_id: str) -> int:
         raw = await self.redis.hget(self.keys.key("game", room_id), "sent")
