@@ -130,7 +130,8 @@ def for_round(table: Table, reaches: dict[str, Reach], base: str, now: float, re
                 reminder = [say(lang, "remind.body", **values),
                             say(lang, "deadline", deadline=when(table.deadline),
                                 left=duration(lang, table.clock * remind))]
-                check = {"room": table.id, "began_v": table.began_v, "colours": list(table.people[person])}
+                check = {"room": table.id, "began_v": table.began_v, "colours": list(table.people[person]),
+                         "deadline": table.deadline}
                 messages.append(_message("remind", table, reach, channel, say(lang, "remind.subject", **values),
                                          reminder, base, at, check=check))
     return messages, digests

@@ -3,8 +3,9 @@
 `P:notify:facts` holds entries of three kinds, each a map of strings: `round` (room, v: the version the
 round began at, deciding: the colours, began, clock: seconds or empty), `end` (room) and `confirm`
 (person, email, token, lang: an address to confirm). None carries a secret: an order or the stack never
-leaves the game's state. The stream is capped (`STREAM_CAP`); a fact lost with it costs a message, never
-play."""
+leaves the game's state. The notifiers trim the facts they have all read and acknowledged (worker.py);
+the stream is capped besides (`STREAM_CAP`), for when no notifier runs: a fact lost with it costs a
+message, never play."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import redis.asyncio as redis
 
 STREAM_CAP = 100_000
-"""Facts the stream keeps at most (approximately): each is read within a second by a running notifier."""
+"""Facts the stream keeps at most (approximately): the catch-up window of notifiers that were down."""
 
 
 def stream_key(prefix: str) -> str:

@@ -128,6 +128,10 @@ class Reaches:
         await self.unsub_token(person)
         return token
 
+    async def confirming(self, token: str) -> bool:
+        """Whether a confirmation link still stands (not used, not expired)."""
+        return bool(await self.redis.exists(self.key("confirm", token)))
+
     async def confirm(self, token: str) -> str | None:
         """Confirms the address a link stands for (once); the person, or None for an unknown or used link
         (or an address changed since)."""

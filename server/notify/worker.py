@@ -32,7 +32,7 @@ from server.notify.facts import parse, stream_key
 from server.notify.mail import Mailer, MailServer, Refused
 from server.notify.outbox import Outbox
 from server.notify.push import Gone, Pusher, PushRefused, load_key
-from server.notify.reach import Reach, Reaches
+from server.notify.reach import Reach, Reaches, text
 from server.notify.turns import table as table_of
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,13 @@ GIVE_UP = 12
 STOP_WITHIN = 30.0
 """Seconds a stopping notifier gives the message it is sending (a mail server's exchange is bounded by 20)."""
 
+LATE = 60.0
+"""Seconds after which a fact is read late (its notifier was down or behind): what was decided since counts
+(a "your move" for a decision already made is not sent)."""
+
+TRIM_EVERY = 2.0
+"""Seconds between two trims of the facts stream down to the facts not yet read and acknowledged."""
+
 POLL = 0.05
 """Seconds between two looks at the outbox when nothing is due (a reminder is sent within this of its time)."""
 
@@ -55,7 +62,8 @@ class Notifier:
 
     def __init__(self, client: redis.Redis, prefix: str, base_url: str, mailer: Mailer | None,
                  pusher: Pusher | None, retry: float = 30.0, digest_every: float = 86400.0,
-                 reclaim: float = 30.0, consumer: str | None = None, remind: float = compose.REMIND_AT) -> None:
+                 reclaim: float = 30.0, consumer: str | None = None, remind: float = compose.REMIND_AT,
+                 late: float = LATE) -> None:
         self.redis = client
         self.store = Store(client, prefix)
         self.reaches = Reaches(client, prefix)
@@ -63,7 +71,7 @@ class Notifier:
         self.stream = stream_key(prefix)
         self.base = base_url.rstrip("/")
         self.mailer, self.pusher = mailer, pusher
-        self.retry, self.digest_every, self.remind = retry, digest_every, remind
+        self.retry, self.digest_every, self.remind, self.late = retry, digest_every, remind, late
         self.reclaim_ms = int(reclaim * 1000)
         self.consumer = consumer or f"n_{secrets.token_hex(4)}"
         self.sent = 0   # messages sent by this notifier (for its log line and the tests)
@@ -90,6 +98,7 @@ class Notifier:
     # -- facts -------------------------------------------------------------------------------------
     async def _facts(self, stop: asyncio.Event) -> None:
         grouped = False
+        trimmed = 0.0
         while not stop.is_set():
             try:
                 if not grouped:
@@ -105,12 +114,15 @@ class Notifier:
                     entries = [(i, f) for _s, items in answer or [] for i, f in items]
                 for entry_id, fields in entries:
                     try:
-                        await self.handle(parse(fields))
+                        await self.handle(parse(fields), told_at(entry_id))
                     except RedisError:
                         raise   # the fact stays pending: read again once Redis is back
                     except Exception:   # a bug or a malformed fact: logged and dropped, never read forever
                         log.exception("notifier %s: fact %r dropped", self.consumer, fields)
                     await self.redis.xack(self.stream, GROUP, entry_id)
+                if time.monotonic() - trimmed >= TRIM_EVERY:
+                    trimmed = time.monotonic()
+                    await self._trim()
             except asyncio.CancelledError:
                 raise
             except RedisError as e:   # Redis away, or back empty (NOGROUP): wait, then make the group again
@@ -121,11 +133,32 @@ class Notifier:
                 log.exception("notifier %s: a fact could not be read", self.consumer)
                 await asyncio.sleep(1.0)
 
-    async def handle(self, fact: dict[str, str]) -> None:
-        """The messages of one fact, into the outbox (a fact read twice queues nothing twice)."""
+    async def _trim(self) -> None:
+        """Drops the facts every notifier has read and acknowledged: the stream keeps only those not yet
+        delivered to the group and those delivered and pending (a notifier died holding them)."""
+        groups = await self.redis.xinfo_groups(self.stream)
+        group = next((g for g in groups if text(g["name"]) == GROUP), None)
+        if group is None:
+            return
+        ms, seq = (int(n) for n in text(group["last-delivered-id"]).split("-"))
+        keep = (ms, seq + 1)   # the first id after the last one delivered
+        pending = await self.redis.xpending(self.stream, GROUP)
+        if pending["pending"]:
+            oldest = tuple(int(n) for n in text(pending["min"]).split("-"))
+            keep = min(keep, (oldest[0], oldest[1]))
+        await self.redis.xtrim(self.stream, minid=f"{keep[0]}-{keep[1]}", approximate=False)
+
+    async def handle(self, fact: dict[str, str], told: float | None = None) -> None:
+        """The messages of one fact, into the outbox (a fact read twice queues nothing twice). `told`: when
+        the fact was told (None: now); one read `late` seconds after it is caught up on, and what has
+        changed since counts: a confirmation whose link is gone, a "your move" for a decision made since
+        are not sent (a round that is over was never sent late: its next round's fact says what is new)."""
         now = time.time()
+        caught_up = told is not None and now - told > self.late
         kind = fact.get("kind")
         if kind == "confirm":
+            if caught_up and not await self.reaches.confirming(fact["token"]):
+                return   # the link expired or was used
             if self.mailer is not None:
                 await self.outbox.put(compose.confirmation(fact["person"], fact["email"], fact["lang"], self.base,
                                                            fact["token"], now))
@@ -142,8 +175,12 @@ class Notifier:
         if kind == "round":
             if str(table.began_v) != fact["v"]:
                 return   # that round is over already (read late): the next round's fact says what is new
-            # whose decision the round began with (some may have decided since the fact was told)
-            table = replace(table, deciding=tuple(c for c in fact["deciding"].split(",") if c))
+            # whose decision the round began with (some may have decided since the fact was told: they are
+            # told still, unless the fact is read late)
+            deciding = tuple(c for c in fact["deciding"].split(",") if c)
+            if caught_up:
+                deciding = tuple(c for c in deciding if c in table.deciding)
+            table = replace(table, deciding=deciding)
             messages, digests = compose.for_round(table, reaches, self.base, now, self.remind)
         else:
             result = view.get("result") or {}
@@ -248,6 +285,8 @@ class Notifier:
             head = await self.store.game_head(check["room"])
             if head is None or head.began_v != check["began_v"] or not set(check["colours"]) & set(head.deciding):
                 return "moot"
+            if check.get("deadline") is not None and time.time() >= check["deadline"]:
+                return "late"   # a reminder past its deadline (the round's end not yet played): it would mislead
         return ""
 
     async def _digest(self, message: compose.Message) -> None:
@@ -258,6 +297,11 @@ class Notifier:
             for m in compose.digest(message.person, reach, lines, self.base, message.key, time.time()):
                 await self.outbox.put(m)
         await self.outbox.done(message.key)
+
+
+def told_at(entry_id: Any) -> float:
+    """When a fact was told: its stream entry's id is Redis's clock in milliseconds."""
+    return int(text(entry_id).split("-")[0]) / 1000
 
 
 async def run(url: str, prefix: str, make: Callable[[redis.Redis, str], Notifier],

@@ -20,7 +20,7 @@ from aiosmtpd.smtp import SMTP
 
 from server.notify.mail import Mailer, MailServer
 from server.notify.push import Pusher
-from server.notify.worker import Notifier
+from server.notify.worker import LATE, Notifier
 
 SENDER = "tables@example.org"
 LINK = re.compile(r"https?://\S+")
@@ -75,14 +75,15 @@ async def smtp_server() -> AsyncIterator[tuple[Inbox, int]]:
 
 @contextlib.asynccontextmanager
 async def running(redis_url: str, prefix: str, base: str, smtp_port: int | None, pusher: Pusher | None = None,
-                  retry: float = 0.2, digest_every: float = 3600.0, remind: float = 0.5) -> AsyncIterator[Notifier]:
+                  retry: float = 0.2, digest_every: float = 3600.0, remind: float = 0.5, late: float = LATE
+                  ) -> AsyncIterator[Notifier]:
     """A notifier reading the facts of `prefix`, until the block ends (as a stopped process would). Its
     reminders go half the turn's time before the deadline (the default sixth of a test's 2 s turn leaves
     a loaded machine too little time to send before the turn is over)."""
     client = redis.Redis.from_url(redis_url)
     mailer = Mailer(MailServer("127.0.0.1", smtp_port, "off", SENDER)) if smtp_port else None
     notifier = Notifier(client, prefix, base, mailer, pusher, retry=retry, digest_every=digest_every, reclaim=0.5,
-                        remind=remind)
+                        remind=remind, late=late)
     stop = asyncio.Event()
     task = asyncio.create_task(notifier.run(stop))
     try:

@@ -207,8 +207,9 @@ async def notify_server(config: Any, port: int) -> Any:
 
 
 async def test_a_notifier_started_again_sends_nothing_twice(config, redis_url, prefix, clients):
-    """The notifier stops after turn 1's messages; the next one re-reads every fact from the start of the
-    stream (as after a crash before its acknowledgements) and sends only what was not sent."""
+    """The notifier stops after turn 1's messages; the next one re-reads the stream from its start (what
+    is left of it: facts read and acknowledged are trimmed; as after a crash before its acknowledgements)
+    and sends only what was not sent."""
     async with smtp_server() as (inbox, port):
         server = await notify_server(config, port)
         try:
@@ -239,6 +240,48 @@ async def test_a_notifier_started_again_sends_nothing_twice(config, redis_url, p
             assert second.sent == TURNS + 1
             assert subjects(inbox, "cas@example.org") == turns_then_end("en", reminded=2)
             assert len({m["Message-ID"] for m in inbox.messages}) == len(inbox.messages)
+        finally:
+            await server.stop()
+
+
+async def test_a_notifier_down_while_turns_end_catches_up_with_what_is_still_wanted(config, redis_url, prefix,
+                                                                                   clients):
+    """No notifier runs while turn 1 ends and Ana orders for turn 2. The one started then reads the facts
+    it missed (the consumer group keeps them): Cas, whose order for turn 2 is still missing, hears of it
+    (in Hebrew); turn 1 (over) and Ana's turn 2 (decided since) are not sent late. Read again from the
+    start, the facts send nothing twice; and the stream keeps no fact once read and acknowledged."""
+    async with smtp_server() as (inbox, port):
+        server = await notify_server(config, port)
+        try:
+            room, (ana, cas) = await expedition(server, clients, ["Ana", "Cas"], clock=600)
+            async with running(redis_url, prefix, BASE, port):
+                await reach_by_mail(server.url, inbox, ana, "ana@example.org", "en")
+                await reach_by_mail(server.url, inbox, cas, "cas@example.org", "he")
+            await ana.ok("room_start", {"room": room})
+            for p in (ana, cas):   # turn 1 ends while no notifier runs
+                await p.wait(lambda p=p: my_order(p, room) is not None)
+                assert (await p.call("act", {"room": room, "v": p.v(room), "action": {"type": "pass"}}))["ok"]
+            await ana.wait(lambda: ana.view(room)["turn"] == 2 and my_order(ana, room) is not None)
+            await ana.call("report_seen", {"room": room, "turn": 1})
+            assert (await ana.call("act", {"room": room, "v": ana.v(room), "action": {"type": "pass"}}))["ok"]
+            await asyncio.sleep(1.2)   # the facts are read late: more than `late` after they were told
+            client = redis.Redis.from_url(redis_url)
+            try:
+                assert await client.xlen(stream_key(prefix)) >= 3   # turn 1, turn 2 (and its clock), kept
+                async with running(redis_url, prefix, BASE, port, late=1.0) as back:
+                    await inbox.wait(lambda: len(inbox.to("cas@example.org")) == 1)
+                    async with asyncio.timeout(10):   # read and acknowledged: trimmed
+                        while await client.xlen(stream_key(prefix)) > 0:
+                            await asyncio.sleep(0.05)
+                    await asyncio.sleep(1.5)   # time enough for anything else it would send
+                assert subjects(inbox, "cas@example.org") == [say("he", "turn.subject", table="Days", turn=2)]
+                assert inbox.to("ana@example.org") == [] and back.sent == 1
+                await client.xgroup_setid(stream_key(prefix), "notifiers", "0")   # read again (nothing left)
+                async with running(redis_url, prefix, BASE, port, late=1.0) as again:
+                    await asyncio.sleep(1.5)
+                assert again.sent == 0 and len(inbox.messages) == 1
+            finally:
+                await client.aclose()
         finally:
             await server.stop()
 
@@ -386,7 +429,7 @@ def test_what_each_person_hears_of_a_turn_by_their_choice():
     assert len({m.key for m in messages}) == len(messages) and digests == []
     reminder = messages[1]
     assert reminder.due == 1600.0 - 100.0 and reminder.check == {"room": "r_0000abcd", "began_v": 17,
-                                                                 "colours": ["red"]}
+                                                                 "colours": ["red"], "deadline": 1600.0}
     assert messages[0].subject == say("he", "turn.subject", table="Days", turn=4)
     assert messages[-1].subject == say("fr", "round.subject", table="Days", turn=4)   # a turn, not their move
     assert f"{BASE}/api/notify/unsubscribe?t=tok-a&room=r_0000abcd" in messages[0].body

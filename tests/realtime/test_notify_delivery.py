@@ -84,3 +84,39 @@ async def test_a_refused_message_is_no_longer_marked_as_handed_over(redis_url, p
             assert await Outbox(client, prefix).was_done(f"confirm:{token}") == "sent"
     finally:
         await client.aclose()
+
+
+async def test_a_fact_a_dead_notifier_took_is_claimed_and_the_stream_keeps_none_once_read(redis_url, prefix):
+    """A notifier took two confirmation facts from the group and died before acknowledging them (they
+    are pending for it); the next one claims them (XAUTOCLAIM) and sends the one whose link still stands;
+    the other's link was used meanwhile, and read late it is not sent. Once acknowledged, the stream is
+    trimmed to nothing; 50 more facts read in time leave nothing either."""
+    client = redis.Redis.from_url(redis_url)
+    reaches, facts = Reaches(client, prefix), FactStream(client, prefix)
+    stream = facts.key
+    try:
+        async with smtp_server() as (inbox, port):
+            used = await reaches.set_email("p_used", "used@example.org", "en")
+            standing = await reaches.set_email("p_ana", "ana@example.org", "nl")
+            await client.xgroup_create(stream, "notifiers", id="0", mkstream=True)
+            await facts.confirm("p_used", "used@example.org", used, "en")
+            await facts.confirm("p_ana", "ana@example.org", standing, "nl")
+            taken = await client.xreadgroup("notifiers", "n_dead", {stream: ">"}, count=10)
+            assert len(taken[0][1]) == 2
+            assert await reaches.confirm(used) == "p_used"   # the person found the link some other way
+            await asyncio.sleep(1.2)   # now late
+            async with running(redis_url, prefix, BASE, port, late=1.0) as back:
+                await inbox.wait(lambda: len(inbox.messages) == 1)
+                async with asyncio.timeout(10):
+                    while await client.xlen(stream) > 0:
+                        await asyncio.sleep(0.05)
+                assert (await client.xpending(stream, "notifiers"))["pending"] == 0
+                for i in range(50):
+                    await facts.game_ended(f"r_{i:08x}")   # rooms long gone: nothing to send
+                async with asyncio.timeout(10):
+                    while await client.xlen(stream) > 0:
+                        await asyncio.sleep(0.05)
+            assert [m["To"] for m in inbox.messages] == ["ana@example.org"] and back.sent == 1
+            assert inbox.messages[0]["Subject"] == say("nl", "confirm.subject")
+    finally:
+        await client.aclose()
