@@ -270,7 +270,8 @@ class Notifier:
 
     async def _moot(self, message: compose.Message) -> str:
         """Why a due message is no longer wanted (empty: it is): its channel or table was turned off,
-        or, for a reminder, the round is over or the person's order is in."""
+        or, for a reminder, the round is over, the person's order is in, or it is caught up on (`late`)
+        past its deadline."""
         if message.key.startswith("confirm:"):
             return "" if self.mailer is not None else "no mail"
         reach = await self.reaches.get(message.person)
@@ -285,8 +286,11 @@ class Notifier:
             head = await self.store.game_head(check["room"])
             if head is None or head.began_v != check["began_v"] or not set(check["colours"]) & set(head.deciding):
                 return "moot"
-            if check.get("deadline") is not None and time.time() >= check["deadline"]:
-                return "late"   # a reminder past its deadline (the round's end not yet played): it would mislead
+            now = time.time()
+            if check.get("deadline") is not None and now >= check["deadline"] and now - message.due > self.late:
+                # caught up on past its deadline (the round's end not yet played): it would mislead. Only a
+                # few seconds behind, it is sent: the order may still make it before the round ends.
+                return "late"
         return ""
 
     async def _digest(self, message: compose.Message) -> None:

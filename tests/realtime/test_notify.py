@@ -286,6 +286,49 @@ async def test_a_notifier_down_while_turns_end_catches_up_with_what_is_still_wan
             await server.stop()
 
 
+async def test_a_reminder_caught_up_on_past_its_deadline_is_not_sent(config, redis_url, prefix, clients):
+    """Two reminders of a round still being played, both past their deadline (the authority has not played
+    the round's end yet): Ana's, due five minutes ago (its notifier was down), is dropped as late; Cas's,
+    due a moment ago (a notifier a little behind), is sent."""
+    from server.lobby.store import Store
+    from server.notify import compose
+    from server.notify.outbox import Outbox
+    from server.notify.turns import table as table_of
+
+    async with smtp_server() as (inbox, port):
+        server = await notify_server(config, port)
+        client = redis.Redis.from_url(redis_url)
+        try:
+            room, (ana, cas) = await expedition(server, clients, ["Ana", "Cas"], clock=600)
+            async with running(redis_url, prefix, BASE, port, late=5.0) as notifier:
+                await reach_by_mail(server.url, inbox, ana, "ana@example.org", "en")
+                await reach_by_mail(server.url, inbox, cas, "cas@example.org", "en")
+                await ana.ok("room_start", {"room": room})
+                await inbox.wait(lambda: len(inbox.messages) == 2)   # turn 1, to each
+                found = await table_of(Store(client, prefix), room)
+                assert found is not None
+                table, now = found[0], time.time()
+                reaches = Reaches(client, prefix)
+                people = {p.session["person"]: p for p in (ana, cas)}
+                keys = {}
+                for person, (deadline, clock) in zip(people, ((now - 1, 600.0), (now - 0.5, 0.4)), strict=True):
+                    late = replace(table, deadline=deadline, clock=clock)   # reminder due deadline - clock / 2
+                    messages, _ = compose.for_round(late, {person: await reaches.get(person)}, BASE, now, 0.5)
+                    (reminder,) = [m for m in messages if m.key.startswith("remind:")]
+                    keys[person] = reminder.key
+                    assert await Outbox(client, prefix).put(reminder, replace=True)
+                await inbox.wait(lambda: len(inbox.messages) == 3)
+                await asyncio.sleep(1.0)
+            outbox = Outbox(client, prefix)
+            assert await outbox.was_done(keys[ana.session["person"]]) == "late"
+            assert await outbox.was_done(keys[cas.session["person"]]) == "sent" and notifier.sent == 5
+            assert subjects(inbox, "ana@example.org") == [say("en", "turn.subject", table="Days", turn=1)]
+            assert subjects(inbox, "cas@example.org")[-1] == say("en", "remind.subject", table="Days")
+        finally:
+            await client.aclose()
+            await server.stop()
+
+
 async def test_a_refusing_mail_server_is_tried_again_later_and_play_goes_on(config, redis_url, prefix, clients):
     """The mail server answers 451 to each message's first four tries: each is tried again after 0.2 s,
     then 0.4, 0.8, 1.6 (doubling), delivered once the server takes it, and the table plays on meanwhile."""
