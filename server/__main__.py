@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> None:
         if not classes or set(classes) - set(worker.CLASSES):
             print(f"tongiaki: --classes: some of {','.join(worker.CLASSES)}", file=sys.stderr)
             sys.exit(2)
+        if "search" in classes and config.search_nice:   # searches yield the CPU to play (config.py)
+            os.nice(config.search_nice)
         asyncio.run(worker.run(config.redis_url, config.prefix, config.bot_reclaim, bot_thinking(MODES),
                                decision_pending(config.prefix), classes))
         return

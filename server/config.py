@@ -146,6 +146,7 @@ class Config:
     fresh_session_ttl: float = 900.0      # and this long while unused (no seat taken, no name set)
     bot_workers: int = field(default_factory=lambda: max(1, cpu_quota() - 1))   # local bot workers (0: none)
     bot_reclaim: float = 10.0             # seconds a bot job waits on a dead consumer before another takes it
+    search_nice: int = 10                 # CPU niceness of a bot worker that searches (0: as the server)
     send_queue: int = 256                 # messages waiting for one socket before it is dropped as a slow reader
     send_bytes: int = 1 << 20             # and bytes waiting for it (whichever bound comes first)
     write_timeout: float = 10.0           # seconds one websocket write may take before the socket is dropped
@@ -394,6 +395,10 @@ SETTINGS: tuple[Setting, ...] = (
             "(run them apart)", default="the CPU quota − 1 (at least 1)"),
     Setting("bot_reclaim", _number(float, 0.1, 3600), "seconds a bot job taken by a worker that died waits "
             "before another worker claims it"),
+    Setting("search_nice", _number(int, 0, 19), "the CPU niceness a bot worker that searches takes at its "
+            "start: on a busy host the server's realtime path and the worker that never searches (clocks, "
+            "takeovers, greedy and random bots) get the CPU first; a search thinks for its time budget either "
+            "way, with fewer playouts while the host is busy; 0: the server's own priority"),
     Setting("public_url", _public_url, "the service's address as people reach it, e.g. "
             "`https://play.example.org`: the links of e-mails and push messages (\"Notifications\" below); "
             "unset: no messages with links are sent"),

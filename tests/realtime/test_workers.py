@@ -63,6 +63,17 @@ def family(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
     return psutil.Process(proc.pid).children(recursive=True)
 
 
+def commands(proc: subprocess.Popen[bytes]) -> dict[int, str]:
+    """The command line of each live process of the family, by pid."""
+    lines = {}
+    for kid in family(proc):
+        try:
+            lines[kid.pid] = " ".join(kid.cmdline())
+        except psutil.Error:   # gone, or a zombie
+            continue
+    return lines
+
+
 async def test_two_workers_on_one_port_play_one_game_and_stop_together(tmp_path, clients):
     proc, url = start(tmp_path)
     try:
@@ -119,6 +130,19 @@ async def test_a_killed_supervisor_leaves_nothing_behind(tmp_path):
         await healthy(url, proc)
         kids = family(proc)
         assert len(kids) >= 4   # two workers, a bot worker, redis-server
+        # the bot workers that search yield the CPU to play: niceness +10 (search_nice), the quick ones none
+        async with asyncio.timeout(20):
+            while True:   # a full worker and a quick one, started once their server process is up
+                bots = {pid: line for pid, line in commands(proc).items() if " bots " in line}
+                if len({"search" in line for line in bots.values()}) == 2:
+                    break
+                await asyncio.sleep(0.1)   # (no event to wait on)
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        wanted = {pid: min(19, base + 10) if "search" in line else base for pid, line in bots.items()}
+        async with asyncio.timeout(20):   # (taken as the command starts, once its imports are done)
+            while {pid: psutil.Process(pid).nice() for pid in bots} != wanted:
+                await asyncio.sleep(0.1)
+        kids = family(proc)
         proc.kill()
         proc.wait()
         deadline = time.monotonic() + 15
