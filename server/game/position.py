@@ -7,6 +7,7 @@ from typing import Any
 
 from .catalogue import STACK_TILES, TILES, TONGA, Island
 from .errors import PositionError
+from .events import EventValue
 from .phases import Phase
 from .rules import BOATS, MAX_ROYAL, Rules
 
@@ -92,7 +93,7 @@ def build(game: Rules, position: dict[str, Any]) -> None:
         TILES[n].__class__ is Island for n in game.stack
     ):
         raise PositionError("the stack must hold at least one island and one ocean tile while the game runs")
-    events: list[dict[str, Any]] = []
+    events: list[EventValue] = []  # untold: a built position has no history
     if game.any_full():
         game.phase = Phase.CHAIN
     else:

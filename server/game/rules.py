@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import arrangements, landing, options
+from . import events as E  # noqa: N812 - the event classes read as E.Sunk, E.Landed, ...
 from .actions import ActionValue
 from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, TILES, TONGA, Island, Ocean
@@ -178,11 +179,11 @@ class Rules:
             )
         if chosen is None:
             chosen = action_of(key)
-        events: list[Event] = []
+        events: list[E.EventValue] = []
         self.log.append(chosen)
         self._do(chosen, events)
         self.advance(events)
-        return events
+        return [event.to_wire() for event in events]
 
     def sole(self) -> tuple[int, Key | None]:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
@@ -392,7 +393,7 @@ class Rules:
 
     # ------------------------------------------------------------------ doing
 
-    def _do(self, action: Action, events: list[Event], auto: bool = False) -> None:
+    def _do(self, action: Action, events: list[E.EventValue], auto: bool = False) -> None:
         self.listed = None
         self._issued = None
         self._issued_action = None
@@ -411,15 +412,7 @@ class Rules:
                 src.beaches[take_back["beach"]].remove(colour)
                 src.changed()
                 self.supply[colour] += 1
-                events.append(
-                    {
-                        "type": "boat_taken_back",
-                        "colour": colour,
-                        "island": src.name,
-                        "cell": list(src.cell),
-                        "beach": take_back["beach"],
-                    }
-                )
+                events.append(E.BoatTakenBack(colour, src.name, src.cell, take_back["beach"]))
             self._add_boats(colour, action["island"], action["beaches"], "expand", events)
             self.phase = Phase.CHAIN
         elif kind == "royal":
@@ -427,7 +420,7 @@ class Rules:
             self.phase = Phase.END_TURN
         elif kind == "colonise":
             taken = self._take_all_boats(colour)
-            events.append({"type": "colonisation", "colour": colour, "returned": taken})
+            events.append(E.Colonisation(colour, taken))
             self.hand_reason = "colonise"
             self.phase = Phase.DRAW_FREE
         elif kind == "restart":
@@ -471,7 +464,7 @@ class Rules:
         else:  # pragma: no cover - _key rejects unknown types
             raise AssertionError(kind)
 
-    def advance(self, events: list[Event]) -> None:
+    def advance(self, events: list[E.EventValue]) -> None:
         """Run the automatic steps until a colour must decide or the game is over."""
         while True:
             phase = self.phase
@@ -500,34 +493,25 @@ class Rules:
             else:
                 return
 
-    def _pass_turn(self, events: list[Event], to: int) -> None:
+    def _pass_turn(self, events: list[E.EventValue], to: int) -> None:
         previous = self.colours[self.active]
         self.active = to
         self.turn += 1
         self.chains.forget_history()
         colour = self.colours[to]
-        events.append({"type": "turn_passed", "from": previous, "to": colour, "turn": self.turn})
+        events.append(E.TurnPassed(previous, colour, self.turn))
         on_board = any(colour in t.counts() for t in self.islands())
         self.phase = Phase.TURN if on_board else Phase.RESTART  # R12: no boat on the board
 
     # ------------------------------------------------------------------ boats
 
-    def _add_boats(self, colour: str, island: str, beaches: list[int], reason: str, events: list[Event]) -> None:
+    def _add_boats(self, colour: str, island: str, beaches: list[int], reason: str, events: list[E.EventValue]) -> None:
         t = self.tiles[self.where[island]]
         for b in beaches:
             t.beaches[b].append(colour)
         t.changed()
         self.supply[colour] -= len(beaches)
-        events.append(
-            {
-                "type": "boats_placed",
-                "colour": colour,
-                "island": island,
-                "cell": list(t.cell),
-                "beaches": list(beaches),
-                "reason": reason,
-            }
-        )
+        events.append(E.BoatsPlaced(colour, island, t.cell, tuple(beaches), reason))
 
     def _take_all_boats(self, colour: str) -> int:
         """R11: every boat of the colour off the board (royal boats stay)."""
@@ -546,7 +530,7 @@ class Rules:
         for c in boats:
             self.supply[c] += 1
 
-    def _found_royal(self, colour: str, island: str, events: list[Event]) -> None:
+    def _found_royal(self, colour: str, island: str, events: list[E.EventValue]) -> None:
         t = self.tiles[self.where[island]]
         boats = sum(len(b) for b in t.beaches)
         for b in t.beaches:
@@ -556,9 +540,7 @@ class Rules:
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
         self._tile_changed(t.cell, placed=False)  # no longer in chains; fleets reaching it are turned back (R10)
-        events.append(
-            {"type": "royal_founded", "colour": colour, "island": island, "cell": list(t.cell), "returned": boats - 1}
-        )
+        events.append(E.RoyalFounded(colour, island, t.cell, boats - 1))
 
     # ------------------------------------------------------------------ tiles
 
@@ -585,7 +567,7 @@ class Rules:
         self._memo.clear()
         self.chains.tile_changed(cell, placed)
 
-    def _draw(self, events: list[Event]) -> str:
+    def _draw(self, events: list[E.EventValue]) -> str:
         """Take the top tile of the stack (R7, R11); mark the end of the game when it was the last of its
         kind (R13). A draw ends any repetition bookkeeping of the chain (R9)."""
         if self._stack_islands < 0:
@@ -599,15 +581,13 @@ class Rules:
         oceans_left = len(self.stack) - islands_left
         if (islands_left if is_island else oceans_left) == 0:
             self.ending = True
-        event: Event = {"type": "tile_drawn", "tile": name, "kind": "island" if is_island else "ocean"}
-        if isinstance(tile, Island):
-            event["value"] = tile.value
-        event["left"] = {"islands": islands_left, "oceans": oceans_left}
-        events.append(event)
+        value = tile.value if isinstance(tile, Island) else None
+        left = {"islands": islands_left, "oceans": oceans_left}
+        events.append(E.TileDrawn(name, "island" if is_island else "ocean", value, left))
         self.chains.forget_history()
         return name
 
-    def _draw_free(self, events: list[Event]) -> None:
+    def _draw_free(self, events: list[E.EventValue]) -> None:
         """R9 redraw / R11 colonisation: draw the next tile; the colour places it freely."""
         self.in_hand = self._draw(events)
         self.phase = Phase.PLACE_TILE
@@ -620,7 +600,7 @@ class Rules:
 
     # ------------------------------------------------------------------ chain reaction (R6, R9)
 
-    def _chain_step(self, events: list[Event]) -> None:
+    def _chain_step(self, events: list[E.EventValue]) -> None:
         if self.ending:
             self.phase = Phase.FINISH
             return
@@ -641,18 +621,18 @@ class Rules:
         """R6: some beach on the table is full."""
         return any(t.full_beaches() for t in self.islands())
 
-    def _endless(self, arr: Arrangement, events: list[Event]) -> None:
+    def _endless(self, arr: Arrangement, events: list[E.EventValue]) -> None:
         """R9: every option leads into an endless chain. Its islands go, with their boats."""
         cells = self.chains.endless_islands(arr)
         names = sorted(self.tiles[c].name for c in cells)
-        events.append({"type": "endless_chain", "islands": names})
+        events.append(E.EndlessChain(tuple(names)))
         for cell in sorted(cells):
             t = self.tiles[cell]
             boats = [c for b in t.beaches for c in b]
             self._return(boats)
             self._unput(cell)
             self.removed.append(t.name)
-            events.append({"type": "island_removed", "island": t.name, "cell": list(cell), "returned": boats})
+            events.append(E.IslandRemoved(t.name, cell, tuple(boats)))
         colour = self.colours[self.active]
         islands = self.islands()
         if not islands or not any(colour in b for t in islands for b in t.beaches):
@@ -664,28 +644,17 @@ class Rules:
 
     # ------------------------------------------------------------------ voyage (R6, R7)
 
-    def _depart(self, action: Action, events: list[Event], auto: bool) -> None:
+    def _depart(self, action: Action, events: list[E.EventValue], auto: bool) -> None:
         t = self.tiles[self.where[action["island"]]]
         boats = t.beaches[action["beach"]]
         t.beaches[action["beach"]] = []
         t.changed()
         colours = len(set(boats))
-        events.append(
-            {
-                "type": "fleet_departed",
-                "island": t.name,
-                "cell": list(t.cell),
-                "beach": action["beach"],
-                "pier": action["pier"],
-                "boats": list(boats),
-                "colours": colours,
-                "auto": auto,
-            }
-        )
+        events.append(E.FleetDeparted(t.name, t.cell, action["beach"], action["pier"], tuple(boats), colours, auto))
         self.fleet = Fleet(boats, colours, t.cell, action["pier"])
         self.phase = Phase.SAIL
 
-    def _sail(self, events: list[Event]) -> None:
+    def _sail(self, events: list[E.EventValue]) -> None:
         """Step into the next cell: draw and place a tile there if it is empty (R2 forced placement, or a
         `turn_tile` decision in the free follow-up variant), else enter what is there."""
         fleet = self.fleet
@@ -707,7 +676,7 @@ class Rules:
             events.append(_placed_event(self.tiles[nxt], "forced", True))
         self.phase = Phase.ENTER
 
-    def _enter(self, events: list[Event]) -> None:
+    def _enter(self, events: list[E.EventValue]) -> None:
         fleet = self.fleet
         assert fleet is not None
         nxt = fleet.next
@@ -715,9 +684,7 @@ class Rules:
         if t.island is not None:
             if t.royal is not None:  # R10: turned back to the departure island
                 origin = self.tiles[fleet.origin]
-                events.append(
-                    {"type": "turned_back", "cell": list(nxt), "island": origin.name, "to": list(origin.cell)}
-                )
+                events.append(E.TurnedBack(nxt, origin.name, origin.cell))
                 fleet.target = origin.cell
             else:
                 fleet.target = nxt
@@ -726,28 +693,19 @@ class Rules:
         if self.ending:
             # R13: the fleet drew the last ocean tile; it stays on it at sea and scores nothing.
             self.at_sea.append((nxt, fleet.boats))
-            events.append({"type": "fleet_at_sea", "cell": list(nxt), "boats": list(fleet.boats)})
+            events.append(E.FleetAtSea(nxt, tuple(fleet.boats)))
             self.fleet = None
             self.phase = Phase.FINISH
             return
         entry = opposite(fleet.heading)
         exit_dir, danger = t.exits[entry]
         colours = fleet.colours
-        events.append(
-            {
-                "type": "path_followed",
-                "cell": list(nxt),
-                "entry": entry,
-                "exit": exit_dir,
-                "danger": danger,
-                "colours": colours,
-            }
-        )
+        events.append(E.PathFollowed(nxt, entry, exit_dir, danger, colours))
         passed = danger <= colours
-        events.append({"type": "crossing", "cell": list(nxt), "danger": danger, "colours": colours, "passed": passed})
+        events.append(E.Crossing(nxt, danger, colours, passed))
         if not passed:
             self._return(fleet.boats)
-            events.append({"type": "sunk", "cell": list(nxt), "boats": list(fleet.boats)})
+            events.append(E.Sunk(nxt, tuple(fleet.boats)))
             self.fleet = None
             self.chains.forget_history()
             self.phase = Phase.CHAIN
@@ -756,13 +714,11 @@ class Rules:
         fleet.heading = exit_dir
         self.phase = Phase.SAIL
 
-    def _arrive(self, events: list[Event]) -> None:
+    def _arrive(self, events: list[E.EventValue]) -> None:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet.target]
-        events.append(
-            {"type": "fleet_arrived", "island": target.name, "cell": list(target.cell), "boats": list(fleet.boats)}
-        )
+        events.append(E.FleetArrived(target.name, target.cell, tuple(fleet.boats)))
         self.phase = Phase.LAND
         n, first = self.sole()
         if n == 1:
@@ -816,7 +772,7 @@ class Rules:
             self._memo["any_landing"] = memo
         return bool(memo)
 
-    def _land(self, pairs: list[list[Any]], events: list[Event], auto: bool) -> None:
+    def _land(self, pairs: list[list[Any]], events: list[E.EventValue], auto: bool) -> None:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet.target]
@@ -826,16 +782,7 @@ class Rules:
             left.remove(colour)
         target.changed()
         self._return(left)
-        events.append(
-            {
-                "type": "landed",
-                "island": target.name,
-                "cell": list(target.cell),
-                "placements": [[c, b] for c, b in pairs],
-                "returned": left,
-                "auto": auto,
-            }
-        )
+        events.append(E.Landed(target.name, target.cell, tuple((c, b) for c, b in pairs), tuple(left), auto))
         self.fleet = None
         self.phase = Phase.FINISH if self.ending else Phase.CHAIN
 
@@ -845,25 +792,18 @@ class Rules:
         """Per colour: points, islands present on (royal included), boats on the board (royal = 1)."""
         return scores(self.colours, self.islands(), self.at_sea)
 
-    def _finish(self, events: list[Event]) -> None:
-        self.final = final_result(self.colours, self.variants["two_colours"], self.scores())
+    def _finish(self, events: list[E.EventValue]) -> None:
+        final = self.final = final_result(self.colours, self.variants["two_colours"], self.scores())
         self.phase = Phase.OVER
         self.fleet = None
         self.listed = []
-        events.append({"type": "game_over", "result": copy_result(self.final)})
+        events.append(E.GameOver(final))  # its wire form is a copy
 
 
-def _placed_event(t: Placed, how: str, auto: bool) -> Event:
-    return {
-        "type": "tile_placed",
-        "tile": t.name,
-        "kind": "island" if t.island is not None else "ocean",
-        "cell": list(t.cell),
-        "rotation": t.rotation,
-        "how": how,
-        "auto": auto,
-        "view": tile_view(t),  # drawn as the view draws it, so a client needs no catalogue of its own
-    }
+def _placed_event(t: Placed, how: str, auto: bool) -> E.TilePlaced:
+    kind = "island" if t.island is not None else "ocean"
+    # drawn as the view draws it, so a client needs no catalogue of its own
+    return E.TilePlaced(t.name, kind, t.cell, t.rotation, how, auto, tile_view(t))
 
 
 def _fills(placement: landing.Landing, free: tuple[int, ...]) -> bool:
