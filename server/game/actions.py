@@ -1,8 +1,10 @@
-"""The actions as typed values: one small frozen class per action type of docs/engine.md, with its wire
-form (`to_wire`, the dict `Game.apply` takes and `legal_actions` lists) and back (`from_wire`, which
-checks the dict as `Game.apply` does). Their reprs paste back into Python.
+"""The actions as typed values: one small frozen class per action type of docs/engine.md. A value is the
+engine's canonical form of an action (lists sorted), so two spellings of the same action are equal: the
+rules list, sample, check and apply values, and hand callers their wire form (`to_wire`, the dict
+`Game.apply` takes and `legal_actions` lists, fresh each time). `ActionValue.from_wire` reads a dict,
+checking its shape as `Game.apply` does. Their reprs paste back into Python.
 
-    >>> Migrate.from_wire({"type": "migrate", "island": "Samoa", "beach": 1, "pier": 4})
+    >>> ActionValue.from_wire({"type": "migrate", "island": "Samoa", "beach": 1, "pier": 4})
     Migrate(island='Samoa', beach=1, pier=4)
 """
 
@@ -11,24 +13,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .wire import Action, Key, action_of, key_of
+from . import arrangements, landing
+from .errors import IllegalAction
+from .geometry import Cell
+from .wire import FIELDS, Action, show
 
 
 class ActionValue:
     """An action of any type (the base of the classes below)."""
 
-    def key(self) -> Key:
-        """The engine's canonical key of this action (wire.py)."""
+    def kind(self) -> str:
+        """The action's type, as the wire's `type` names it."""
         raise NotImplementedError
 
     def to_wire(self) -> Action:
-        """The action as the dict of docs/engine.md."""
-        return action_of(self.key())
+        """The action as the dict of docs/engine.md (canonical: lists sorted), made afresh."""
+        raise NotImplementedError
 
     @staticmethod
     def from_wire(wire: Any) -> ActionValue:
-        """The typed value of an action dict; IllegalAction("malformed") when it is not one."""
-        return from_key(key_of(wire))
+        """The canonical value of an action dict; IllegalAction("malformed") when it is not one."""
+        return _parse(wire)
 
 
 @dataclass(frozen=True)
@@ -37,21 +42,30 @@ class Setup(ActionValue):
 
     beach: int
 
-    def key(self) -> Key:
-        return ("setup", self.beach)
+    def kind(self) -> str:
+        return "setup"
+
+    def to_wire(self) -> Action:
+        return {"type": "setup", "beach": self.beach}
 
 
 @dataclass(frozen=True)
 class Expand(ActionValue):
-    """R5: one new boat on each of `beaches` of `island`; with the supply empty, one boat taken back from
-    `take_back` (island, beach) first."""
+    """R5: one new boat on each of `beaches` (sorted) of `island`; with the supply empty, one boat taken
+    back from `take_back` (island, beach) first."""
 
     island: str
     beaches: tuple[int, ...]
     take_back: tuple[str, int] | None = None
 
-    def key(self) -> Key:
-        return ("expand", self.island, tuple(sorted(self.beaches)), self.take_back)
+    def kind(self) -> str:
+        return "expand"
+
+    def to_wire(self) -> Action:
+        action: Action = {"type": "expand", "island": self.island, "beaches": sorted(self.beaches)}
+        if self.take_back is not None:
+            action["take_back"] = {"island": self.take_back[0], "beach": self.take_back[1]}
+        return action
 
 
 @dataclass(frozen=True)
@@ -60,30 +74,39 @@ class Royal(ActionValue):
 
     island: str
 
-    def key(self) -> Key:
-        return ("royal", self.island)
+    def kind(self) -> str:
+        return "royal"
+
+    def to_wire(self) -> Action:
+        return {"type": "royal", "island": self.island}
 
 
 @dataclass(frozen=True)
 class Colonise(ActionValue):
     """R11: every boat off the board, and a colonist's voyage."""
 
-    def key(self) -> Key:
-        return ("colonise",)
+    def kind(self) -> str:
+        return "colonise"
+
+    def to_wire(self) -> Action:
+        return {"type": "colonise"}
 
 
 @dataclass(frozen=True)
 class Restart(ActionValue):
-    """R12: boats on the beaches `tonga` of Tonga, or one on `beach` of another `island`."""
+    """R12: boats on the beaches `tonga` (sorted) of Tonga, or one on `beach` of another `island`."""
 
     tonga: tuple[int, ...] | None = None
     island: str | None = None
     beach: int | None = None
 
-    def key(self) -> Key:
+    def kind(self) -> str:
+        return "restart"
+
+    def to_wire(self) -> Action:
         if self.tonga is not None:
-            return ("restart", "tonga", tuple(sorted(self.tonga)))
-        return ("restart", self.island, self.beach)
+            return {"type": "restart", "tonga": sorted(self.tonga)}
+        return {"type": "restart", "island": self.island, "beach": self.beach}
 
 
 @dataclass(frozen=True)
@@ -94,29 +117,43 @@ class Migrate(ActionValue):
     beach: int
     pier: int
 
-    def key(self) -> Key:
-        return ("migrate", self.island, self.beach, self.pier)
+    def kind(self) -> str:
+        return "migrate"
+
+    def to_wire(self) -> Action:
+        return {"type": "migrate", "island": self.island, "beach": self.beach, "pier": self.pier}
 
 
 @dataclass(frozen=True)
 class Land(ActionValue):
-    """R8: the arrived fleet's boats, each as (colour, beach)."""
+    """R8: the arrived fleet's boats, each as (colour, beach), sorted."""
 
     boats: tuple[tuple[str, int], ...]
 
-    def key(self) -> Key:
-        return ("land", tuple(sorted(self.boats)))
+    def kind(self) -> str:
+        return "land"
+
+    def to_wire(self) -> Action:
+        return {"type": "land", "boats": [[c, b] for c, b in sorted(self.boats)]}
+
+    @staticmethod
+    def of(placement: landing.Landing) -> Land:
+        """The landing given as the boats added to each beach (landing.py)."""
+        return Land(tuple(sorted([(c, b) for b, added in enumerate(placement) for c in arrangements.boats(added)])))
 
 
 @dataclass(frozen=True)
 class PlaceTile(ActionValue):
     """R9 redraw, R11: the tile in hand on a free `cell`, turned by `rotation`."""
 
-    cell: tuple[int, int]
+    cell: Cell
     rotation: int
 
-    def key(self) -> Key:
-        return ("place_tile", self.cell[0], self.cell[1], self.rotation)
+    def kind(self) -> str:
+        return "place_tile"
+
+    def to_wire(self) -> Action:
+        return {"type": "place_tile", "cell": [self.cell[0], self.cell[1]], "rotation": self.rotation}
 
 
 @dataclass(frozen=True)
@@ -125,8 +162,11 @@ class Settle(ActionValue):
 
     beach: int
 
-    def key(self) -> Key:
-        return ("settle", self.beach)
+    def kind(self) -> str:
+        return "settle"
+
+    def to_wire(self) -> Action:
+        return {"type": "settle", "beach": self.beach}
 
 
 @dataclass(frozen=True)
@@ -135,31 +175,107 @@ class TurnTile(ActionValue):
 
     rotation: int
 
-    def key(self) -> Key:
-        return ("turn_tile", self.rotation)
+    def kind(self) -> str:
+        return "turn_tile"
+
+    def to_wire(self) -> Action:
+        return {"type": "turn_tile", "rotation": self.rotation}
 
 
-def from_key(key: Key) -> ActionValue:
-    """The typed value of a canonical key."""
-    kind = key[0]
-    if kind == "setup":
-        return Setup(key[1])
-    if kind == "expand":
-        return Expand(key[1], key[2], key[3])
-    if kind == "royal":
-        return Royal(key[1])
-    if kind == "colonise":
-        return Colonise()
-    if kind == "restart":
-        return Restart(tonga=key[2]) if key[1] == "tonga" else Restart(island=key[1], beach=key[2])
-    if kind == "migrate":
-        return Migrate(key[1], key[2], key[3])
-    if kind == "land":
-        return Land(key[1])
-    if kind == "place_tile":
-        return PlaceTile((key[1], key[2]), key[3])
-    if kind == "settle":
-        return Settle(key[1])
-    if kind == "turn_tile":
-        return TurnTile(key[1])
+# ---------------------------------------------------------------------- reading the wire
+
+
+def _int(value: Any, what: str, action: Any) -> int:
+    if type(value) is not int:
+        raise IllegalAction("malformed", f"{what} must be an integer, got {show(value)} in {show(action)}", action)
+    return value
+
+
+def _str(value: Any, what: str, action: Any) -> str:
+    if type(value) is not str:
+        raise IllegalAction("malformed", f"{what} must be a string, got {show(value)} in {show(action)}", action)
+    return value
+
+
+def _list(value: Any, what: str, action: Any, most: int = 16) -> list[Any]:
+    if type(value) is not list or len(value) > most:
+        raise IllegalAction(
+            "malformed", f"{what} must be a list of at most {most}, got {show(value)} in {show(action)}", action
+        )
+    return value
+
+
+def _parse(action: Any) -> ActionValue:
+    """The canonical value of an action dict, checking its shape; raises IllegalAction('malformed')."""
+    if type(action) is not dict:
+        raise IllegalAction("malformed", f"an action is a dict with a 'type', got {show(action)}", action)
+    kind = action.get("type")
+    if type(kind) is not str or kind not in FIELDS:
+        raise IllegalAction("malformed", f"unknown action type {show(kind)} in {show(action)}", action)
+    if any(type(field) is not str for field in action):
+        raise IllegalAction("malformed", f"field names must be strings in {show(action)}", action)
+    extra = set(action) - FIELDS[kind] - {"type"}
+    if extra:
+        raise IllegalAction("malformed", f"unexpected field(s) {sorted(map(str, extra))} in {show(action)}", action)
+    try:
+        if kind == "setup":
+            return Setup(_int(action["beach"], "beach", action))
+        if kind == "settle":
+            return Settle(_int(action["beach"], "beach", action))
+        if kind == "expand":
+            island = _str(action["island"], "island", action)
+            beaches = tuple(sorted(_int(b, "beach", action) for b in _list(action["beaches"], "beaches", action)))
+            tb = action.get("take_back")
+            take_back = None
+            if tb is not None:
+                if type(tb) is not dict or set(tb) != {"island", "beach"}:
+                    raise IllegalAction(
+                        "malformed", f"take_back must be {{'island': N, 'beach': i}}, got {show(tb)}", action
+                    )
+                take_back = (
+                    _str(tb["island"], "take_back island", action),
+                    _int(tb["beach"], "take_back beach", action),
+                )
+            return Expand(island, beaches, take_back)
+        if kind == "royal":
+            return Royal(_str(action["island"], "island", action))
+        if kind == "colonise":
+            return Colonise()
+        if kind == "restart":
+            if "tonga" in action:
+                if set(action) != {"type", "tonga"}:
+                    raise IllegalAction("malformed", f"a Tonga restart has only 'tonga': {show(action)}", action)
+                pair = tuple(sorted(_int(b, "beach", action) for b in _list(action["tonga"], "tonga", action, 2)))
+                return Restart(tonga=pair)
+            if set(action) != {"type", "island", "beach"}:
+                raise IllegalAction(
+                    "malformed", f"a restart names 'tonga' or 'island' and 'beach': {show(action)}", action
+                )
+            island = _str(action["island"], "island", action)
+            return Restart(island=island, beach=_int(action["beach"], "beach", action))
+        if kind == "migrate":
+            return Migrate(
+                _str(action["island"], "island", action),
+                _int(action["beach"], "beach", action),
+                _int(action["pier"], "pier", action),
+            )
+        if kind == "land":
+            pairs = []
+            for given in _list(action["boats"], "boats", action, 8):
+                boat = _list(given, "a landing pair [colour, beach]", action, 2)
+                if len(boat) != 2:
+                    raise IllegalAction("malformed", f"a landing pair is [colour, beach], got {show(boat)}", action)
+                pairs.append((_str(boat[0], "colour", action), _int(boat[1], "beach", action)))
+            return Land(tuple(sorted(pairs)))
+        if kind == "place_tile":
+            cell = _list(action["cell"], "cell", action, 2)
+            if len(cell) != 2:
+                raise IllegalAction("malformed", f"cell must be [q, r], got {show(cell)}", action)
+            return PlaceTile(
+                (_int(cell[0], "q", action), _int(cell[1], "r", action)), _int(action["rotation"], "rotation", action)
+            )
+        if kind == "turn_tile":
+            return TurnTile(_int(action["rotation"], "rotation", action))
+    except KeyError as missing:
+        raise IllegalAction("malformed", f"missing field {missing} in {show(action)}", action) from None
     raise AssertionError(kind)  # pragma: no cover

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import arrangements, landing, options
 from . import events as E  # noqa: N812 - the event classes read as E.Sunk, E.Landed, ...
-from .actions import ActionValue
+from .actions import ActionValue, Colonise, Expand, Land, Migrate, PlaceTile, Restart, Royal, Settle, Setup, TurnTile
 from .arrangements import COUNT, KINDS, Arrangement
 from .catalogue import COLOURS, TILES, TONGA, Island, Ocean
 from .chain import ChainSolver
@@ -21,7 +21,7 @@ from .geometry import SIDES, Cell, forced_rotation, neighbour, opposite
 from .phases import Phase
 from .scoring import copy_result, final_result, scores
 from .table import Fleet, Frontier, Placed
-from .wire import ANSWERS, Action, Event, Key, action_of, key_of, landing_key, show
+from .wire import ANSWERS, Action, Event, show
 
 BOATS = 15
 """Boats of each colour (R1)."""
@@ -63,8 +63,8 @@ class Rules:
         self.log: list[Action] = []
         # Caches, never serialised: legal actions and per-decision results (cleared by every action),
         # islands and free cells (cleared where the table changes).
-        self.listed: list[Key] | None = None  # keys: callers get fresh dicts, never the engine's own
-        self._issued: Key | None = None  # the last key sample_action checked in this state
+        self.listed: list[ActionValue] | None = None  # callers get fresh dicts, never the engine's own
+        self._issued: ActionValue | None = None  # the last action sample_action checked in this state
         self._issued_action: tuple[Action, Action] | None = None
         self._memo: dict[str, Any] = {}  # per-decision verdicts of the rules (R9 filters, R14 turnings)
         self.frontier = Frontier(self.tiles)
@@ -110,13 +110,13 @@ class Rules:
                 self.listed = [k for k in self.candidates() if self.allowed(k)]
             else:  # candidates are legal by construction
                 self.listed = self.candidates()
-        return [action_of(k) for k in self.listed]
+        return [value.to_wire() for value in self.listed]
 
-    def issue(self, key: Key) -> Action:
+    def issue(self, value: ActionValue) -> Action:
         """Hand out a sampled legal action, remembering it: applying it unchanged skips re-validation."""
-        self._issued = key
-        action = action_of(key)
-        self._issued_action = (action, action_of(key))  # what was handed out, and a copy to see it unchanged
+        self._issued = value
+        action = value.to_wire()
+        self._issued_action = (action, value.to_wire())  # what was handed out, and a copy to see it unchanged
         return action
 
     def result(self) -> dict[str, Any] | None:
@@ -150,7 +150,7 @@ class Rules:
 
     def _apply(self, action: Any, colour: str | None) -> list[Event]:
         if isinstance(action, ActionValue):
-            action = action.to_wire()
+            action = action.to_wire()  # checked as its dict is: a value built by hand may be ill-typed
         if self.phase == Phase.OVER:
             raise IllegalAction("game_over", f"the game is over; {show(action)} was not applied", action)
         if colour is not None and colour != self.colours[self.active]:
@@ -160,66 +160,70 @@ class Rules:
         issued = self._issued_action
         chosen: Action | None = None
         if issued is not None and action is issued[0] and action == issued[1] and self._issued is not None:
-            key = self._issued  # the action sample_action handed out, unchanged: legal and well formed
+            value = self._issued  # the action sample_action handed out, unchanged: legal and well formed
             chosen = issued[1]  # its copy, which nobody else holds, goes in the log
         else:
-            key = key_of(action)
-        if key[0] not in ANSWERS[self.phase]:
+            value = ActionValue.from_wire(action)
+        if value.kind() not in ANSWERS[self.phase]:
             raise IllegalAction(
                 "wrong_phase",
                 f"{show(action)} does not answer the pending {self.phase.value} decision"
                 f" of {self.colours[self.active]}",
                 action,
             )
-        if key != self._issued and not (self.listed is not None and key in self.listed) and not self.allowed(key):
+        if (
+            value != self._issued
+            and not (self.listed is not None and value in self.listed)
+            and not self.allowed(value)
+        ):
             raise IllegalAction(
                 "illegal_choice",
                 f"{show(action)} is not a legal action for {self.colours[self.active]} ({self.phase.value})",
                 action,
             )
         if chosen is None:
-            chosen = action_of(key)
+            chosen = value.to_wire()
         events: list[E.EventValue] = []
         self.log.append(chosen)
-        self._do(chosen, events)
+        self._do(value, events)
         self.advance(events)
         return [event.to_wire() for event in events]
 
-    def sole(self) -> tuple[int, Key | None]:
+    def sole(self) -> tuple[int, ActionValue | None]:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
         if self.phase == Phase.LAND:
             return self._sole_landing()
         # The candidates that are legal whatever R9 says go first: two of them answer without a search.
-        surely: list[Key] = []
-        maybe: list[Key] = []
-        for key in self.candidates():
-            (surely if self._surely_allowed(key) else maybe).append(key)
+        surely: list[ActionValue] = []
+        maybe: list[ActionValue] = []
+        for value in self.candidates():
+            (surely if self._surely_allowed(value) else maybe).append(value)
         if len(surely) >= 2:
             return 2, None
         n = len(surely)
         first = surely[0] if surely else None
-        for key in maybe:
-            if self.allowed(key):
+        for value in maybe:
+            if self.allowed(value):
                 n += 1
                 if n == 2:
                     break
-                first = key
+                first = value
         return n, first
 
-    def _surely_allowed(self, key: Key) -> bool:
+    def _surely_allowed(self, value: ActionValue) -> bool:
         """A cheap sufficient test of `allowed` for a candidate: a migration that draws a tile or sinks
         ends the chain whatever follows (R9)."""
-        if key[0] != "migrate":
+        if not isinstance(value, Migrate):
             return False
-        t = self.tiles[self.where[key[1]]]
-        danger, target = self.chains.voyage(t.cell, key[3])
-        return target is None or danger > KINDS[t.codes()[key[2]]]
+        t = self.tiles[self.where[value.island]]
+        danger, target = self.chains.voyage(t.cell, value.pier)
+        return target is None or danger > KINDS[t.codes()[value.beach]]
 
-    def _sole_landing(self) -> tuple[int, Key | None]:
+    def _sole_landing(self) -> tuple[int, ActionValue | None]:
         # Straight over the placements: legal are those that escape (R9), or all when none does.
         free, placements = self.landings()
         if len(placements) == 1 or self.ending:
-            return min(len(placements), 2), landing_key(placements[0])
+            return min(len(placements), 2), Land.of(placements[0])
         # Landings that leave no beach full end the chain at once (R9): two of them answer without a search.
         if not self._full_now():
             quiet = 0
@@ -238,7 +242,7 @@ class Rules:
                     return 2, None
         if len(escaping) == 1:
             self._memo["any_landing"] = True
-            return 1, landing_key(escaping[0])
+            return 1, Land.of(escaping[0])
         self._memo["any_landing"] = False
         return 2, None
 
@@ -251,92 +255,94 @@ class Rules:
 
     # ------------------------------------------------------------------ legal actions
 
-    def candidates(self) -> list[Key]:
-        """The keys of every action the pending decision could take, before the R9 filter."""
-        out: list[Key] = []
+    def candidates(self) -> list[ActionValue]:
+        """Every action the pending decision could take, before the R9 filter."""
+        out: list[ActionValue] = []
         phase = self.phase
         colour = self.colours[self.active]
         if phase == Phase.SETUP:
             for b in options.setup_beaches(self.tiles[self.where[TONGA]]):
-                out.append(("setup", b))
+                out.append(Setup(b))
         elif phase == Phase.TURN:
             islands, supply = self.islands(), self.supply[colour]
             expansions, royals = self.turn_options(colour)
             for name, beaches, take_back in options.expansion_keys(expansions, islands, colour, supply):
-                out.append(("expand", name, beaches, take_back))
+                out.append(Expand(name, beaches, take_back))
             for name in royals:
-                out.append(("royal", name))
-            out.append(("colonise",))
+                out.append(Royal(name))
+            out.append(Colonise())
         elif phase == Phase.RESTART:
             pairs, others = self.restarts(colour)
             for pair in pairs:
-                out.append(("restart", "tonga", pair))
+                out.append(Restart(tonga=pair))
             for name, b in others:
-                out.append(("restart", name, b))
-            out.append(("colonise",))
+                out.append(Restart(island=name, beach=b))
+            out.append(Colonise())
         elif phase == Phase.MIGRATE:
             for t in self.islands():
                 if t.royal is None:
                     for b in t.full_beaches():
                         for pier in t.piers[b]:
-                            out.append(("migrate", t.name, b, pier))
+                            out.append(Migrate(t.name, b, pier))
         elif phase == Phase.LAND:
             for row in self.landings()[1]:
-                out.append(landing_key(row))
+                out.append(Land.of(row))
         elif phase == Phase.PLACE_TILE:
             for cell in self.frontier.cells():
                 for rotation in range(SIDES):
-                    out.append(("place_tile", cell[0], cell[1], rotation))
+                    out.append(PlaceTile(cell, rotation))
         elif phase == Phase.SETTLE:
             assert self.colonist_island is not None
             for b, free in enumerate(self.tiles[self.colonist_island].free()):
                 if free > 0:
-                    out.append(("settle", b))
+                    out.append(Settle(b))
         elif phase == Phase.TURN_TILE:
             for rotation in range(SIDES):
-                out.append(("turn_tile", rotation))
+                out.append(TurnTile(rotation))
         return out
 
-    def allowed(self, key: Key) -> bool:
-        """Whether the action with this (well-typed) key is legal now. The one place legality lives:
-        listing, sampling, validation and the engine's own auto-resolution all ask it."""
-        kind = key[0]
-        if kind not in ANSWERS[self.phase]:
+    def allowed(self, value: ActionValue) -> bool:
+        """Whether the (well-typed) action is legal now. The one place legality lives: listing, sampling,
+        validation and the engine's own auto-resolution all ask it."""
+        if value.kind() not in ANSWERS[self.phase]:
             return False
         colour = self.colours[self.active]
-        if kind == "setup":
-            return key[1] in options.setup_beaches(self.tiles[self.where[TONGA]])
-        if kind == "expand":
-            return self._expansion_allowed(colour, key)
-        if kind == "royal":
-            return key[1] in self.turn_options(colour)[1]
-        if kind == "colonise":
+        if isinstance(value, Setup):
+            return value.beach in options.setup_beaches(self.tiles[self.where[TONGA]])
+        if isinstance(value, Expand):
+            return self._expansion_allowed(colour, value)
+        if isinstance(value, Royal):
+            return value.island in self.turn_options(colour)[1]
+        if isinstance(value, Colonise):
             return True
-        if kind == "restart":
+        if isinstance(value, Restart):
             pairs, others = self.restarts(colour)
-            return key[2] in pairs if key[1] == "tonga" else (key[1], key[2]) in others
-        if kind == "migrate":
-            t = self.island_named(key[1])
-            b, pier = key[2], key[3]
+            if value.tonga is not None:
+                return value.tonga in pairs
+            return (value.island, value.beach) in others
+        if isinstance(value, Migrate):
+            t = self.island_named(value.island)
+            b, pier = value.beach, value.pier
             if t is None or not 0 <= b < len(t.beaches) or not t.full(b) or pier not in t.piers[b]:
                 return False
-            if self._surely_allowed(key):
+            if self._surely_allowed(value):
                 return True
-            verdicts: dict[Key, bool] = self._memo.setdefault("migrations", {})
-            verdict = verdicts.get(key)
+            verdicts: dict[Migrate, bool] = self._memo.setdefault("migrations", {})
+            verdict = verdicts.get(value)
             if verdict is None:
-                verdict = verdicts[key] = self.chains.migration_escapes(t.cell, b, pier)
+                verdict = verdicts[value] = self.chains.migration_escapes(t.cell, b, pier)
             return verdict
-        if kind == "land":
-            return self._landing_allowed(key[1])
-        if kind == "place_tile":
-            return (key[1], key[2]) in self.frontier.cell_set() and 0 <= key[3] < SIDES
-        if kind == "settle":
+        if isinstance(value, Land):
+            return self._landing_allowed(value.boats)
+        if isinstance(value, PlaceTile):
+            return value.cell in self.frontier.cell_set() and 0 <= value.rotation < SIDES
+        if isinstance(value, Settle):
             assert self.colonist_island is not None
             free = self.tiles[self.colonist_island].free()
-            return 0 <= key[1] < len(free) and free[key[1]] > 0
-        if kind == "turn_tile":
-            return 0 <= key[1] < SIDES and (key[1] in self._good_turnings() or not self._good_turnings())
+            return 0 <= value.beach < len(free) and free[value.beach] > 0
+        if isinstance(value, TurnTile):
+            rotation = value.rotation
+            return 0 <= rotation < SIDES and (rotation in self._good_turnings() or not self._good_turnings())
         return False  # pragma: no cover
 
     def island_named(self, name: str) -> Placed | None:
@@ -347,9 +353,9 @@ class Rules:
         t = self.tiles[cell]
         return t if t.island is not None and t.royal is None else None
 
-    def _expansion_allowed(self, colour: str, key: Key) -> bool:
-        """R5: whether `key` is one of the expansions `options.expansion_keys` lists."""
-        _kind, name, beaches, take_back = key
+    def _expansion_allowed(self, colour: str, expansion: Expand) -> bool:
+        """R5: whether `expansion` is one of those `options.expansion_keys` lists."""
+        name, beaches, take_back = expansion.island, expansion.beaches, expansion.take_back
         supply = self.supply[colour]
         if supply > 0:
             t = self.island_named(name)
@@ -393,51 +399,51 @@ class Rules:
 
     # ------------------------------------------------------------------ doing
 
-    def _do(self, action: Action, events: list[E.EventValue], auto: bool = False) -> None:
+    def _do(self, action: ActionValue, events: list[E.EventValue], auto: bool = False) -> None:
         self.listed = None
         self._issued = None
         self._issued_action = None
         self._memo.clear()
         self.chains.next_decision()
-        kind = action["type"]
         colour = self.colours[self.active]
-        if kind == "setup":
-            self._add_boats(colour, TONGA, [action["beach"]], "setup", events)
+        if isinstance(action, Setup):
+            self._add_boats(colour, TONGA, (action.beach,), "setup", events)
             self.setup_left -= 1
             self.phase = Phase.NEXT_SETUP
-        elif kind == "expand":
-            take_back = action.get("take_back")
+        elif isinstance(action, Expand):
+            take_back = action.take_back
             if take_back is not None:
-                src = self.tiles[self.where[take_back["island"]]]
-                src.beaches[take_back["beach"]].remove(colour)
+                src = self.tiles[self.where[take_back[0]]]
+                src.beaches[take_back[1]].remove(colour)
                 src.changed()
                 self.supply[colour] += 1
-                events.append(E.BoatTakenBack(colour, src.name, src.cell, take_back["beach"]))
-            self._add_boats(colour, action["island"], action["beaches"], "expand", events)
+                events.append(E.BoatTakenBack(colour, src.name, src.cell, take_back[1]))
+            self._add_boats(colour, action.island, action.beaches, "expand", events)
             self.phase = Phase.CHAIN
-        elif kind == "royal":
-            self._found_royal(colour, action["island"], events)
+        elif isinstance(action, Royal):
+            self._found_royal(colour, action.island, events)
             self.phase = Phase.END_TURN
-        elif kind == "colonise":
+        elif isinstance(action, Colonise):
             taken = self._take_all_boats(colour)
             events.append(E.Colonisation(colour, taken))
             self.hand_reason = "colonise"
             self.phase = Phase.DRAW_FREE
-        elif kind == "restart":
-            if "tonga" in action:
-                self._add_boats(colour, TONGA, action["tonga"], "restart", events)
+        elif isinstance(action, Restart):
+            if action.tonga is not None:
+                self._add_boats(colour, TONGA, action.tonga, "restart", events)
             else:
-                self._add_boats(colour, action["island"], [action["beach"]], "restart", events)
+                assert action.island is not None and action.beach is not None
+                self._add_boats(colour, action.island, (action.beach,), "restart", events)
             self.phase = Phase.CHAIN
-        elif kind == "migrate":
+        elif isinstance(action, Migrate):
             self._depart(action, events, auto)
-        elif kind == "land":
-            self._land(action["boats"], events, auto)
-        elif kind == "place_tile":
+        elif isinstance(action, Land):
+            self._land(action.boats, events, auto)
+        elif isinstance(action, PlaceTile):
             assert self.in_hand is not None
             name = self.in_hand
-            cell = (action["cell"][0], action["cell"][1])
-            self.place(name, cell, action["rotation"])
+            cell = action.cell
+            self.place(name, cell, action.rotation)
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "free", auto))
             if isinstance(TILES[name], Ocean):
@@ -448,21 +454,21 @@ class Rules:
             else:
                 self.hand_reason = None
                 self.phase = Phase.FINISH if self.ending else Phase.END_TURN
-        elif kind == "settle":
+        elif isinstance(action, Settle):
             assert self.colonist_island is not None
-            self._add_boats(colour, self.tiles[self.colonist_island].name, [action["beach"]], "settle", events)
+            self._add_boats(colour, self.tiles[self.colonist_island].name, (action.beach,), "settle", events)
             self.colonist_island = None
             self.hand_reason = None
             self.phase = Phase.FINISH if self.ending else Phase.END_TURN
-        elif kind == "turn_tile":
+        elif isinstance(action, TurnTile):
             assert self.fleet is not None and self.in_hand is not None
             cell = self.fleet.next
-            self.place(self.in_hand, cell, action["rotation"])
+            self.place(self.in_hand, cell, action.rotation)
             self.in_hand = None
             events.append(_placed_event(self.tiles[cell], "turned", auto))
             self.phase = Phase.ENTER
-        else:  # pragma: no cover - _key rejects unknown types
-            raise AssertionError(kind)
+        else:  # pragma: no cover - ActionValue.from_wire makes no other kind
+            raise AssertionError(action)
 
     def advance(self, events: list[E.EventValue]) -> None:
         """Run the automatic steps until a colour must decide or the game is over."""
@@ -505,13 +511,15 @@ class Rules:
 
     # ------------------------------------------------------------------ boats
 
-    def _add_boats(self, colour: str, island: str, beaches: list[int], reason: str, events: list[E.EventValue]) -> None:
+    def _add_boats(
+        self, colour: str, island: str, beaches: tuple[int, ...], reason: str, events: list[E.EventValue]
+    ) -> None:
         t = self.tiles[self.where[island]]
         for b in beaches:
             t.beaches[b].append(colour)
         t.changed()
         self.supply[colour] -= len(beaches)
-        events.append(E.BoatsPlaced(colour, island, t.cell, tuple(beaches), reason))
+        events.append(E.BoatsPlaced(colour, island, t.cell, beaches, reason))
 
     def _take_all_boats(self, colour: str) -> int:
         """R11: every boat of the colour off the board (royal boats stay)."""
@@ -615,7 +623,7 @@ class Rules:
             self._endless(arr, events)
         elif n == 1:
             assert first is not None
-            self._do(action_of(first), events, auto=True)
+            self._do(first, events, auto=True)
 
     def any_full(self) -> bool:
         """R6: some beach on the table is full."""
@@ -644,14 +652,14 @@ class Rules:
 
     # ------------------------------------------------------------------ voyage (R6, R7)
 
-    def _depart(self, action: Action, events: list[E.EventValue], auto: bool) -> None:
-        t = self.tiles[self.where[action["island"]]]
-        boats = t.beaches[action["beach"]]
-        t.beaches[action["beach"]] = []
+    def _depart(self, action: Migrate, events: list[E.EventValue], auto: bool) -> None:
+        t = self.tiles[self.where[action.island]]
+        boats = t.beaches[action.beach]
+        t.beaches[action.beach] = []
         t.changed()
         colours = len(set(boats))
-        events.append(E.FleetDeparted(t.name, t.cell, action["beach"], action["pier"], tuple(boats), colours, auto))
-        self.fleet = Fleet(boats, colours, t.cell, action["pier"])
+        events.append(E.FleetDeparted(t.name, t.cell, action.beach, action.pier, tuple(boats), colours, auto))
+        self.fleet = Fleet(boats, colours, t.cell, action.pier)
         self.phase = Phase.SAIL
 
     def _sail(self, events: list[E.EventValue]) -> None:
@@ -670,7 +678,7 @@ class Rules:
                 n, first = self.sole()
                 if n == 1:
                     assert first is not None
-                    self._do(action_of(first), events, auto=True)
+                    self._do(first, events, auto=True)
                 return
             self.place(name, nxt, forced_rotation(fleet.heading))
             events.append(_placed_event(self.tiles[nxt], "forced", True))
@@ -723,7 +731,7 @@ class Rules:
         n, first = self.sole()
         if n == 1:
             assert first is not None
-            self._do(action_of(first), events, auto=True)
+            self._do(first, events, auto=True)
 
     def _landing_allowed(self, pairs: tuple[tuple[str, int], ...]) -> bool:
         """R8: `pairs` is one of the fleet's landings; R9: it does not lead into an endless chain or back
@@ -772,7 +780,7 @@ class Rules:
             self._memo["any_landing"] = memo
         return bool(memo)
 
-    def _land(self, pairs: list[list[Any]], events: list[E.EventValue], auto: bool) -> None:
+    def _land(self, pairs: tuple[tuple[str, int], ...], events: list[E.EventValue], auto: bool) -> None:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet.target]
@@ -782,7 +790,7 @@ class Rules:
             left.remove(colour)
         target.changed()
         self._return(left)
-        events.append(E.Landed(target.name, target.cell, tuple((c, b) for c, b in pairs), tuple(left), auto))
+        events.append(E.Landed(target.name, target.cell, pairs, tuple(left), auto))
         self.fleet = None
         self.phase = Phase.FINISH if self.ending else Phase.CHAIN
 
