@@ -10,8 +10,7 @@ checking its shape as `Game.apply` does. Their reprs paste back into Python.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
 from . import arrangements, landing
 from .errors import IllegalAction
@@ -20,7 +19,11 @@ from .wire import FIELDS, Action, show
 
 
 class ActionValue:
-    """An action of any type (the base of the classes below)."""
+    """An action of any type (the base of the classes below). A value is never changed once made; two
+    values are equal when they are the same action. Plain compiled classes, not dataclasses: the methods
+    a dataclass generates stay interpreted under mypyc, and the rules make values by the thousand."""
+
+    __slots__ = ()
 
     def kind(self) -> str:
         """The action's type, as the wire's `type` names it."""
@@ -30,17 +33,36 @@ class ActionValue:
         """The action as the dict of docs/engine.md (canonical: lists sorted), made afresh."""
         raise NotImplementedError
 
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        """The value's fields, (name, value) in order: what equality, hashing and the repr read."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ActionValue) and type(other) is type(self) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash((self.kind(), self.fields()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{name}={value!r}' for name, value in self.fields())})"
+
     @staticmethod
     def from_wire(wire: Any) -> ActionValue:
         """The canonical value of an action dict; IllegalAction("malformed") when it is not one."""
         return _parse(wire)
 
 
-@dataclass(frozen=True)
+@final
 class Setup(ActionValue):
     """R3: a boat on a beach of Tonga."""
 
-    beach: int
+    __slots__ = ("beach",)
+
+    def __init__(self, beach: int) -> None:
+        self.beach = beach
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("beach", self.beach),)
 
     def kind(self) -> str:
         return "setup"
@@ -49,14 +71,20 @@ class Setup(ActionValue):
         return {"type": "setup", "beach": self.beach}
 
 
-@dataclass(frozen=True)
+@final
 class Expand(ActionValue):
     """R5: one new boat on each of `beaches` (sorted) of `island`; with the supply empty, one boat taken
     back from `take_back` (island, beach) first."""
 
-    island: str
-    beaches: tuple[int, ...]
-    take_back: tuple[str, int] | None = None
+    __slots__ = ("island", "beaches", "take_back")
+
+    def __init__(self, island: str, beaches: tuple[int, ...], take_back: tuple[str, int] | None = None) -> None:
+        self.island = island
+        self.beaches = beaches
+        self.take_back = take_back
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("island", self.island), ("beaches", self.beaches), ("take_back", self.take_back))
 
     def kind(self) -> str:
         return "expand"
@@ -68,11 +96,17 @@ class Expand(ActionValue):
         return action
 
 
-@dataclass(frozen=True)
+@final
 class Royal(ActionValue):
     """R10: found a royal island."""
 
-    island: str
+    __slots__ = ("island",)
+
+    def __init__(self, island: str) -> None:
+        self.island = island
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("island", self.island),)
 
     def kind(self) -> str:
         return "royal"
@@ -81,9 +115,14 @@ class Royal(ActionValue):
         return {"type": "royal", "island": self.island}
 
 
-@dataclass(frozen=True)
+@final
 class Colonise(ActionValue):
     """R11: every boat off the board, and a colonist's voyage."""
+
+    __slots__ = ()
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return ()
 
     def kind(self) -> str:
         return "colonise"
@@ -92,13 +131,21 @@ class Colonise(ActionValue):
         return {"type": "colonise"}
 
 
-@dataclass(frozen=True)
+@final
 class Restart(ActionValue):
     """R12: boats on the beaches `tonga` (sorted) of Tonga, or one on `beach` of another `island`."""
 
-    tonga: tuple[int, ...] | None = None
-    island: str | None = None
-    beach: int | None = None
+    __slots__ = ("tonga", "island", "beach")
+
+    def __init__(
+        self, tonga: tuple[int, ...] | None = None, island: str | None = None, beach: int | None = None
+    ) -> None:
+        self.tonga = tonga
+        self.island = island
+        self.beach = beach
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("tonga", self.tonga), ("island", self.island), ("beach", self.beach))
 
     def kind(self) -> str:
         return "restart"
@@ -109,13 +156,19 @@ class Restart(ActionValue):
         return {"type": "restart", "island": self.island, "beach": self.beach}
 
 
-@dataclass(frozen=True)
+@final
 class Migrate(ActionValue):
     """R6: the fleet of a full beach sails out of one of its piers."""
 
-    island: str
-    beach: int
-    pier: int
+    __slots__ = ("island", "beach", "pier")
+
+    def __init__(self, island: str, beach: int, pier: int) -> None:
+        self.island = island
+        self.beach = beach
+        self.pier = pier
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("island", self.island), ("beach", self.beach), ("pier", self.pier))
 
     def kind(self) -> str:
         return "migrate"
@@ -124,11 +177,17 @@ class Migrate(ActionValue):
         return {"type": "migrate", "island": self.island, "beach": self.beach, "pier": self.pier}
 
 
-@dataclass(frozen=True)
+@final
 class Land(ActionValue):
     """R8: the arrived fleet's boats, each as (colour, beach), sorted."""
 
-    boats: tuple[tuple[str, int], ...]
+    __slots__ = ("boats",)
+
+    def __init__(self, boats: tuple[tuple[str, int], ...]) -> None:
+        self.boats = boats
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("boats", self.boats),)
 
     def kind(self) -> str:
         return "land"
@@ -142,12 +201,18 @@ class Land(ActionValue):
         return Land(tuple(sorted([(c, b) for b, added in enumerate(placement) for c in arrangements.boats(added)])))
 
 
-@dataclass(frozen=True)
+@final
 class PlaceTile(ActionValue):
     """R9 redraw, R11: the tile in hand on a free `cell`, turned by `rotation`."""
 
-    cell: Cell
-    rotation: int
+    __slots__ = ("cell", "rotation")
+
+    def __init__(self, cell: Cell, rotation: int) -> None:
+        self.cell = cell
+        self.rotation = rotation
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("cell", self.cell), ("rotation", self.rotation))
 
     def kind(self) -> str:
         return "place_tile"
@@ -156,11 +221,17 @@ class PlaceTile(ActionValue):
         return {"type": "place_tile", "cell": [self.cell[0], self.cell[1]], "rotation": self.rotation}
 
 
-@dataclass(frozen=True)
+@final
 class Settle(ActionValue):
     """R11: the colonist's boat on a beach of the island it found."""
 
-    beach: int
+    __slots__ = ("beach",)
+
+    def __init__(self, beach: int) -> None:
+        self.beach = beach
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("beach", self.beach),)
 
     def kind(self) -> str:
         return "settle"
@@ -169,11 +240,17 @@ class Settle(ActionValue):
         return {"type": "settle", "beach": self.beach}
 
 
-@dataclass(frozen=True)
+@final
 class TurnTile(ActionValue):
     """R14 free follow-up: how the drawn tile is turned."""
 
-    rotation: int
+    __slots__ = ("rotation",)
+
+    def __init__(self, rotation: int) -> None:
+        self.rotation = rotation
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        return (("rotation", self.rotation),)
 
     def kind(self) -> str:
         return "turn_tile"

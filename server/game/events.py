@@ -9,8 +9,7 @@ values where the wire has lists (a cell is a tuple), so reprs paste back into Py
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, final
 
 from .geometry import Cell
 from .wire import Event
@@ -20,11 +19,24 @@ _RENAMED = {"previous": "from"}
 
 
 class EventValue:
-    """An event of any type (the base of the classes below)."""
+    """An event of any type (the base of the classes below). A value is never changed once made. Plain
+    compiled classes, not dataclasses: the methods a dataclass generates stay interpreted under mypyc."""
+
+    __slots__ = ()
 
     def to_wire(self) -> Event:
         """The event as the dict of docs/engine.md, its keys in the engine's order."""
         raise NotImplementedError
+
+    def fields(self) -> tuple[tuple[str, Any], ...]:
+        """The value's fields, (name, value) in order: what equality and the repr read."""
+        return tuple([(name, getattr(self, name)) for name in _FIELDS[_TYPE_OF[type(self)]]])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EventValue) and type(other) is type(self) and self.fields() == other.fields()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{name}={value!r}' for name, value in self.fields())})"
 
     @staticmethod
     def from_wire(wire: Event) -> EventValue:
@@ -32,14 +44,14 @@ class EventValue:
         cls = _TYPES.get(wire.get("type", ""))
         if cls is None:
             raise ValueError(f"unknown event type {wire.get('type')!r}")
-        names = [field.name for field in fields(cls)]  # type: ignore[arg-type]
+        names = _FIELDS[wire["type"]]
         extra = set(wire) - {"type"} - {_RENAMED.get(name, name) for name in names}
         if extra:
             raise ValueError(f"unexpected field(s) {sorted(extra)} in a {wire['type']} event")
         for name in names:
             if name not in _OPTIONAL and _RENAMED.get(name, name) not in wire:
                 raise KeyError(f"a {wire['type']} event needs {name!r}")
-        return cls(**{name: _frozen(wire.get(_RENAMED.get(name, name))) for name in names})
+        return cls(*[_frozen(wire.get(_RENAMED.get(name, name))) for name in names])
 
 
 def _frozen(value: Any) -> Any:
@@ -63,69 +75,84 @@ _OPTIONAL = {"value"}
 """Fields left out of the wire form when None (a drawn ocean tile has no value)."""
 
 
-@dataclass(frozen=True)
+@final
 class BoatsPlaced(EventValue):
     """Boats from the supply onto beaches (R3 set-up, R5, R11 settling, R12)."""
 
-    colour: str
-    island: str
-    cell: Cell
-    beaches: tuple[int, ...]
-    reason: str
+    __slots__ = ("colour", "island", "cell", "beaches", "reason")
+
+    def __init__(self, colour: str, island: str, cell: Cell, beaches: tuple[int, ...], reason: str) -> None:
+        self.colour = colour
+        self.island = island
+        self.cell = cell
+        self.beaches = beaches
+        self.reason = reason
 
     def to_wire(self) -> Event:
         return {"type": "boats_placed", "colour": self.colour, "island": self.island, "cell": list(self.cell),
                 "beaches": list(self.beaches), "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@final
 class BoatTakenBack(EventValue):
     """R5 with all 15 on the board: a boat taken back before it is placed again."""
 
-    colour: str
-    island: str
-    cell: Cell
-    beach: int
+    __slots__ = ("colour", "island", "cell", "beach")
+
+    def __init__(self, colour: str, island: str, cell: Cell, beach: int) -> None:
+        self.colour = colour
+        self.island = island
+        self.cell = cell
+        self.beach = beach
 
     def to_wire(self) -> Event:
         return {"type": "boat_taken_back", "colour": self.colour, "island": self.island, "cell": list(self.cell),
                 "beach": self.beach}
 
 
-@dataclass(frozen=True)
+@final
 class Colonisation(EventValue):
     """R11: every boat of the colour off the board."""
 
-    colour: str
-    returned: int
+    __slots__ = ("colour", "returned")
+
+    def __init__(self, colour: str, returned: int) -> None:
+        self.colour = colour
+        self.returned = returned
 
     def to_wire(self) -> Event:
         return {"type": "colonisation", "colour": self.colour, "returned": self.returned}
 
 
-@dataclass(frozen=True)
+@final
 class RoyalFounded(EventValue):
     """R10: a royal island founded."""
 
-    colour: str
-    island: str
-    cell: Cell
-    returned: int
+    __slots__ = ("colour", "island", "cell", "returned")
+
+    def __init__(self, colour: str, island: str, cell: Cell, returned: int) -> None:
+        self.colour = colour
+        self.island = island
+        self.cell = cell
+        self.returned = returned
 
     def to_wire(self) -> Event:
         return {"type": "royal_founded", "colour": self.colour, "island": self.island, "cell": list(self.cell),
                 "returned": self.returned}
 
 
-@dataclass(frozen=True)
+@final
 class TileDrawn(EventValue):
     """A tile drawn from the stack (its `value` for islands only), and what is left of each kind
     (`left`: {"islands": n, "oceans": n})."""
 
-    tile: str
-    kind: str
-    value: int | None
-    left: dict[str, int]
+    __slots__ = ("tile", "kind", "value", "left")
+
+    def __init__(self, tile: str, kind: str, value: int | None, left: dict[str, int]) -> None:
+        self.tile = tile
+        self.kind = kind
+        self.value = value
+        self.left = left
 
     def to_wire(self) -> Event:
         out: Event = {"type": "tile_drawn", "tile": self.tile, "kind": self.kind}
@@ -135,115 +162,145 @@ class TileDrawn(EventValue):
         return out
 
 
-@dataclass(frozen=True)
+@final
 class TilePlaced(EventValue):
     """A tile put on the table (`how`: forced, turned or free), with its drawing (`view`: the tile as the
     view draws it, shared with the view as the view's tiles are: read, never changed)."""
 
-    tile: str
-    kind: str
-    cell: Cell
-    rotation: int
-    how: str
-    auto: bool
-    view: dict[str, Any]
+    __slots__ = ("tile", "kind", "cell", "rotation", "how", "auto", "view")
+
+    def __init__(
+        self, tile: str, kind: str, cell: Cell, rotation: int, how: str, auto: bool, view: dict[str, Any]
+    ) -> None:
+        self.tile = tile
+        self.kind = kind
+        self.cell = cell
+        self.rotation = rotation
+        self.how = how
+        self.auto = auto
+        self.view = view
 
     def to_wire(self) -> Event:
         return {"type": "tile_placed", "tile": self.tile, "kind": self.kind, "cell": list(self.cell),
                 "rotation": self.rotation, "how": self.how, "auto": self.auto, "view": self.view}
 
 
-@dataclass(frozen=True)
+@final
 class FleetDeparted(EventValue):
     """R6: a full beach's boats sail out of a pier."""
 
-    island: str
-    cell: Cell
-    beach: int
-    pier: int
-    boats: tuple[str, ...]
-    colours: int
-    auto: bool
+    __slots__ = ("island", "cell", "beach", "pier", "boats", "colours", "auto")
+
+    def __init__(
+        self, island: str, cell: Cell, beach: int, pier: int, boats: tuple[str, ...], colours: int, auto: bool
+    ) -> None:
+        self.island = island
+        self.cell = cell
+        self.beach = beach
+        self.pier = pier
+        self.boats = boats
+        self.colours = colours
+        self.auto = auto
 
     def to_wire(self) -> Event:
         return {"type": "fleet_departed", "island": self.island, "cell": list(self.cell), "beach": self.beach,
                 "pier": self.pier, "boats": list(self.boats), "colours": self.colours, "auto": self.auto}
 
 
-@dataclass(frozen=True)
+@final
 class PathFollowed(EventValue):
     """R7: the fleet follows a path over an ocean tile."""
 
-    cell: Cell
-    entry: int
-    exit: int
-    danger: int
-    colours: int
+    __slots__ = ("cell", "entry", "exit", "danger", "colours")
+
+    def __init__(self, cell: Cell, entry: int, exit: int, danger: int, colours: int) -> None:
+        self.cell = cell
+        self.entry = entry
+        self.exit = exit
+        self.danger = danger
+        self.colours = colours
 
     def to_wire(self) -> Event:
         return {"type": "path_followed", "cell": list(self.cell), "entry": self.entry, "exit": self.exit,
                 "danger": self.danger, "colours": self.colours}
 
 
-@dataclass(frozen=True)
+@final
 class Crossing(EventValue):
     """R7: the danger of the path against the fleet's colours."""
 
-    cell: Cell
-    danger: int
-    colours: int
-    passed: bool
+    __slots__ = ("cell", "danger", "colours", "passed")
+
+    def __init__(self, cell: Cell, danger: int, colours: int, passed: bool) -> None:
+        self.cell = cell
+        self.danger = danger
+        self.colours = colours
+        self.passed = passed
 
     def to_wire(self) -> Event:
         return {"type": "crossing", "cell": list(self.cell), "danger": self.danger, "colours": self.colours,
                 "passed": self.passed}
 
 
-@dataclass(frozen=True)
+@final
 class Sunk(EventValue):
     """R7: the fleet sank; its boats go back to their supplies."""
 
-    cell: Cell
-    boats: tuple[str, ...]
+    __slots__ = ("cell", "boats")
+
+    def __init__(self, cell: Cell, boats: tuple[str, ...]) -> None:
+        self.cell = cell
+        self.boats = boats
 
     def to_wire(self) -> Event:
         return {"type": "sunk", "cell": list(self.cell), "boats": list(self.boats)}
 
 
-@dataclass(frozen=True)
+@final
 class TurnedBack(EventValue):
     """R10: a royal island turns the fleet back to the island it came from."""
 
-    cell: Cell
-    island: str
-    to: Cell
+    __slots__ = ("cell", "island", "to")
+
+    def __init__(self, cell: Cell, island: str, to: Cell) -> None:
+        self.cell = cell
+        self.island = island
+        self.to = to
 
     def to_wire(self) -> Event:
         return {"type": "turned_back", "cell": list(self.cell), "island": self.island, "to": list(self.to)}
 
 
-@dataclass(frozen=True)
+@final
 class FleetArrived(EventValue):
     """The fleet reached an island."""
 
-    island: str
-    cell: Cell
-    boats: tuple[str, ...]
+    __slots__ = ("island", "cell", "boats")
+
+    def __init__(self, island: str, cell: Cell, boats: tuple[str, ...]) -> None:
+        self.island = island
+        self.cell = cell
+        self.boats = boats
 
     def to_wire(self) -> Event:
         return {"type": "fleet_arrived", "island": self.island, "cell": list(self.cell), "boats": list(self.boats)}
 
 
-@dataclass(frozen=True)
+@final
 class Landed(EventValue):
     """R8: the fleet's boats on the island's beaches, each as (colour, beach); the rest back to their
     supplies."""
 
-    island: str
-    cell: Cell
-    placements: tuple[tuple[str, int], ...]
-    returned: tuple[str, ...]
-    auto: bool
+    __slots__ = ("island", "cell", "placements", "returned", "auto")
+
+    def __init__(
+        self, island: str, cell: Cell, placements: tuple[tuple[str, int], ...], returned: tuple[str, ...], auto: bool
+    ) -> None:
+        self.island = island
+        self.cell = cell
+        self.placements = placements
+        self.returned = returned
+        self.auto = auto
 
     def to_wire(self) -> Event:
         return {"type": "landed", "island": self.island, "cell": list(self.cell),
@@ -251,57 +308,72 @@ class Landed(EventValue):
                 "auto": self.auto}
 
 
-@dataclass(frozen=True)
+@final
 class FleetAtSea(EventValue):
     """R13: the fleet drew the last ocean tile and stays at sea."""
 
-    cell: Cell
-    boats: tuple[str, ...]
+    __slots__ = ("cell", "boats")
+
+    def __init__(self, cell: Cell, boats: tuple[str, ...]) -> None:
+        self.cell = cell
+        self.boats = boats
 
     def to_wire(self) -> Event:
         return {"type": "fleet_at_sea", "cell": list(self.cell), "boats": list(self.boats)}
 
 
-@dataclass(frozen=True)
+@final
 class EndlessChain(EventValue):
     """R9: every option leads into an endless chain on these islands."""
 
-    islands: tuple[str, ...]
+    __slots__ = ("islands",)
+
+    def __init__(self, islands: tuple[str, ...]) -> None:
+        self.islands = islands
 
     def to_wire(self) -> Event:
         return {"type": "endless_chain", "islands": list(self.islands)}
 
 
-@dataclass(frozen=True)
+@final
 class IslandRemoved(EventValue):
     """R9: an island of an endless chain leaves the game with its boats."""
 
-    island: str
-    cell: Cell
-    returned: tuple[str, ...]
+    __slots__ = ("island", "cell", "returned")
+
+    def __init__(self, island: str, cell: Cell, returned: tuple[str, ...]) -> None:
+        self.island = island
+        self.cell = cell
+        self.returned = returned
 
     def to_wire(self) -> Event:
         return {"type": "island_removed", "island": self.island, "cell": list(self.cell),
                 "returned": list(self.returned)}
 
 
-@dataclass(frozen=True)
+@final
 class TurnPassed(EventValue):
     """The turn passes from one colour to the next (`previous` is the wire's `from`)."""
 
-    previous: str
-    to: str
-    turn: int
+    __slots__ = ("previous", "to", "turn")
+
+    def __init__(self, previous: str, to: str, turn: int) -> None:
+        self.previous = previous
+        self.to = to
+        self.turn = turn
 
     def to_wire(self) -> Event:
         return {"type": "turn_passed", "from": self.previous, "to": self.to, "turn": self.turn}
 
 
-@dataclass(frozen=True)
+@final
 class GameOver(EventValue):
     """R13: the game is over, with its result."""
 
-    result: dict[str, Any]
+    __slots__ = ("result",)
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        self.result = result
 
     def to_wire(self) -> Event:
         return {"type": "game_over", "result": _copy(self.result)}
@@ -327,4 +399,26 @@ _TYPES: dict[str, type[EventValue]] = {
     "turn_passed": TurnPassed,
     "game_over": GameOver,
 }
-"""Each event type's class (a class attribute would be a field to the compiler's dataclasses)."""
+"""Each event type's class."""
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "boats_placed": ("colour", "island", "cell", "beaches", "reason"),
+    "boat_taken_back": ("colour", "island", "cell", "beach"),
+    "colonisation": ("colour", "returned"),
+    "royal_founded": ("colour", "island", "cell", "returned"),
+    "tile_drawn": ("tile", "kind", "value", "left"),
+    "tile_placed": ("tile", "kind", "cell", "rotation", "how", "auto", "view"),
+    "fleet_departed": ("island", "cell", "beach", "pier", "boats", "colours", "auto"),
+    "path_followed": ("cell", "entry", "exit", "danger", "colours"),
+    "crossing": ("cell", "danger", "colours", "passed"),
+    "sunk": ("cell", "boats"),
+    "turned_back": ("cell", "island", "to"),
+    "fleet_arrived": ("island", "cell", "boats"),
+    "landed": ("island", "cell", "placements", "returned", "auto"),
+    "fleet_at_sea": ("cell", "boats"),
+    "endless_chain": ("islands",),
+    "island_removed": ("island", "cell", "returned"),
+    "turn_passed": ("previous", "to", "turn"),
+    "game_over": ("result",),
+}
+"""Each event type's fields, in order (`from_wire` reads them by name)."""
+_TYPE_OF = {cls: name for name, cls in _TYPES.items()}
