@@ -51,10 +51,7 @@ def load(game: Rules, blob: bytes) -> None:
     game.stack = data["stack"]
     for name, q, r, rotation, beaches, royal in data["tiles"]:
         game.place(name, (q, r), rotation)
-        t = game.tiles[(q, r)]
-        t.beaches = beaches
-        t.royal = royal
-        t.changed()
+        game.tiles[(q, r)].restore(beaches, royal)
     game.supply = data["supply"]
     game.royal_founded = data["royal_founded"]
     game.removed = data["removed"]

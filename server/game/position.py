@@ -44,16 +44,14 @@ def build(game: Rules, position: dict[str, Any]) -> None:
             for b, (boats, beach) in enumerate(zip(beaches, tile.beaches, strict=True)):
                 if len(boats) > beach.moorings or any(c not in colours for c in boats):
                     raise PositionError(f"beach {b} of {name}: {boats!r} does not fit {beach.moorings} moorings")
-                t.beaches[b] = list(boats)
-                t.changed()
                 for c in boats:
                     on_board[c] += 1
             owner = spec.get("royal")
             if owner is not None:
-                if owner not in colours or name == TONGA or any(t.beaches):
+                if owner not in colours or name == TONGA or any(beaches):
                     raise PositionError(f"royal island {name}: owner {owner!r} must be a colour, alone there")
-                t.royal = owner
                 royal[owner] += 1
+            t.restore([list(boats) for boats in beaches], owner)
         elif "beaches" in spec or "royal" in spec:
             raise PositionError(f"ocean tile {name} has no beaches")
     if TONGA not in game.where and TONGA not in position.get("removed", []):

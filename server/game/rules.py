@@ -414,8 +414,7 @@ class Rules:
             take_back = action.take_back
             if take_back is not None:
                 src = self.tiles[self.where[take_back[0]]]
-                src.beaches[take_back[1]].remove(colour)
-                src.changed()
+                src.take_back(take_back[1], colour)
                 self.supply[colour] += 1
                 events.append(E.BoatTakenBack(colour, src.name, src.cell, take_back[1]))
             self._add_boats(colour, action.island, action.beaches, "expand", events)
@@ -515,9 +514,7 @@ class Rules:
         self, colour: str, island: str, beaches: tuple[int, ...], reason: str, events: list[E.EventValue]
     ) -> None:
         t = self.tiles[self.where[island]]
-        for b in beaches:
-            t.beaches[b].append(colour)
-        t.changed()
+        t.add_boats([(colour, b) for b in beaches])
         self.supply[colour] -= len(beaches)
         events.append(E.BoatsPlaced(colour, island, t.cell, beaches, reason))
 
@@ -525,12 +522,7 @@ class Rules:
         """R11: every boat of the colour off the board (royal boats stay)."""
         taken = 0
         for t in self.islands():
-            for boats in t.beaches:
-                n = boats.count(colour)
-                if n:
-                    boats[:] = [c for c in boats if c != colour]
-                    t.changed()
-                    taken += n
+            taken += t.remove_colour(colour)
         self.supply[colour] += taken
         return taken
 
@@ -540,11 +532,7 @@ class Rules:
 
     def _found_royal(self, colour: str, island: str, events: list[E.EventValue]) -> None:
         t = self.tiles[self.where[island]]
-        boats = sum(len(b) for b in t.beaches)
-        for b in t.beaches:
-            b.clear()
-        t.royal = colour
-        t.changed()
+        boats = t.crown(colour)
         self.supply[colour] += boats - 1  # one stands on the mask
         self.royal_founded[colour] += 1
         self._tile_changed(t.cell, placed=False)  # no longer in chains; fleets reaching it are turned back (R10)
@@ -654,9 +642,7 @@ class Rules:
 
     def _depart(self, action: Migrate, events: list[E.EventValue], auto: bool) -> None:
         t = self.tiles[self.where[action.island]]
-        boats = t.beaches[action.beach]
-        t.beaches[action.beach] = []
-        t.changed()
+        boats = t.sail(action.beach)
         colours = len(set(boats))
         events.append(E.FleetDeparted(t.name, t.cell, action.beach, action.pier, tuple(boats), colours, auto))
         self.fleet = Fleet(boats, colours, t.cell, action.pier)
@@ -784,11 +770,10 @@ class Rules:
         fleet = self.fleet
         assert fleet is not None
         target = self.tiles[fleet.target]
+        target.add_boats(pairs)
         left = list(fleet.boats)
-        for colour, b in pairs:
-            target.beaches[b].append(colour)
+        for colour, _beach in pairs:
             left.remove(colour)
-        target.changed()
         self._return(left)
         events.append(E.Landed(target.name, target.cell, pairs, tuple(left), auto))
         self.fleet = None

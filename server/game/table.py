@@ -1,12 +1,13 @@
 """What lies on the table: placed tiles with the boats on their beaches, and a fleet at sea.
 
-These are plain state with cached derived values; the rules (rules.py) change them, and call `changed()`
-on a tile whenever its beaches change.
+These are plain state with cached derived values; a tile's boats change only through its methods below
+(`add_boats`, `sail`, `crown`, ...), which keep those values right.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from collections.abc import Iterable
 from typing import Any
 
 from . import arrangements
@@ -64,7 +65,7 @@ class Placed:
 
     def codes(self) -> tuple[int, ...]:
         """The boats on each beach as codes: this island's part of an arrangement (R9). Cached; every
-        change to `beaches` calls `changed()`."""
+        change to `beaches` goes through a method that forgets it."""
         if self._codes is None:
             self._codes = tuple([arrangements.code(b) for b in self.beaches])
         return self._codes
@@ -79,7 +80,55 @@ class Placed:
             self._counts = counts
         return self._counts
 
-    def changed(self) -> None:
+    # ------------------------------------------------------------------ the boats change only here
+
+    def add_boats(self, pairs: Iterable[tuple[str, int]]) -> None:
+        """A boat of `colour` on `beach`, for each (colour, beach) (R3, R5, R8, R11, R12)."""
+        for colour, beach in pairs:
+            self.beaches[beach].append(colour)
+        self._changed()
+
+    def take_back(self, beach: int, colour: str) -> None:
+        """R5 with the supply empty: one boat of `colour` off the beach."""
+        self.beaches[beach].remove(colour)
+        self._changed()
+
+    def sail(self, beach: int) -> list[str]:
+        """R6: the beach's boats leave it as a fleet; they are returned, in their order."""
+        boats = self.beaches[beach]
+        self.beaches[beach] = []
+        self._changed()
+        return boats
+
+    def remove_colour(self, colour: str) -> int:
+        """R11: every boat of `colour` off the island; how many there were."""
+        taken = 0
+        for boats in self.beaches:
+            n = boats.count(colour)
+            if n:
+                boats[:] = [c for c in boats if c != colour]
+                taken += n
+        if taken:
+            self._changed()
+        return taken
+
+    def crown(self, colour: str) -> int:
+        """R10: every boat off the island and `colour`'s royal boat on its mask; how many boats left."""
+        boats = sum(len(b) for b in self.beaches)
+        for b in self.beaches:
+            b.clear()
+        self.royal = colour
+        self._changed()
+        return boats
+
+    def restore(self, beaches: list[list[str]], royal: str | None) -> None:
+        """Exactly these boats on the beaches (the lists are taken, not copied) and this royal boat: a
+        position being built or a game being loaded."""
+        self.beaches = beaches
+        self.royal = royal
+        self._changed()
+
+    def _changed(self) -> None:
         """Forget the cached values: the boats on the beaches (or the royal boat) changed."""
         self._codes = None
         self._counts = None

@@ -240,20 +240,16 @@ def test_r9_frozen_island_shortcut_holds_only_when_nothing_can_end_the_chain():
     assert frozen_now(ringed(calm_tonga, [[]])) is False
     frozen = ringed(calm_tonga, [[]])
     samoa = frozen.tiles[(0, 2)]
-    for b, boats in enumerate(FULL_SAMOA):
-        samoa.beaches[b][:] = boats
-    samoa.changed()
+    samoa.restore([list(boats) for boats in FULL_SAMOA], None)
     assert frozen_now(frozen) is True
-    samoa.beaches[2].pop()  # a free mooring: Samoa's boats can move between its beaches
-    samoa.changed()
+    # a free mooring: Samoa's boats can move between its beaches
+    samoa.restore([list(boats) for boats in FULL_SAMOA[:2]] + [FULL_SAMOA[2][:-1]], None)
     assert frozen_now(frozen) is False
     # Tonga with a full beach and a pier onto an empty cell (a draw): the chain can still end
     risky = ringed(calm_tonga, [[]], open_cell=(0, -1))
     for cell, boats_of in (((0, 2), FULL_SAMOA), ((0, 0), [["red", "blue", "red"]])):
         t = risky.tiles[cell]
-        for b, boats in enumerate(boats_of):
-            t.beaches[b][:] = boats
-        t.changed()
+        t.restore([list(boats) for boats in boats_of] + t.beaches[len(boats_of):], None)
     assert frozen_now(risky) is False
 
 
