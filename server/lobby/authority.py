@@ -25,7 +25,8 @@ from server.lobby.mode import WITHDRAW, Action, GameMode, Illegal, LiveGame
 from server.lobby.offload import Offload, privates_of
 from server.lobby.person import Facts, Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
-from server.lobby.store import Head, Store, StoredGame
+from server.lobby.store import Store
+from server.lobby.store.games import Head, StoredGame
 from server.lobby.store.keys import StoreUnavailable, pack, unpack
 from server.metrics import Metrics
 from server.records import Records, logged
@@ -215,7 +216,7 @@ class Authority:
         if held is not None:
             v = held.v   # if another process moved the round on, `act` finds out from the store
         else:
-            head = await self.store.game_head(room_id)
+            head = await self.store.games.game_head(room_id)
             if head is None:
                 raise Rejected("not_playing", "no game is being played here")
             v = head.v
@@ -315,9 +316,10 @@ class Authority:
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
         check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
         state, view = step.state, pack(after)
-        if not await self.store.commit(room.id, held.v, state=state, view=view, deciding=deciding, message=message,
-                                       action=line, cap=self.timings.patch_log, check=check, room=held.room_raw,
-                                       began=(began, began_v), proc=self.lobby.proc, turn_at=turn_at):
+        if not await self.store.games.commit(room.id, held.v, state=state, view=view, deciding=deciding,
+                                             message=message, action=line, cap=self.timings.patch_log, check=check,
+                                             room=held.room_raw, began=(began, began_v), proc=self.lobby.proc,
+                                             turn_at=turn_at):
             return None
         keep = self.live_games and live is not None
         stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state,
@@ -378,10 +380,11 @@ class Authority:
         now = time.time()
         if record.began <= now:
             return False   # its clock runs already (everyone had seen it, or the wait ran out)
-        seen = await self.store.report_seen(room_id, record.began_v, person.id, 2 * wait + clock)
+        seen = await self.store.games.report_seen(room_id, began_v=record.began_v, person=person.id,
+                                                 ttl=2 * wait + clock)
         if self._connected(room) - seen:
             return False
-        if not await self.store.start_clock(room_id, record.began_v, now, now + clock):
+        if not await self.store.games.start_clock(room_id, began_v=record.began_v, now=now, deadline=now + clock):
             return False
         if held is not None and held.began_v == record.began_v:
             held.stored = dataclasses.replace(held.stored, began=now)
@@ -480,17 +483,17 @@ class Authority:
     async def catch_up(self, room_id: str, since: int | None, person: str | None = None) -> dict[str, Any]:
         """The missing game messages after `since`, or a snapshot when they are no longer held; and the
         legal actions when `person` is the one to decide."""
-        head = await self.store.game_head(room_id)
+        head = await self.store.games.game_head(room_id)
         if head is None:
             return {"v": None}
         answer: dict[str, Any] | None = None
         if since is not None and since <= head.v:   # a client "ahead" of the server gets a snapshot
-            messages = await self.store.messages_since(room_id, since)
+            messages = await self.store.games.messages_since(room_id, since)
             # messages stored by protocol 1 (a game older than this server) cannot be sent: a snapshot can
             if messages is not None and not any(_protocol_1(m["patch"]) for m in messages):
                 answer = {"v": messages[-1]["v"] if messages else since, "messages": messages}
         if answer is None:
-            snapshot = await self.store.snapshot(room_id)
+            snapshot = await self.store.games.snapshot(room_id)
             assert snapshot is not None
             snapshot["view"].pop("legal", None)   # stored by protocol 1
             answer = {"v": snapshot["v"], "snapshot": snapshot}
@@ -552,24 +555,24 @@ class Authority:
         """Sends again what this process stored but failed to broadcast (its Redis link went away, say);
         kept for the next call while that fails too."""
         for room_id in list(self._unsent):
-            head = await self.store.game_head(room_id)
+            head = await self.store.games.game_head(room_id)
             if head is not None and head.sent < head.v:
                 await self._send_again(room_id, head, "its broadcast failed")
             self._unsent.pop(room_id, None)
 
     async def _send_again(self, room_id: str, head: Head, why: str) -> None:
-        for message in await self.store.messages_since(room_id, head.sent) or []:
+        for message in await self.store.games.messages_since(room_id, head.sent) or []:
             log.warning("resending %s v%s (%s)", room_id, message["v"], why)
             await self.outbox.game_message(room_id, message)
         for person, payload in await self._privates(room_id, head.v):
             await self.outbox.legal(room_id, person, payload)
-        await self.store.mark_sent({room_id: head.v})
+        await self.store.games.mark_sent({room_id: head.v})
 
     async def flush_sent(self) -> None:
         """Records the versions broadcast since the last call, in one round trip (kept on failure)."""
         sent, self._sent = self._sent, {}
         try:
-            await self.store.mark_sent(sent)
+            await self.store.games.mark_sent(sent)
         except BaseException:
             for room_id, v in sent.items():
                 self._sent[room_id] = max(v, self._sent.get(room_id, 0))

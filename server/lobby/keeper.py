@@ -20,12 +20,12 @@ async def keep_finished(records: Records, store: Store, room: Room, mode: GameMo
     """Keeps the record of the finished `room`, a game of `mode`, from the action log and final view in
     `store`. A failure is logged, never raised: the game is over either way."""
     try:
-        log_lines = await store.actions(room.id)
-        snapshot = await store.snapshot(room.id)
+        log_lines = await store.games.actions(room.id)
+        snapshot = await store.games.snapshot(room.id)
         result = snapshot["view"].get("result") if snapshot else None
         if not log_lines or result is None:
             return None
-        game = await store.game(room.id)
+        game = await store.games.game(room.id)
         state = game["state"] if game else b""
         frames = await asyncio.to_thread(mode.frames, state, log_lines) if state else None
         record = GameRecord.of_room(room, log_lines, result, room.finished or time.time(), frames)
@@ -50,7 +50,7 @@ async def live_record(store: Store, modes: dict[str, GameMode], room_id: str,
         return None
     frames = None
     if replay:   # the stored game read after the log: it holds every round the log's lines belong to
-        game = await store.game(room_id)
+        game = await store.games.game(room_id)
         mode = modes.get(room.settings.game)
         if game and mode is not None:
             frames = await asyncio.to_thread(mode.frames, game["state"], lines)

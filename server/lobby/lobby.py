@@ -17,7 +17,8 @@ from server.lobby.mode import GameMode
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, BotLevels, Room
 from server.lobby.settings import Settings
-from server.lobby.store import AtCap, Head, Store
+from server.lobby.store import AtCap, Store
+from server.lobby.store.games import Head
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -106,7 +107,7 @@ class Lobby:
     async def publish(self, room: Room) -> dict[str, Any]:
         """Sends the room's state to its watchers (and its summary to the lobby); returns the state."""
         present = await self.present(room.id)
-        head = await self.store.game_head(room.id) if room.status != WAITING else None
+        head = await self.store.games.game_head(room.id) if room.status != WAITING else None
         spectators = self._spectators(room, present)
         state = room.to_wire(set(present), spectators, head.v if head else None)
         state["clock"] = pending_clock(room, head, time.time(), self.modes[room.settings.game].simultaneous)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from server.lobby.rooms import PLAYING, Room
-from server.lobby.store import Head, Store
+from server.lobby.store import Store
+from server.lobby.store.games import Head
 from server.notify.compose import Table
 from server.notify.reach import DEFAULT_MODE
 
@@ -30,8 +31,8 @@ def turn_of(view: dict[str, Any] | None, head: Head | None) -> int:
 async def table(store: Store, room_id: str) -> tuple[Table, Room, dict[str, Any]] | None:
     """The table as messages may show it, with its room and public view; None when it is gone."""
     room = await store.room(room_id)
-    head = await store.game_head(room_id)
-    snapshot = await store.snapshot(room_id)
+    head = await store.games.game_head(room_id)
+    snapshot = await store.games.snapshot(room_id)
     if room is None or head is None or snapshot is None:
         return None
     view = snapshot["view"]
@@ -50,7 +51,7 @@ async def your_turns(store: Store, person: str, modes: dict[str, str]) -> list[d
         room = await store.room(room_id)
         if room is None or room.status != PLAYING:
             continue
-        head = await store.game_head(room_id)
+        head = await store.games.game_head(room_id)
         if head is None or not head.deciding:
             continue
         mine = people_of(room).get(person, ())

@@ -283,7 +283,7 @@ class Notifier:
             return "off"
         check = message.check
         if check and "began_v" in check:
-            head = await self.store.game_head(check["room"])
+            head = await self.store.games.game_head(check["room"])
             if head is None or head.began_v != check["began_v"] or not set(check["colours"]) & set(head.deciding):
                 return "moot"
             now = time.time()

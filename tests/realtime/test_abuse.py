@@ -92,7 +92,7 @@ async def test_a_battery_of_malformed_requests_changes_nothing(server, clients, 
     await vandal.sio.eio.send(b"\x00" * (70 * 1024))
     await vandal.sio.wait()
     # nothing changed: same version, same log, and the game plays on to the end for everyone
-    assert (await store.game_head(room)).v == v and len(await store.actions(room)) == v
+    assert (await store.games.game_head(room)).v == v and len(await store.games.actions(room)) == v
     assert mover.v(room) == waiter.v(room) == spectator.v(room) == v
     await asyncio.gather(a.play(room, random.Random(1)), b.play(room, random.Random(2)))
     await spectator.wait(lambda: spectator.over(room))

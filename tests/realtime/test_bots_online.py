@@ -40,7 +40,7 @@ async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store
     window = started + 60
 
     async def searched() -> bool:
-        return any(x["by"] == "bot" for x in await store.actions(a))
+        return any(x["by"] == "bot" for x in await store.games.actions(a))
 
     while (len(answers) < 12 or not await searched()) and time.monotonic() < window:
         if len(answers) == 2 and window > time.monotonic() + 10:
@@ -56,7 +56,7 @@ async def test_a_search_bot_thinks_outside_the_event_loop(server, clients, store
         if player.over(b):
             break
     elapsed = time.monotonic() - started
-    by_bots = [x for x in await store.actions(a) if x["by"] == "bot"]
+    by_bots = [x for x in await store.games.actions(a) if x["by"] == "bot"]
     print(f"\n  room B: {len(answers)} actions, slowest answer {max(answers) * 1000:.0f} ms; "
           f"room A: {len(by_bots)} search decisions in {elapsed:.1f} s")
     assert len(answers) >= 10
@@ -93,10 +93,10 @@ async def test_a_job_a_dead_worker_took_is_done_by_another(config, clients, stor
         env = {**os.environ, "REDIS_URL": redis_url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOT_RECLAIM": "1"}
         worker = subprocess.Popen([sys.executable, "-m", "server", "bots"], env=env)
         deadline = time.monotonic() + 30   # the worker starts first (seconds on a loaded machine)
-        while (await store.game_head(room)).v == 0:
+        while (await store.games.game_head(room)).v == 0:
             assert time.monotonic() < deadline, "the job was not reclaimed"
             await asyncio.sleep(0.1)
-        assert [a["by"] for a in await store.actions(room)][:1] == ["bot"]
+        assert [a["by"] for a in await store.games.actions(room)][:1] == ["bot"]
         # the worker acknowledges the job just after posting its answer, which the server may apply first
         while (pending := await store.redis.xpending(jobs, "workers"))["pending"]:
             assert time.monotonic() < deadline, pending
@@ -116,14 +116,14 @@ async def test_an_answer_for_a_game_that_moved_on_is_dropped(server, clients, st
     deadline = time.monotonic() + 30   # the bot workers start first (seconds on a loaded machine)
     # the bot made its first move (the version is 1 now) and its broadcast was recorded (`sent`, written
     # a moment after the move by the realtime layer: read before that, the head would change under the test)
-    while (head := await store.game_head(room)).v == 0 or head.sent < head.v:
+    while (head := await store.games.game_head(room)).v == 0 or head.sent < head.v:
         assert time.monotonic() < deadline
         await asyncio.sleep(0.05)
     authority = server.app[AUTHORITY]
     stale = BotJob(room, 0, "red", "random", "bot")
     assert await authority.bot_done(stale, {"type": "setup", "beach": 0}) is None
-    assert await store.game_head(room) == head
-    assert len(await store.actions(room)) == 1
+    assert await store.games.game_head(room) == head
+    assert len(await store.games.actions(room)) == 1
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -169,11 +169,11 @@ async def test_a_quick_bot_answers_at_once_beside_rooms_of_search_bots(server, c
         answer = await player.call("act", {"room": plain, "v": v, "action": rng.choice(actions)})
         assert answer["ok"] or answer["error"]["code"] == "stale_version", answer
     assert started is not None, "the bot never answered"
-    log = await store.actions(plain)
+    log = await store.games.actions(plain)
     waits = [b["at"] - a["at"] for a, b in pairwise(log) if b["by"] == "bot" and a["at"] >= started]
     searched = 0
     for room in deep:
-        searched += sum(1 for x in await store.actions(room) if x["by"] == "bot")
+        searched += sum(1 for x in await store.games.actions(room) if x["by"] == "bot")
     print(f"\n  random bot: {len(waits)} decisions beside {searched} search decisions, wait p50 "
           f"{percentile(waits, 50) * 1000:.0f} ms, p99 {percentile(waits, 99) * 1000:.0f} ms")
     assert len(waits) >= 10
@@ -202,7 +202,7 @@ async def test_a_bot_waits_its_pace_once_per_turn(server, clients, store):
             continue
         answer = await player.call("act", {"room": room, "v": v, "action": rng.choice(actions)})
         assert answer["ok"] or answer["error"]["code"] == "stale_version", answer
-        log = await store.actions(room)
+        log = await store.games.actions(room)
         opening = [b["at"] - a["at"] for a, b in pairwise(log) if a["by"] != "bot" and b["by"] == "bot"]
         chained = [b["at"] - a["at"] for a, b in pairwise(log)
                    if a["by"] == b["by"] == "bot" and a["colour"] == b["colour"]]

@@ -85,14 +85,14 @@ async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Clus
         await watcher.join(room)
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players))),
                                timeout=60)
-        final = await cluster_store.snapshot(room)
+        final = await cluster_store.games.snapshot(room)
         assert final is not None
         for c in [*players, watcher]:
             await c.wait(lambda c=c: c.v(room) == final["v"])
             assert c.view(room) == final["view"]
         assert players[0].over(room)
         # the game's keys are all on the primary that serves the room's slot
-        actions = await cluster_store.actions(room)
+        actions = await cluster_store.games.actions(room)
         assert len(actions) == final["v"]
         async with aiohttp.ClientSession() as http, http.get(server.url + "/metrics",
                                                              timeout=aiohttp.ClientTimeout(total=10)) as r:

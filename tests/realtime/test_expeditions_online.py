@@ -115,7 +115,7 @@ async def test_a_whole_game_with_people_and_bots_ends_with_a_result(server, clie
         await c.wait(lambda c=c: room in c.views)
     assert host.view(room)["mode"] == "expeditions" and host.view(room)["turn"] == 1
     turns = await asyncio.gather(*(order_every_turn(p, room, random.Random(i)) for i, p in enumerate(players)))
-    final = await store.snapshot(room)
+    final = await store.games.snapshot(room)
     assert final["view"]["phase"] == "over" and final["view"]["result"] is not None
     for c in players + [spectator]:
         await c.wait(lambda c=c: c.v(room) == final["v"])
@@ -176,7 +176,7 @@ async def test_orders_stay_secret_until_the_turn_resolves(server, clients, store
     reveal = next(e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders")
     assert reveal["orders"] == {"red": order, "blue": {"type": "pass"}, "green": {"type": "pass"}}
     # the state kept on the server matches: the engine replayed from the stored state's log
-    stored = Expeditions.from_bytes((await store.game(room))["state"])
+    stored = Expeditions.from_bytes((await store.games.game(room))["state"])
     assert stored.log[0]["red"] == order and stored.turn == 2
 
 
@@ -214,7 +214,7 @@ async def test_an_order_may_be_replaced_or_withdrawn_until_the_turn_resolves(ser
     assert (await spectator.call("withdraw", {"room": room}))["error"]["code"] == "not_seated"
     sneaky = await a.call("act", {"room": room, "v": a.v(room), "action": {"type": "withdraw"}})
     assert sneaky["error"]["code"] == "malformed"
-    assert a.v(room) == v + 1 and (await store.game_head(room)).v == v + 1
+    assert a.v(room) == v + 1 and (await store.games.game_head(room)).v == v + 1
     # each change is a message to the table and a line of the log: bounded per turn
     for _ in range(CHANGES - 3):
         assert (await a.call("act", {"room": room, "v": a.v(room), "action": first}))["ok"]
@@ -226,7 +226,7 @@ async def test_an_order_may_be_replaced_or_withdrawn_until_the_turn_resolves(ser
     await spectator.wait(lambda: spectator.view(room)["turn"] == 2)
     reveal = next(e for _, m in spectator.received if _ == "game" for e in m["events"] if e["type"] == "orders")
     assert reveal["orders"] == {"red": first, "blue": {"type": "pass"}}
-    kinds = [line["action"] for line in await store.actions(room)]
+    kinds = [line["action"] for line in await store.games.actions(room)]
     assert kinds == [{"type": "order"}] * 2 + [{"type": "withdraw"}] + [{"type": "order"}] * (CHANGES - 2), kinds
     await a.wait(lambda: to_order(a, room) and my_order(a, room)["turn"] == 2)
     assert my_order(a, room)["changes_left"] == CHANGES   # a new turn, a new allowance
@@ -285,7 +285,7 @@ async def test_a_person_holding_two_seats_orders_replaces_and_withdraws_for_each
         assert answer["error"]["code"] == code, (colour, answer)
     stolen = await other.call("act", {"room": room, "v": v, "action": {"type": "pass"}, "colour": "red"})
     assert stolen["error"]["code"] == "not_your_turn", stolen
-    assert (await store.game_head(room)).v == v
+    assert (await store.games.game_head(room)).v == v
     # without a colour, a withdrawal takes back the order that is in (blue's), not the first seat's
     assert (await host.call("act", {"room": room, "v": v, "action": orders["blue"], "colour": "blue"}))["ok"]
     assert (await host.ok("withdraw", {"room": room}))["v"] == v + 2
@@ -338,7 +338,7 @@ async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server,
     assert message["events"][0] == {"type": "deadline", "turn": 1, "missing": ["blue"]}
     reveal = next(e for e in message["events"] if e["type"] == "orders")
     assert reveal["orders"]["blue"] is None and reveal["orders"]["red"]["island"] == "TONG"
-    lines = await store.actions(room)
+    lines = await store.games.actions(room)
     assert lines[-1]["how"] == "clock" and lines[-1]["colour"] is None
     # a new turn: everyone may order again, and the clock runs from the resolution
     await b.wait(lambda: my_order(b, room) is not None and my_order(b, room)["turn"] == 2)
@@ -372,11 +372,11 @@ async def test_a_live_turns_clock_starts_once_its_report_was_seen(server, client
     clock = spectator.rooms[room]["clock"]
     assert 0 < clock["starts_ms"] <= REPORT_WAIT * 1000
     assert clock["remaining_ms"] == pytest.approx(clock["starts_ms"] + DEADLINE * 1000, abs=50)
-    head = await store.game_head(room)
+    head = await store.games.game_head(room)
     assert resolved - 2.0 <= head.began - REPORT_WAIT <= resolved
     # the bot orders meanwhile (a commit of the same round): the clock's start stays put
     await spectator.wait(lambda: spectator.view(room)["players"][2]["submitted"])
-    assert (await store.game_head(room)).began == head.began
+    assert (await store.games.game_head(room)).began == head.began
     # refused, changing nothing: an old or future turn, a spectator, a malformed turn
     assert (await host.call("report_seen", {"room": room, "turn": 2}))["error"]["code"] == "stale_version"
     assert (await spectator.call("report_seen", {"room": room, "turn": 1}))["error"]["code"] == "not_seated"
@@ -384,15 +384,15 @@ async def test_a_live_turns_clock_starts_once_its_report_was_seen(server, client
     # one of two has seen it: still waiting; the second starts the clock, and the room says so
     assert (await host.ok("report_seen", {"room": room, "turn": 1}))["started"] is False
     assert (await host.ok("report_seen", {"room": room, "turn": 1}))["started"] is False   # twice: no matter
-    assert (await store.game_head(room)).began == head.began
+    assert (await store.games.game_head(room)).began == head.began
     assert (await guest.ok("report_seen", {"room": room, "turn": 1}))["started"] is True
     started = time.time()
-    assert (await store.game_head(room)).began <= started
+    assert (await store.games.game_head(room)).began <= started
     await spectator.wait(lambda: "starts_ms" not in (spectator.rooms[room].get("clock") or {"starts_ms": 0}))
     assert spectator.rooms[room]["clock"]["remaining_ms"] <= DEADLINE * 1000
     # an order after the start keeps it (the process held the round's old start)
     assert (await host.call("act", {"room": room, "v": host.v(room), "action": {"type": "pass"}}))["ok"]
-    assert (await store.game_head(room)).began <= started
+    assert (await store.games.game_head(room)).began <= started
     assert (await guest.ok("report_seen", {"room": room, "turn": 1}))["started"] is False   # late: nothing to do
 
 
@@ -404,7 +404,7 @@ async def test_a_game_over_days_starts_each_turns_clock_at_once(server, clients,
         await x.wait(lambda x=x: to_order(x, room))
         assert (await x.call("act", {"room": room, "v": x.v(room), "action": {"type": "pass"}}))["ok"]
     await a.wait(lambda: a.view(room)["turn"] == 2)
-    assert (await store.game_head(room)).began <= time.time()
+    assert (await store.games.game_head(room)).began <= time.time()
     assert (await a.call("report_seen", {"room": room, "turn": 1}))["error"]["code"] == "not_playing"
 
 
@@ -423,7 +423,7 @@ async def test_a_search_bot_orders_through_the_bot_workers(server, clients, stor
     await host.wait(lambda: host.view(room)["turn"] == 2)
     reveal = next(e for _, m in host.received if _ == "game" for e in m["events"] if e["type"] == "orders")
     assert reveal["orders"]["blue"] is not None
-    lines = await store.actions(room)
+    lines = await store.games.actions(room)
     assert [(line["colour"], line["how"]) for line in lines] == [("blue", "bot"), ("red", "person")]
 
 
@@ -452,11 +452,11 @@ async def test_each_order_applies_once_across_processes(two_servers, clients, st
     refused = next(x for x in twice if not x["ok"])
     assert refused["error"]["code"] in ("not_your_turn", "stale_version"), refused
     await p0.wait(lambda: p0.view(room)["turn"] == 2)
-    lines = await store.actions(room)
+    lines = await store.games.actions(room)
     assert [line["colour"] for line in lines] == ["red", "blue", "green"] or \
         sorted(line["colour"] for line in lines) == ["blue", "green", "red"]
     assert len(lines) == 3
-    stored = Expeditions.from_bytes((await store.game(room))["state"])
+    stored = Expeditions.from_bytes((await store.games.game(room))["state"])
     assert stored.log[0] == {"red": {"type": "pass"}, "green": {"type": "pass"},
                              "blue": {"type": "expand", "island": "TONG", "moves": {"S": 2}}}
 
@@ -543,7 +543,7 @@ async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store
             assert answer["ok"], answer
             await blue.wait(lambda t=turn: blue.over(room) or blue.view(room)["turn"] > t)
         assert live_checked
-        final = await store.snapshot(room)
+        final = await store.games.snapshot(room)
         await spectator.wait(lambda: spectator.v(room) == final["v"])
         await spectator.wait(lambda: spectator.rooms[room]["status"] == "finished")
         assert final["v"] > 3 * 12   # far more messages than the patch log holds

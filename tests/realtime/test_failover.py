@@ -85,7 +85,7 @@ async def act_until(c: Client, room: str, rng: random.Random, acked: list[tuple[
 
 async def test_a_primary_killed_mid_game_loses_no_acknowledged_action(sentinels: Sentinels, tmp_path: Path) -> None:
     async def kill(server: InProcessServer, store: Store, room: str) -> Callable[[], bool]:
-        assert server.app[STORE].replicas == 1   # the server saw the replica: its commits wait for it
+        assert server.app[STORE].games.replicas == 1   # the server saw the replica: its commits wait for it
         old = sentinels.primary()
         sentinels.node(old).kill()
         return lambda: sentinels.primary() != old
@@ -135,7 +135,7 @@ async def kill_mid_game(url: str, tmp_path: Path,
         acked: list[tuple[int, object, float]] = []
         await asyncio.wait_for(asyncio.gather(*(act_until(p, room, random.Random(i), acked, 10)
                                                 for i, p in enumerate(players))), 60)
-        await store.snapshot(room)   # (a cluster client learns the slot map)
+        await store.games.snapshot(room)   # (a cluster client learns the slot map)
         failed: list[float] = []
         playing = [asyncio.create_task(act_until(p, room, random.Random(10 + i), acked, 40, failed))
                    for i, p in enumerate(players)]
@@ -151,10 +151,10 @@ async def kill_mid_game(url: str, tmp_path: Path,
               f"{1000 * (after[0] - killed):.0f} ms after it; {len(refused)} requests refused as unavailable "
               f"meanwhile, the last {1000 * (max(refused) - killed) if refused else 0:.0f} ms after it; "
               f"{len(acked)} actions acknowledged in all")
-        log = {line["v"]: line["action"] for line in await store.actions(room)}
+        log = {line["v"]: line["action"] for line in await store.games.actions(room)}
         lost = [(v, action) for v, action, _ in acked if log.get(v) != action]
         assert not lost, f"acknowledged actions lost in the failover: {lost}"
-        final = await store.snapshot(room)
+        final = await store.games.snapshot(room)
         assert final is not None
         for p in players:
             await heal(p, room, lambda p=p: p.v(room) == final["v"])

@@ -19,12 +19,12 @@ async def test_full_game_of_four_clients_to_the_end(server, clients, store):
     room, players = await table(server.url, humans=4)
     clients.extend(players)
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
-    snapshot = await store.snapshot(room)
+    snapshot = await store.games.snapshot(room)
     assert snapshot is not None and snapshot["view"]["phase"] == "over" and snapshot["view"]["result"]
     for p in players:
         assert p.views[room] == (snapshot["v"], snapshot["view"])  # patches rebuilt the exact view
         await p.wait(lambda p=p: p.rooms[room]["status"] == "finished")
-    actions = await store.actions(room)
+    actions = await store.games.actions(room)
     assert [a["v"] for a in actions] == list(range(1, snapshot["v"] + 1))
     assert {a["by"] for a in actions} == {p.session["person"] for p in players}
     # the seats are released in the person's session once the game is over
@@ -44,7 +44,7 @@ async def test_one_person_and_three_bots_and_spectators_see_the_identical_stream
     await host.ok("room_start", {"room": room})
     await host.wait(lambda: room in host.views)
     assert await host.play(room, random.Random(7)) > 0
-    final = (await store.snapshot(room))["v"]
+    final = (await store.games.snapshot(room))["v"]
     for s in spectators:
         await s.wait(lambda s=s: s.over(room))
         assert s.views[room] == host.views[room]
@@ -53,7 +53,7 @@ async def test_one_person_and_three_bots_and_spectators_see_the_identical_stream
         assert answer["error"]["code"] in ("not_seated", "not_playing")
     assert stream(spectators[0], room) == stream(spectators[1], room) == stream(host, room)
     assert len(stream(host, room)) == final + 1  # v = 0 … final, each exactly once
-    bots = [a for a in await store.actions(room) if a["by"] == "bot"]
+    bots = [a for a in await store.games.actions(room) if a["by"] == "bot"]
     assert bots and {a["colour"] for a in bots} == {"blue", "green", "yellow"}
 
 
@@ -120,16 +120,16 @@ async def test_disconnection_bot_takeover_and_return(server, clients, store):
     await a.wait(lambda: a.rooms[room]["seats"][1]["autopilot"])
     start = a.v(room)
     await a.play(room, random.Random(3), stop_at=start + 6)
-    taken_over = [x for x in await store.actions(room) if x["v"] > start and x["by"] == "bot"]
+    taken_over = [x for x in await store.games.actions(room) if x["v"] > start and x["by"] == "bot"]
     assert taken_over and all(x["colour"] == "blue" for x in taken_over)
     # b returns and has the seat back
     back = await Client("b").connect(server.url, token=token)
     clients.append(back)
     await back.join(room)
     await a.wait(lambda: a.rooms[room]["seats"][1]["connected"] and not a.rooms[room]["seats"][1]["autopilot"])
-    before = len(await store.actions(room))
+    before = len(await store.games.actions(room))
     await asyncio.gather(a.play(room, random.Random(4)), back.play(room, random.Random(5)))
-    after = [x for x in (await store.actions(room))[before:] if x["colour"] == "blue"]
+    after = [x for x in (await store.games.actions(room))[before:] if x["colour"] == "blue"]
     assert after and all(x["by"] == back.session["person"] for x in after)
 
 
@@ -141,7 +141,7 @@ async def test_turn_clock_lets_a_bot_play_the_decision(server, clients, store):
     # a did nothing: the clock ran out (its bot is thought in the bot workers, which start with the server:
     # seconds on a loaded machine)
     await a.wait(lambda: a.v(room) > v, timeout=30)
-    assert (await store.actions(room))[0]["by"] == "bot"
+    assert (await store.games.actions(room))[0]["by"] == "bot"
 
 
 async def test_concurrent_conflicting_actions_exactly_one_wins(server, clients, store):
@@ -167,7 +167,7 @@ async def test_concurrent_conflicting_actions_exactly_one_wins(server, clients, 
             assert sorted(x["ok"] for x in answers) == [False, True], answers
             target = v + 1
             assert next(x for x in answers if not x["ok"])["error"]["code"] == "stale_version"
-    actions = await store.actions(room)
+    actions = await store.games.actions(room)
     assert [x["v"] for x in actions] == list(range(1, len(actions) + 1))
 
 
@@ -177,7 +177,7 @@ async def test_two_colours_each_r14_over_sockets(server, clients, store):
     assert a.my_colours(room) == {"red", "green"}
     assert a.view(room)["colours"] == ["red", "blue", "green", "yellow"]
     await a.play(room, random.Random(3))
-    actions = await store.actions(room)
+    actions = await store.games.actions(room)
     assert {x["colour"] for x in actions if x["by"] == a.session["person"]} == {"red", "green"}
     assert {x["colour"] for x in actions if x["by"] == "bot"} == {"blue", "yellow"}
     assert a.view(room)["phase"] == "over" and a.view(room)["result"]
@@ -236,7 +236,7 @@ async def test_legal_actions_go_only_to_the_person_deciding(server, clients, sto
     for c in (a, b, spectator):
         assert "legal" not in c.view(room) and all("legal" not in d for e, d in c.received if e == "room")
     decider = a if a.my_turn(room) else b
-    stored = Game.from_bytes((await store.game(room))["state"])
+    stored = Game.from_bytes((await store.games.game(room))["state"])
     assert decider.legal(room) == stored.legal_actions()
     # join and since answers carry them for the person deciding, and only for them
     tab = await Client("another tab").connect(server.url, token=decider.session["token"])

@@ -63,7 +63,7 @@ async def test_every_finished_game_is_kept_and_served(server, clients, store):
     room, players = await table(server.url, humans=2, seats=3, bots=1)
     clients.extend(players)
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
-    snapshot = await store.snapshot(room)
+    snapshot = await store.games.snapshot(room)
     for p in players:
         await p.wait(lambda p=p: p.rooms[room]["status"] == "finished")
     async with aiohttp.ClientSession() as http:
@@ -210,7 +210,7 @@ async def test_clock_and_takeover_are_recorded_as_such(server, clients, store):
     await b.close()                                        # b goes away: a bot takes over after the grace
     await a.wait(lambda: a.rooms[room]["seats"][1]["autopilot"])
     await a.play(room, random.Random(3), stop_at=8)
-    lines = await store.actions(room)
+    lines = await store.games.actions(room)
     assert lines[0]["how"] == "clock" and lines[0]["colour"] == "red"
     assert any(x["how"] == "takeover" and x["colour"] == "blue" for x in lines)
 

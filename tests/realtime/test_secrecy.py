@@ -19,8 +19,8 @@ VIEW_STACK_KEYS = {"islands", "oceans", "island_values", "ocean_dangers", "remai
 
 async def history(store, room: str) -> tuple[int, list[Game]]:
     """The seed and the engine state after every version, rebuilt from the stored game and action log."""
-    final = Game.from_bytes((await store.game(room))["state"])
-    actions = await store.actions(room)
+    final = Game.from_bytes((await store.games.game(room))["state"])
+    actions = await store.games.actions(room)
     game = Game.new(final.colours, final.seed, variants=final.variants, first=actions[0]["colour"])
     states = [game.clone()]
     for entry in actions:

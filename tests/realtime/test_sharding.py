@@ -47,7 +47,7 @@ async def test_a_process_hears_the_tables_it_has_sockets_in_and_the_lobby_only(c
         assert set(b.app[SIO].manager.tables) == {room}
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(10 + i), stop_at=14)
                                                 for i, p in enumerate(players))), 60)
-        final = await store.snapshot(room)
+        final = await store.games.snapshot(room)
         await looker.wait(lambda: looker.v(room) == final["v"])
         assert looker.view(room) == final["view"]
         assert [e for e, r in on_b if r == f"room:{room}" and e == "game"]

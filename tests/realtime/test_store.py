@@ -22,7 +22,7 @@ async def started(store, room_id: str = "r_test0001") -> bytes:
 
 
 async def commit(store, v: int, room: bytes, room_id: str = "r_test0001") -> bool:
-    return await store.commit(room_id, v, state=b"s", view=pack({"v": v + 1}), deciding=("blue",),
+    return await store.games.commit(room_id, v, state=b"s", view=pack({"v": v + 1}), deciding=("blue",),
                               message={"room": room_id, "v": v + 1}, action={"v": v + 1}, cap=10, check=None,
                               room=room)
 
@@ -31,19 +31,19 @@ async def test_a_version_is_stored_only_on_the_version_and_room_it_was_computed_
     raw = await started(store)
     assert not await commit(store, 1, raw)                  # not the stored version
     assert not await commit(store, 0, raw + b"x")           # the room changed since it was read
-    assert (await store.game("r_test0001"))["v"] == 0
+    assert (await store.games.game("r_test0001"))["v"] == 0
     assert await commit(store, 0, raw)
     assert not await commit(store, 0, raw)                  # that version is gone
     assert await commit(store, 1, b"")                      # no room given: the version alone decides
-    assert (await store.game("r_test0001"))["v"] == 2
-    assert [m["v"] for m in await store.messages_since("r_test0001", -1)] == [0, 1, 2]
+    assert (await store.games.game("r_test0001"))["v"] == 2
+    assert [m["v"] for m in await store.games.messages_since("r_test0001", -1)] == [0, 1, 2]
 
 
 async def test_broadcast_marks_only_go_up(store):
     await started(store)
-    await store.mark_sent({"r_test0001": 5})
-    await store.mark_sent({"r_test0001": 3, "r_gone": 4})   # a late mark; a room without a game
-    assert await store.sent("r_test0001") == 5
+    await store.games.mark_sent({"r_test0001": 5})
+    await store.games.mark_sent({"r_test0001": 3, "r_gone": 4})   # a late mark; a room without a game
+    assert await store.games.sent("r_test0001") == 5
     assert not await store.redis.exists(store.keys.key("game", "r_gone"))
 
 
@@ -79,20 +79,20 @@ async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_s
     the same round keeps the stored one; a new round sets its own."""
     raw = await started(store)
     room_id, later = "r_test0001", 1000.0
-    assert await store.commit(room_id, 0, state=b"s", view=pack({}), deciding=("red", "blue"), message={"v": 1},
+    assert await store.games.commit(room_id, 0, state=b"s", view=pack({}), deciding=("red", "blue"), message={"v": 1},
                               action={"v": 1}, cap=10, check=None, room=raw, began=(later, 1))
-    assert not await store.start_clock(room_id, 0, 500.0, 530.0)    # another round: nothing
-    assert await store.start_clock(room_id, 1, 500.0, 530.0)
-    assert not await store.start_clock(room_id, 1, 510.0, 540.0)    # started already
-    assert (await store.game_head(room_id)).began == 500.0
-    assert await store.commit(room_id, 1, state=b"s", view=pack({}), deciding=("blue",), message={"v": 2},
+    assert not await store.games.start_clock(room_id, began_v=0, now=500.0, deadline=530.0)    # another round: nothing
+    assert await store.games.start_clock(room_id, began_v=1, now=500.0, deadline=530.0)
+    assert not await store.games.start_clock(room_id, began_v=1, now=510.0, deadline=540.0)    # started already
+    assert (await store.games.game_head(room_id)).began == 500.0
+    assert await store.games.commit(room_id, 1, state=b"s", view=pack({}), deciding=("blue",), message={"v": 2},
                               action={"v": 2}, cap=10, check=None, began=(later, 1))
-    assert (await store.game_head(room_id)).began == 500.0          # the same round: kept
-    assert await store.commit(room_id, 2, state=b"s", view=pack({}), deciding=("red",), message={"v": 3},
+    assert (await store.games.game_head(room_id)).began == 500.0          # the same round: kept
+    assert await store.games.commit(room_id, 2, state=b"s", view=pack({}), deciding=("red",), message={"v": 3},
                               action={"v": 3}, cap=10, check=None, began=(600.0, 3))
-    assert (await store.game_head(room_id)).began == 600.0          # a new round: its own
-    assert await store.report_seen(room_id, 3, "p_a", 60) == {"p_a"}
-    assert await store.report_seen(room_id, 3, "p_b", 60) == {"p_a", "p_b"}
+    assert (await store.games.game_head(room_id)).began == 600.0          # a new round: its own
+    assert await store.games.report_seen(room_id, began_v=3, person="p_a", ttl=60) == {"p_a"}
+    assert await store.games.report_seen(room_id, began_v=3, person="p_b", ttl=60) == {"p_a", "p_b"}
 
 
 async def test_a_commit_goes_on_once_after_redis_lost_its_scripts(store):
@@ -101,9 +101,9 @@ async def test_a_commit_goes_on_once_after_redis_lost_its_scripts(store):
     raw = await started(store)
     await store.redis.script_flush()
     assert await commit(store, 0, raw)
-    assert (await store.game("r_test0001"))["v"] == 1
-    assert [m["v"] for m in await store.messages_since("r_test0001", -1)] == [0, 1]
+    assert (await store.games.game("r_test0001"))["v"] == 1
+    assert [m["v"] for m in await store.games.messages_since("r_test0001", -1)] == [0, 1]
     assert await commit(store, 1, b"")   # and the script is there again for the next
     await store.redis.script_flush()   # the sent marks, all rooms in one pipeline, likewise
-    await store.mark_sent({"r_test0001": 2, "r_gone": 1})
-    assert await store.sent("r_test0001") == 2
+    await store.games.mark_sent({"r_test0001": 2, "r_gone": 1})
+    assert await store.games.sent("r_test0001") == 2

@@ -1,0 +1,370 @@
+"""A room's game and its logs, and the commit that changes them (the room's slot:
+server/lobby/store/keys.py).
+
+| key | type | holds |
+| --- | --- | --- |
+| `P:game:{id}` | hash | `v`, `state`, `view`, `to_move`, `at`, `began`, `began_v`, `sent`, `proc`, `turn_at` |
+| `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
+| `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
+| `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, cast
+
+import redis.asyncio as redis
+from redis import exceptions
+from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
+from redis.typing import EncodableT, FieldT
+
+from server.lobby.store.keys import Keys, pack, text, unpack
+from server.lobby.store.timers import TimerStore
+
+# The conditional write of a new game state: it applies only on the version it was computed from, so two
+# actions on the same version can never both apply, from any number of processes. When ARGV[12] is given
+# it is the room as the action was checked against (msgpack bytes): the write applies only if the room
+# is still exactly that (a process that holds the room in memory need not read it first).
+COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
+if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
+if ARGV[12] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[12] then return {2, v} end
+local began = ARGV[13]
+if redis.call('HGET', KEYS[1], 'began_v') == ARGV[14] then
+  -- the same round: its clock's start stays as stored (START_CLOCK may have brought it forward)
+  began = redis.call('HGET', KEYS[1], 'began') or began
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
+           'to_move', ARGV[5], 'at', ARGV[6], 'began', began, 'began_v', ARGV[14], 'proc', ARGV[15],
+           'turn_at', ARGV[16])
+redis.call('RPUSH', KEYS[2], ARGV[7])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
+redis.call('RPUSH', KEYS[3], ARGV[8])
+return {1, tonumber(ARGV[2])}
+"""
+
+# Starts the pending round's clock now (its start was put off for a report to be seen): KEYS = game hash;
+# ARGV = the round's began_v, now. Only if the round is still that one and its clock has not started yet.
+# 1 when it did (the caller then brings the room's timer forward: the timers are another cluster slot).
+START_CLOCK = """
+if redis.call('HGET', KEYS[1], 'began_v') ~= ARGV[1] then return 0 end
+if tonumber(redis.call('HGET', KEYS[1], 'began')) <= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'began', ARGV[2])
+return 1
+"""
+
+# Records which version of a room was broadcast (KEYS[1]: its game hash, ARGV[1]: the version); a version
+# only goes up. One room a call: rooms' games are in different slots of a cluster.
+MARK_SENT = """
+if redis.call('EXISTS', KEYS[1]) == 1 and (tonumber(redis.call('HGET', KEYS[1], 'sent')) or 0) < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'sent', ARGV[1])
+end
+return 0
+"""
+
+REPLICA_WAIT_MS = 100
+"""Milliseconds a commit waits for a replica to have it (`WAIT`), where the primary has replicas: an
+action acknowledged to its player survives the primary's loss (docs/deploy.md, "Failover")."""
+
+REROUTED = (exceptions.MovedError, exceptions.AskError, exceptions.ClusterDownError, exceptions.TryAgainError,
+            exceptions.ConnectionError, exceptions.TimeoutError, OSError)
+"""What a cluster answers when a slot moved or its node is gone: the slot map is refreshed (`commit`)."""
+
+HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
+GAME_FIELDS = (*HEAD_FIELDS, "state", "view")
+
+
+def deciding_of(raw: str) -> tuple[str, ...]:
+    """The stored `to_move` field as the deciding colours (one in Tongiaki, any number in Expeditions)."""
+    return tuple(raw.split(",")) if raw else ()
+
+
+@dataclass(frozen=True)
+class Head:
+    """A stored game without its state: version `v`, the colours deciding (empty: over), when the last
+    action was stored (`at`), when and at which version the pending round began (`began`, `began_v`: the
+    turn clock runs from there), the version last recorded as broadcast (`sent`) and the process that stored
+    the last version (`proc`), and when the deciding colour's turn began (`turn_at`: its first decision
+    was pending from then; a bot's pace counts from there, once per turn)."""
+
+    v: int
+    deciding: tuple[str, ...]
+    at: float
+    began: float
+    began_v: int
+    sent: int = 0
+    proc: str = ""
+    turn_at: float = 0.0
+
+    def __repr__(self) -> str:
+        return f"Head(v={self.v}, deciding={self.deciding!r}, began_v={self.began_v})"
+
+    @classmethod
+    def parse(cls, raw: list[Any]) -> Head | None:
+        """From the HEAD_FIELDS as read (a game stored before rounds: each action began one)."""
+        if raw[0] is None:
+            return None
+        v, at = int(raw[0]), float(text(raw[2]))
+        return cls(v, deciding_of(text(raw[1])), at, float(text(raw[3])) if raw[3] else at,
+                   int(raw[4]) if raw[4] else v, int(raw[5] or 0), text(raw[6]) if raw[6] else "",
+                   float(text(raw[7])) if raw[7] else at)
+
+    def in_round(self, v: int) -> bool:
+        """Whether version v belongs to the pending round (a decision asked at v still stands)."""
+        return self.began_v <= v <= self.v
+
+
+@dataclass(frozen=True)
+class StoredGame(Head):
+    """A stored game: its head, and its bytes: the engine state (secret) and the public view (msgpack)."""
+
+    state: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
+    view: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
+
+
+KINDS = ("game", "patches", "actions")
+"""The keys of a room's game (`P:seen` expires by itself)."""
+
+log = logging.getLogger(__name__)
+
+
+class Games:
+    """The games of the rooms: read, committed action by action, and the rounds' clocks. An action's commit
+    and a round's clock bring the room's timer forward (`timers`)."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, *, timers: TimerStore) -> None:
+        self.redis = client
+        self.keys = keys
+        self.timers = timers
+        self.replicas = 0   # replicas a commit waits for (`WAIT`): see `commit`
+        self.replicas_of: dict[str, int] = {}   # the same on a cluster, by primary node ("host:port")
+        self.clustered = isinstance(client, RedisCluster)
+        self._commit = client.register_script(COMMIT)
+        self._start_clock = client.register_script(START_CLOCK)
+        self._mark_sent = client.register_script(MARK_SENT)
+
+    def __repr__(self) -> str:
+        return f"Games({self.keys.prefix!r})"
+
+    async def game(self, room_id: str) -> dict[str, Any] | None:
+        """The stored game as a map of StoredGame's fields (None: not started)."""
+        record = self.parse(await self.redis.hmget(self.keys.key("game", room_id), *GAME_FIELDS))
+        return None if record is None else asdict(record)
+
+    @staticmethod
+    def parse(raw: list[Any]) -> StoredGame | None:
+        """A stored game from the GAME_FIELDS as read (None: not started)."""
+        head = Head.parse(raw[:len(HEAD_FIELDS)])
+        if head is None:
+            return None
+        values = {f.name: getattr(head, f.name) for f in dataclasses.fields(Head)}
+        return StoredGame(**values, state=raw[-2], view=raw[-1])
+
+    async def game_head(self, room_id: str) -> Head | None:
+        """The stored game without its state."""
+        return Head.parse(await self.redis.hmget(self.keys.key("game", room_id), *HEAD_FIELDS))
+
+    async def decision_pending(self, room_id: str, v: int, colour: str) -> bool:
+        """Whether `colour` is still deciding in the room's pending round and version v is of that round
+        (a bot job asked at v is still worth thinking about)."""
+        head = await self.game_head(room_id)
+        return head is not None and head.in_round(v) and colour in head.deciding
+
+    async def snapshot(self, room_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.hmget(self.keys.key("game", room_id), "v", "view")
+        if raw[0] is None:
+            return None
+        return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
+
+    async def commit(self, room_id: str, v: int, *, state: bytes, view: bytes, deciding: tuple[str, ...],
+                     message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
+                     room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
+                     turn_at: float | None = None) -> bool:
+        """Stores version v+1 (`state`: engine bytes, `view`: msgpack, `deciding`: the colours to decide,
+        `message`: the game message, kept in the patch log of at most `cap` messages, `action`: the action
+        log's line) if the stored version is still v and, when `room` (the stored bytes) is given, the room
+        is unchanged; and brings the room's timer forward to `check`. `began`: when and at which version the
+        pending round began (None: with this version); `proc`: the process storing it (see `alive`);
+        `turn_at`: when the deciding colour's turn began (None: now). True when it did."""
+        now = time.time()
+        began_at, began_v = began if began is not None else (now, v + 1)
+        keys = [self.keys.key("game", room_id), self.keys.key("patches", room_id), self.keys.key("actions", room_id),
+                self.keys.key("room", room_id)]
+        args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
+                                  cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at]
+        if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
+            # (a timer brought forward for an action that did not apply only costs a look)
+            forward = [self.timers.schedule(room_id, check, earlier_only=True)] if check is not None else []
+            ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
+            return bool(ok)
+        # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
+        # commit (WAIT counts this connection's writes: in the same pipeline). The script goes by its hash
+        # alone: a Script object in a pipeline costs a SCRIPT EXISTS round trip at every execute; a Redis
+        # that lost its scripts (a restart, a failover) answers NOSCRIPT, runs nothing of it, and is sent
+        # the script once before the pipeline goes again.
+        for attempt in range(2):
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+                    if check is not None:
+                        self.timers.forward_into(pipe, room_id, check)
+                    if self.replicas:
+                        pipe.wait(self.replicas, REPLICA_WAIT_MS)
+                    (ok, _), *rest = await pipe.execute()
+                break
+            except exceptions.NoScriptError:
+                if attempt:
+                    raise
+                await self.redis.script_load(COMMIT)
+        if self.replicas and ok == 1 and rest[-1] < self.replicas:
+            log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
+                        rest[-1], self.replicas, REPLICA_WAIT_MS)
+        return bool(ok == 1)
+
+    async def _commit_on_room_node(self, room_id: str, v: int, keys: list[str], args: list[EncodableT]) -> bool:
+        """The commit on a cluster, waiting for a replica: the script and `WAIT` sent over one connection of
+        the node that owns the room's slot (WAIT counts the writes of its own connection, and redis-py's
+        cluster client would send each command on a connection of its choosing). A redirection (the slot
+        moved: MOVED, ASK) or a node gone (a failover under way) refreshes the slot map and tries once more;
+        a second failure raises (the action is refused as unavailable, and the client sends it again)."""
+        cluster = cast(RedisCluster, self.redis)
+        await cluster.initialize()   # (a no-op once the slot map is known)
+        slot = cluster.keyslot(keys[0])
+        for attempt in (1, 2):
+            holders = cluster.nodes_manager.slots_cache.get(slot) or []
+            try:
+                if not holders:
+                    raise exceptions.ClusterDownError(f"slot {slot} is not covered")
+                replicas = self.replicas_of.get(holders[0].name, 0)
+                ok, waited = await self._script_and_wait(holders[0], keys, args, replicas)
+                break
+            except REROUTED:
+                if attempt == 2:
+                    raise
+                await cluster.nodes_manager.initialize()
+        if replicas and ok and waited < replicas:
+            log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
+                        waited, replicas, REPLICA_WAIT_MS)
+        return ok
+
+    async def _script_and_wait(self, node: ClusterNode, keys: list[str], args: list[EncodableT],
+                               replicas: int) -> tuple[bool, int]:
+        """COMMIT on `node`, then `WAIT replicas` on the same connection, in one round trip: whether it
+        applied and how many replicas had it. A node that lost its scripts (restarted, promoted) gets the
+        script's body."""
+        for command, script in (("EVALSHA", self._commit.sha), ("EVAL", COMMIT)):
+            commands = [PipelineCommand(0, command, script, len(keys), *keys, *args)]
+            if replicas:
+                commands.append(PipelineCommand(1, "WAIT", replicas, REPLICA_WAIT_MS))
+            await node.execute_pipeline(commands)
+            answer = commands[0].result
+            if isinstance(answer, exceptions.NoScriptError):
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            waited = commands[-1].result if replicas else 0
+            return answer[0] == 1, waited if isinstance(waited, int) else 0
+        raise exceptions.NoScriptError("the commit script could not be loaded")
+
+    async def report_seen(self, room_id: str, *, began_v: int, person: str, ttl: float) -> set[str]:
+        """Records that `person` has seen the report that began the round of `began_v`; everyone who has
+        (the set lives `ttl` seconds)."""
+        key = self.keys.key("seen", room_id, str(began_v))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, person)
+            pipe.expire(key, max(1, round(ttl)))
+            pipe.smembers(key)
+            _added, _expiry, members = await pipe.execute()
+        return {text(m) for m in members}
+
+    async def start_clock(self, room_id: str, *, began_v: int, now: float, deadline: float) -> bool:
+        """Starts the clock of the round of `began_v` at `now` if it has not started yet (its start was
+        put off for the report), and brings the room's timer forward to `deadline`. True when it did."""
+        done = await self._start_clock(keys=[self.keys.key("game", room_id)], args=[began_v, now])
+        if done:   # (a process that dies in between leaves the timer where it was: the check comes later)
+            await self.timers.schedule(room_id, deadline, earlier_only=True)
+        return bool(done)
+
+    async def mark_sent(self, sent: dict[str, int]) -> None:
+        """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
+        if self.clustered:   # one call a room: their games are in different slots
+            await asyncio.gather(*(self._mark_sent(keys=[self.keys.key("game", r)], args=[v])
+                                   for r, v in sent.items()))
+            return
+        # One pipeline for them all, each script by its hash; those answered NOSCRIPT (a Redis that lost its
+        # scripts) go again once it has it.
+        rooms = list(sent.items())
+        for _attempt in range(2 if rooms else 0):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for room_id, v in rooms:
+                    pipe.evalsha(self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
+                answers = await pipe.execute(raise_on_error=False)
+            for answer in answers:
+                if isinstance(answer, Exception) and not isinstance(answer, exceptions.NoScriptError):
+                    raise answer
+            rooms = [room for room, answer in zip(rooms, answers, strict=True)
+                     if isinstance(answer, exceptions.NoScriptError)]
+            if not rooms:
+                return
+            await self.redis.script_load(MARK_SENT)
+        if rooms:
+            raise exceptions.NoScriptError("the sent marks' script could not be loaded")
+
+    async def sent(self, room_id: str) -> int:
+        raw = await self.redis.hget(self.keys.key("game", room_id), "sent")
+        return int(raw) if raw is not None else 0
+
+    async def messages_since(self, room_id: str, v: int) -> list[dict[str, Any]] | None:
+        """The game messages after version v, or None when some are no longer held."""
+        raws = await self.redis.lrange(self.keys.key("patches", room_id), 0, -1)
+        messages = [unpack(r) for r in raws]
+        if not messages or messages[0]["v"] > v + 1:
+            return None
+        return [m for m in messages if m["v"] > v]
+
+    async def actions(self, room_id: str) -> list[dict[str, Any]]:
+        return [unpack(r) for r in await self.redis.lrange(self.keys.key("actions", room_id), 0, -1)]
+
+    def head_into(self, pipe: Any, room_id: str) -> None:
+        """Adds to `pipe` the read of the game's head (`Head.parse` reads the answer)."""
+        pipe.hmget(self.keys.key("game", room_id), *HEAD_FIELDS)
+
+    def game_into(self, pipe: Any, room_id: str) -> None:
+        """Adds to `pipe` the read of the whole game (`parse` reads the answer)."""
+        pipe.hmget(self.keys.key("game", room_id), *GAME_FIELDS)
+
+    def actions_into(self, pipe: Any, room_id: str) -> None:
+        """Adds to `pipe` the read of the action log (each line msgpack: `unpack`)."""
+        pipe.lrange(self.keys.key("actions", room_id), 0, -1)
+
+    def begin_into(self, pipe: Any, room_id: str, game: dict[str, Any]) -> None:
+        """Adds to `pipe` the first state of a game (its fields; `message`: its first game message, packed):
+        the logs of any game before go."""
+        pipe.delete(self.keys.key("patches", room_id), self.keys.key("actions", room_id))
+        fields: dict[FieldT, EncodableT] = {k: v for k, v in game.items() if k != "message"}
+        pipe.hset(self.keys.key("game", room_id), mapping=fields)
+        pipe.rpush(self.keys.key("patches", room_id), game["message"])
+
+    def expire_into(self, pipe: Any, room_id: str, ttl: int) -> None:
+        """Adds to `pipe` the expiry of the room's game in `ttl` seconds (with its room)."""
+        for kind in KINDS:
+            pipe.expire(self.keys.key(kind, room_id), ttl)
+
+    def delete_into(self, pipe: Any, room_id: str) -> None:
+        """Adds to `pipe` the deletion of the room's game (with its room)."""
+        pipe.delete(*(self.keys.key(kind, room_id) for kind in KINDS))
+
+    async def count_replicas(self) -> None:
+        """Whether the primary has a replica now (one Redis, or a primary behind Sentinel: `replicas`; on a
+        cluster, each primary: `replicas_of`), which each commit then waits for (read at each heartbeat)."""
+        if not self.clustered:
+            self.replicas = min(1, int((await self.redis.info("replication")).get("connected_slaves", 0)))
+            return
+        found = await self.redis.info("replication", target_nodes=RedisCluster.PRIMARIES)
+        self.replicas_of = {node: min(1, int(info.get("connected_slaves", 0))) for node, info in found.items()
+                            if isinstance(info, dict)}
