@@ -124,9 +124,10 @@ class Cluster:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{x.port}" for x in self.nodes)
 
     def primaries(self) -> list[int]:
-        """The ports of the nodes that are primaries now."""
+        """The ports of the nodes that are primaries now (as a node still running sees it)."""
         out = []
-        for line in cli(self.nodes[0].port, "cluster", "nodes").splitlines():
+        alive = next(node for node in self.nodes if node.proc.poll() is None)
+        for line in cli(alive.port, "cluster", "nodes").splitlines():
             fields = line.split()
             if "master" in fields[2] and "fail" not in fields[2]:
                 out.append(int(fields[1].split("@")[0].rsplit(":", 1)[1]))
