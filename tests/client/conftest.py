@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,16 +17,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "deploy"))
+from deploykit import reserved_ports  # noqa: E402
+
 ARTIFACTS = ROOT / "test-artifacts" / "client"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _ensure_client_built() -> None:
@@ -46,7 +42,11 @@ def artifacts() -> Path:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One real server for the browser tests, fast bots (TONGIAKI_TICK) and its own Redis namespace."""
     _ensure_client_built()
-    port = _free_port()
+    with reserved_ports(1) as port:   # kept for this server alone until it has let it go
+        yield from _server(tmp_path_factory, port)
+
+
+def _server(tmp_path_factory: pytest.TempPathFactory, port: int) -> Iterator[str]:
     # every person of every browser test comes from 127.0.0.1: the caps per address (tested on their own in
     # tests/realtime/test_caps.py) would refuse the suite's later tables and people
     env = dict(os.environ, TONGIAKI_TICK="0.02", TONGIAKI_PREFIX=f"client-test-{secrets.token_hex(4)}",
@@ -60,7 +60,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = open(tmp_path_factory.mktemp("log") / "server.log", "w+b")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120   # two workers' start on a loaded machine (load 40 on 2 cores: over 30 s)
     while True:
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
