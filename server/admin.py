@@ -84,19 +84,19 @@ async def _run(args: argparse.Namespace, url: str, config: Config) -> int:
 
 
 async def _room_id(store: Store, given: str) -> str | None:
-    if await store.room(given) is not None:
+    if await store.rooms.get(given) is not None:
         return given
-    return await store.room_by_code(given.upper())
+    return await store.rooms.by_code(given.upper())
 
 
 async def rooms(store: Store) -> list[dict[str, Any]]:
     """Every room in the index, oldest first."""
-    ids = await store.all_rooms()
+    ids = await store.rooms.all_ids()
     now = time.time()
     return [{"id": r.id, "code": r.code, "game": r.settings.game, "status": r.status,
              "private": r.settings.private, "humans": sum(s.kind == "human" for s in r.seats),
              "bots": sum(s.kind == "bot" for s in r.seats), "seats": len(r.seats), "age": round(now - r.created)}
-            for r in await store.rooms(ids) if r is not None]
+            for r in await store.rooms.many(ids) if r is not None]
 
 
 async def room(store: Store, room_id: str, presence_ttl: float) -> dict[str, Any]:
@@ -114,7 +114,7 @@ async def room(store: Store, room_id: str, presence_ttl: float) -> dict[str, Any
 async def close(store: Store, url: str, prefix: str, room_id: str) -> dict[str, Any]:
     """Removes the room (Store.close_room), then tells its sockets, on every server process listening to
     Redis pub/sub, to `resync`: they ask for the room again and find it gone."""
-    gone = await store.close_room(room_id)
+    gone = await store.rooms.close(room_id)
     assert gone is not None
     emitter = socketio.AsyncRedisManager(url, channel=f"{prefix}:socketio", write_only=True,
                                          redis_options=REDIS_OPTIONS)

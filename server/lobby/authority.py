@@ -446,7 +446,7 @@ class Authority:
         takeover played for is back)."""
         if job.how == "takeover":
             # the person may have come back while the bot thought: their seat is theirs again at once
-            room = await self.store.room(job.room)
+            room = await self.store.rooms.get(job.room)
             if room is None or not room.seats[room.seat_of_colour(job.colour)].autopilot:
                 return None
         held = self._take(job.room, job.v)

@@ -17,8 +17,9 @@ from server.lobby.mode import GameMode
 from server.lobby.person import Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, SEARCH, SEARCH_PER_PERSON, WAITING, BotLevels, Room
 from server.lobby.settings import Settings
-from server.lobby.store import AtCap, Store
+from server.lobby.store import Store
 from server.lobby.store.games import Head
+from server.lobby.store.rooms import AtCap
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -71,7 +72,7 @@ class Lobby:
         """Open rooms and live games for the lobby list, newest first. The listing is read once per change
         of the lobby (its generation, bumped before each `lobby` update is sent) and shared by every
         request until the next change, so asking often costs one GET each, not a read of every room."""
-        generation = await self.store.listing_generation()
+        generation = await self.store.rooms.listing_generation()
         if self._listing is None or self._listing[0] != generation:
             self._listing = (generation, asyncio.ensure_future(self._read_listing()))
         task = self._listing[1]
@@ -83,7 +84,8 @@ class Lobby:
             raise
 
     async def _read_listing(self) -> list[dict[str, Any]]:
-        rooms = [r for r in await self.store.rooms(await self.store.listed(self.timings.listing)) if r is not None]
+        listed = await self.store.rooms.listed(self.timings.listing)
+        rooms = [r for r in await self.store.rooms.many(listed) if r is not None]
         alive_after = time.time() - self.timings.presence_ttl
         present = await self.store.presence.watchers_many([r.id for r in rooms], alive_after)
         return [room.summary(self._spectators(room, p)) for room, p in zip(rooms, present, strict=True)
@@ -99,7 +101,7 @@ class Lobby:
 
     async def room(self, room_id: str) -> Room:
         """The room (Rejected 'no_room' when there is none)."""
-        room = await self.store.room(room_id)
+        room = await self.store.rooms.get(room_id)
         if room is None:
             raise Rejected("no_room", f"no room {room_id!r}")
         return room
@@ -121,13 +123,13 @@ class Lobby:
     async def announce(self, update: dict[str, Any]) -> None:
         """A change of the lobby listing: its generation first (a cached listing is then stale), then the
         `lobby` update to its watchers."""
-        await self.store.bump_listing()
+        await self.store.rooms.bump_listing()
         await self.outbox.lobby_changed(update)
 
     async def update(self, room_id: str, change: Callable[[Room], bool],
                      game: dict[str, Any] | None = None) -> Room:
         """Applies `change` to the stored room atomically (see Store.update_room); the room after it."""
-        room = await self.store.update_room(room_id, change, self.timings.ttls, game)
+        room = await self.store.rooms.update(room_id, change, ttls=self.timings.ttls, game=game)
         if room is None:
             raise Rejected("no_room", f"no room {room_id!r}")
         return room
@@ -145,14 +147,14 @@ class Lobby:
     async def store_new(self, room: Room, person: Person) -> None:
         """Stores a room `person` creates, within the caps on open rooms (waiting or playing) created by
         one person and from one client address (Rejected 'too_many_rooms'), atomically."""
-        caps = {self.store.hosted_key("person", person.id): self.timings.rooms_per_person}
+        caps = {self.store.rooms.hosted_key("person", person.id): self.timings.rooms_per_person}
         if person.address:
-            caps[self.store.hosted_key("address", person.address)] = self.timings.rooms_per_address
+            caps[self.store.rooms.hosted_key("address", person.address)] = self.timings.rooms_per_address
         try:
-            while not await self.store.create_room(room, self.timings.waiting_ttl, caps):
+            while not await self.store.rooms.create(room, ttl=self.timings.waiting_ttl, caps=caps):
                 room.code = new_code()   # taken: draw another
         except AtCap as e:
-            who = "you have" if e.key == self.store.hosted_key("person", person.id) else "your address has"
+            who = "you have" if e.key == self.store.rooms.hosted_key("person", person.id) else "your address has"
             raise Rejected("too_many_rooms", f"{who} {e.count} open rooms; at most {e.count}") from None
 
     async def _seat_change(self, room_id: str, change: Callable[[Room], None]) -> dict[str, Any]:
@@ -190,8 +192,8 @@ class Lobby:
         SEARCH_PER_PERSON search bots (else `too_many_search_bots`, nothing changed)."""
         others = 0
         if level == SEARCH:
-            hosted = [i for i in await self.store.hosted(person.id) if i != room_id]
-            others = sum(r.search_bots() for r in await self.store.rooms(hosted)
+            hosted = [i for i in await self.store.rooms.hosted(person.id) if i != room_id]
+            others = sum(r.search_bots() for r in await self.store.rooms.many(hosted)
                          if r is not None and r.status != FINISHED)
 
         def check(room: Room) -> None:
@@ -211,7 +213,7 @@ class Lobby:
 
     async def by_code(self, code: str) -> Room:
         """The room with this join code."""
-        found = await self.store.room_by_code(code.strip().upper())
+        found = await self.store.rooms.by_code(code.strip().upper())
         if found is None:
             raise Rejected("no_room", f"no room with code {code!r}")
         return await self.room(found)
@@ -227,7 +229,7 @@ class Lobby:
     async def leave(self, person: Person, room_id: str, sid: str, explicit: bool) -> None:
         """A socket leaves the room's stream (room_leave, or its connection closed)."""
         await self.store.presence.unwatch(room_id, proc=self.proc, sid=sid)
-        room = await self.store.room(room_id)
+        room = await self.store.rooms.get(room_id)
         if room is None:
             return
         present = await self.present(room_id)

@@ -62,7 +62,7 @@ async def rematch(lobby: Lobby, person: Person, room_id: Any) -> dict[str, Any]:
     if not isinstance(room_id, str) or len(room_id) > 64:
         raise Rejected("malformed", "room must be a room id string")
     store = lobby.store
-    old = await store.room(room_id)
+    old = await store.rooms.get(room_id)
     if old is None:
         raise Rejected("no_room", f"no room {room_id!r}")
     if old.status != FINISHED:

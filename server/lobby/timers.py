@@ -138,7 +138,7 @@ class Timers:
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""
-        for room_id in await self.store.expired_rooms():
+        for room_id in await self.store.rooms.expired():
             if await self.store.forget(room_id):
                 await self.lobby.announce({"op": "remove", "room": room_id})
 

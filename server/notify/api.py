@@ -220,7 +220,7 @@ async def table(request: web.Request, person: str, body: dict[str, Any]) -> web.
         return _error(400, "malformed", "room: a room id")
     if mode not in MODES:
         return _error(400, "malformed", f"mode: one of {', '.join(MODES)}")
-    if room not in await request.app[NOTIFY_STORE].seated_rooms(person):
+    if room not in await request.app[NOTIFY_STORE].rooms.seated(person):
         return _error(403, "not_seated", "only a table you are seated at")
     await request.app[REACHES].set_mode(person, room, mode)
     return None

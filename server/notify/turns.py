@@ -30,7 +30,7 @@ def turn_of(view: dict[str, Any] | None, head: Head | None) -> int:
 
 async def table(store: Store, room_id: str) -> tuple[Table, Room, dict[str, Any]] | None:
     """The table as messages may show it, with its room and public view; None when it is gone."""
-    room = await store.room(room_id)
+    room = await store.rooms.get(room_id)
     head = await store.games.game_head(room_id)
     snapshot = await store.games.snapshot(room_id)
     if room is None or head is None or snapshot is None:
@@ -47,8 +47,8 @@ async def your_turns(store: Store, person: str, modes: dict[str, str]) -> list[d
     deadline (epoch milliseconds, None without a clock) and what they hear of it (`modes`); the tables
     expecting them first, the nearest deadline first."""
     out = []
-    for room_id in await store.seated_rooms(person):
-        room = await store.room(room_id)
+    for room_id in await store.rooms.seated(person):
+        room = await store.rooms.get(room_id)
         if room is None or room.status != PLAYING:
             continue
         head = await store.games.game_head(room_id)

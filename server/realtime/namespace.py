@@ -196,7 +196,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         await self.store.people.save_session(token, person=person_id, name=name, ttl=ttl if kept else fresh,
                                              kept=kept)
         seats = []
-        for room in await self.store.rooms(await self.store.seated_rooms(person_id)):
+        for room in await self.store.rooms.many(await self.store.rooms.seated(person_id)):
             if room is not None and room.status != "finished":
                 seats += [{"room": room.id, "seat": i} for i in room.seats_of(person_id)]
         self.connections[sid] = Connection(Person(person_id, name, address), token, self.config.burst,
@@ -326,8 +326,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         conn = call.conn
         # unique within every table this person sits at or has joined (another player's or a bot's
         # name would let them pass for that seat in chat)
-        tables = set(conn.rooms) | set(await self.store.seated_rooms(conn.person.id))
-        for room in await self.store.rooms(sorted(tables)):
+        tables = set(conn.rooms) | set(await self.store.rooms.seated(conn.person.id))
+        for room in await self.store.rooms.many(sorted(tables)):
             if room is not None and room.name_taken(name, conn.person.id):
                 raise Rejected("name_taken", f"someone at table {room.settings.name!r} is already called {name!r}")
         await self.store.people.save_session(conn.token, person=conn.person.id, name=name,

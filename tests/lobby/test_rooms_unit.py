@@ -11,7 +11,7 @@ from server.lobby.person import Person
 from server.lobby.rematch import _new_room
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, BotLevels, Room, Seat
 from server.lobby.settings import Settings
-from server.lobby.store import REAL_ROOM, listing_score
+from server.lobby.store.rooms import REAL_ROOM, listing_score
 
 LEVELS = BotLevels(("random", "greedy", "search"), "greedy")
 

@@ -161,10 +161,10 @@ async def test_a_socket_closed_right_after_creating_holds_no_seat_and_lists_noth
             if not server.app[NAMESPACE].inflight:
                 break
             await asyncio.sleep(0.1)
-        ids = await store.all_rooms()
+        ids = await store.rooms.all_ids()
 
         async def left_behind() -> tuple[list[str], list[dict[str, int]]]:
-            rooms = [r for r in await store.rooms(ids) if r is not None]
+            rooms = [r for r in await store.rooms.many(ids) if r is not None]
             return [r.id for r in rooms if r.humans()], [p for p in await store.presence.watchers_many(ids, 0) if p]
         for _ in range(100):   # the seats' grace is 1 s; a loaded machine may take longer to get there
             if await left_behind() == ([], []):
@@ -333,7 +333,7 @@ async def test_a_redis_restart_is_answered_unavailable_then_served_at_once_and_l
             await asyncio.sleep(0.25)
         store = server.app[STORE]
         assert await store.presence.watchers(left, 0) == {}
-        assert (await store.room(left)).humans() == set()   # the grace (1 s) is over: the seat is free
+        assert (await store.rooms.get(left)).humans() == set()   # the grace (1 s) is over: the seat is free
         tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
         assert tracebacks == [], tracebacks
         outages = [r.getMessage() for r in caplog.records if "unreachable" in r.getMessage()

@@ -61,12 +61,12 @@ async def test_concurrent_changes_of_one_room_all_apply_on_the_cluster(cluster_s
     every change applies once (a retry on the conflicted pipeline wrote to a closed connection)."""
     room = Room.new("r_" + secrets.token_hex(4), "C" + secrets.token_hex(3).upper(), "p_host", "Host",
                     Settings(name="t", seats=4), time.time())
-    assert await cluster_store.create_room(room, 600)
+    assert await cluster_store.rooms.create(room, ttl=600)
     ttls = {"waiting": 600.0, "finished": 600.0}
-    await asyncio.gather(*(cluster_store.update_room(room.id, lambda r: True, ttls) for _ in range(30)))
-    stored = await cluster_store.room(room.id)
+    await asyncio.gather(*(cluster_store.rooms.update(room.id, lambda r: True, ttls=ttls) for _ in range(30)))
+    stored = await cluster_store.rooms.get(room.id)
     assert stored is not None and stored.rev == room.rev + 30
-    assert room.id in await cluster_store.listed()
+    assert room.id in await cluster_store.rooms.listed()
 
 
 async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Cluster, cluster_store: Store,

@@ -26,7 +26,7 @@ async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients, sto
         await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
         # and the lobby's index (which the listing reads, newest 500 first) with it: finished games kept
         # there for their hour pushed the rooms still playing out of the listing
-        assert room not in await store.listed()
+        assert room not in await store.rooms.listed()
         finished = time.time()
         assert "error" not in await watcher.call("room_join", {"room": room})
         deadline = finished + 10.0   # finished_ttl (1 s), and the timer loop's pass, on a loaded machine

@@ -58,10 +58,10 @@ async def test_a_start_beyond_the_search_bots_at_play_is_refused(config, clients
             await second.ok("bot_add", {"room": waiting, "seat": seat, "level": "search"})
         answer = await second.call("room_start", {"room": waiting})
         assert answer["error"]["code"] == "search_bots_busy", answer
-        assert (await store.room(waiting)).status == "waiting"
+        assert (await store.rooms.get(waiting)).status == "waiting"
         await second.ok("bot_level", {"room": waiting, "seat": 2, "level": "greedy"})   # 3 + 1: within 4
         await second.ok("room_start", {"room": waiting})
-        assert (await store.room(waiting)).status == "playing"
+        assert (await store.rooms.get(waiting)).status == "playing"
         # a finished game gives its search bots back
         third = await _room(second, 4)
         for seat in (1, 2, 3):

@@ -10,14 +10,14 @@ from server.lobby.store.keys import pack
 async def started(store, room_id: str = "r_test0001") -> bytes:
     """A playing room with a game at version 0; returns the room as stored."""
     room = Room.new(room_id, "CODE42", "p_host", "Host", Settings(name="t", seats=2), 0.0)
-    assert await store.create_room(room, 60)
+    assert await store.rooms.create(room, ttl=60)
     record = {"v": 0, "sent": 0, "state": b"s0", "view": pack({}), "to_move": "red", "at": 0.0,
               "message": pack({"room": room_id, "v": 0})}
 
     def begin(r: Room) -> bool:
         r.status = PLAYING
         return True
-    room = await store.update_room(room_id, begin, {"waiting": 60, "finished": 60}, record)
+    room = await store.rooms.update(room_id, begin, ttls={"waiting": 60, "finished": 60}, game=record)
     return pack(room.to_store())
 
 
@@ -50,10 +50,10 @@ async def test_broadcast_marks_only_go_up(store):
 async def test_expired_rooms_are_found_without_reading_the_rooms(store):
     ids = [f"r_exp{i}" for i in range(5)]
     for i, room_id in enumerate(ids):
-        assert await store.create_room(Room.new(room_id, f"CODE{i:02d}", "p", "P", Settings(name="t"), i), 60)
+        assert await store.rooms.create(Room.new(room_id, f"CODE{i:02d}", "p", "P", Settings(name="t"), i), ttl=60)
     await store.redis.delete(store.keys.key("room", ids[1]), store.keys.key("room", ids[4]))   # as if they expired
-    assert await store.expired_rooms(batch=2) == [ids[1], ids[4]]   # across batches
-    assert await store.expired_rooms() == [ids[1], ids[4]]
+    assert await store.rooms.expired(batch=2) == [ids[1], ids[4]]   # across batches
+    assert await store.rooms.expired() == [ids[1], ids[4]]
 
 
 async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_dead_one(store):

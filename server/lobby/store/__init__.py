@@ -1,29 +1,26 @@
-"""The lobby's Redis store: rooms, games, sessions, presence and timers, one small store a key family (the
-modules of this package, each the only one that sends commands on its keys), composed by `Store`. Beside
-it, each key family that belongs to another part has its own small store: the bot queue
-(server/bots/worker.py), finished games (server/records/store.py), lessons (server/tutorial/sessions.py),
-notifications (server/notify/), rematch links (server/lobby/rematch.py) and the broadcasts between
-processes (server/realtime/fanout.py).
+"""The lobby's Redis store: one small store a key family, each module of this package the only one that
+sends commands on its keys (its docstring lists them), composed by `Store`, which adds the reads and
+removals that span families in one round trip (`look`, `room_and_game`, `settled_actions`, `forget`).
 
-Keys (all under the configured prefix `P`). A room's own keys carry the room id as their Redis Cluster
-hash tag (`P:room:{r_1a2b}`: one slot a room, see `keys.Keys.key`); the shared directory's (lobby, rooms,
-timers, procs, code, lobby_gen, hosted, hosted_from, seated, searching, metrics_lease) carry the
-deployment's, `P:{P}:lobby`; the rest are named as listed. Each module of the package lists the keys it
-owns (`timers`: `P:timers`; `people`: sessions and their counts; `chat`: a room's chat; `searches`: the
-cap on search bots; `presence`: processes, a room's sockets, the metrics lease; `games`: a room's game, its logs and the
-commit); this one still owns:
+Keys (all under the configured prefix `P`, named by `keys.Keys.key`). A room's own keys carry the room id as
+their Redis Cluster hash tag (`P:room:{r_1a2b}`: one slot a room); the shared directory's carry the
+deployment's (`P:{P}:lobby`: one slot); the rest (sessions, rate counts) are spread by their own names.
 
-| key | type | holds |
-| --- | --- | --- |
-| `P:room:{id}` | string | the room (msgpack): settings, seats, host, status, rev |
-| `P:code:{code}` | string | room id of a join code |
-| `P:lobby` | zset | listed (not private) rooms that are waiting or playing, by creation time |
-| `P:rooms` | zset | every room id, by creation time (expiry sweep) |
-| `P:lobby_gen` | string | bumped on every lobby change: a cached listing of the same number is current |
-| `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
-| `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
-| `P:seated:{person}` | set | room ids where the person holds a seat |
-"""
+| module | keys |
+| --- | --- |
+| `rooms` | `P:room:{id}`, `P:code:{code}`, `P:rooms`, `P:lobby`, `P:lobby_gen` |
+| `rooms` (caps, seats) | `P:hosted:{person}`, `P:hosted_from:{address}`, `P:seated:{person}` |
+| `games` | `P:game:{id}`, `P:patches:{id}`, `P:actions:{id}`, `P:seen:{id}:{began_v}` |
+| `chat` | `P:chat:{id}`, `P:chatid:{id}` |
+| `presence` | `P:procs`, `P:watch:{id}`, `P:metrics_lease` |
+| `timers` | `P:timers` |
+| `searches` | `P:searching`, `P:searching:n` |
+| `people` | `P:session:{sha256(token)}`, `P:chatrate:{person}`, `P:newpeople:{address}` |
+
+Each key family that belongs to another part has its own store there: rematch links `P:rematch:{id}`
+(server/lobby/rematch.py), the bot queue (server/bots/worker.py), finished games (server/records/store.py),
+lessons (server/tutorial/sessions.py), notifications (server/notify/) and the broadcasts between processes
+(server/realtime/fanout.py)."""
 
 from __future__ import annotations
 
@@ -32,68 +29,23 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as redis
-from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import WatchError
 
 from server.bots.worker import BotJob
-from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
+from server.lobby.rooms import PLAYING, Room
 from server.lobby.store.chat import Chat
 from server.lobby.store.games import Games, Head, StoredGame
-from server.lobby.store.keys import Keys, pack, text, unpack
+from server.lobby.store.keys import Keys, unpack
 from server.lobby.store.people import People
 from server.lobby.store.presence import Presence
+from server.lobby.store.rooms import Rooms
 from server.lobby.store.searches import Searches
 from server.lobby.store.timers import TimerStore
 
-# A new room's place in the directory, taken only within its creator's caps, atomically (rooms created
-# together cannot all pass the count). KEYS: code, rooms index, lobby index, the host's seated set, then
-# the creator's hosted sets (one per cap: the person's, the address's), all of the directory's slot.
-# ARGV: room id, created, listed ('1'/''), ttl, the number of caps, one cap per hosted set, then the ids
-# to prune from the hosted sets first (their rooms are gone or finished: the caller read them, since a
-# room's key is in its own slot). The room itself is stored after (Store.create_room). Answers {1}
-# (created), {0, index of the set at its cap, its count}, or {2} (code taken).
-CREATE = """
-local nsets = tonumber(ARGV[5])
-for i = 1, nsets do
-  local set = KEYS[4 + i]
-  for j = 6 + nsets, #ARGV do redis.call('SREM', set, ARGV[j]) end
-  local count = redis.call('SCARD', set)
-  if count >= tonumber(ARGV[5 + i]) then return {0, i, count} end
-end
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[4]) then return {2} end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-if ARGV[3] ~= '' then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1]) end
-redis.call('SADD', KEYS[4], ARGV[1])
-for i = 1, nsets do
-  redis.call('SADD', KEYS[4 + i], ARGV[1])
-  redis.call('EXPIRE', KEYS[4 + i], ARGV[4])
-end
-return {1}
-"""
-
 log = logging.getLogger(__name__)
 
-REAL_ROOM = 1e10
-"""Added to a listed room's score in the lobby index while it is a real table (playing, or two or more
-people seated): the listing reads the index's top, so empty rooms made in bulk never push one out."""
-
-
-def listing_score(room: Room) -> float:
-    """A listed room's score in the lobby index (see REAL_ROOM)."""
-    return room.created + (REAL_ROOM if room.status == PLAYING or len(room.humans()) >= 2 else 0.0)
-
-
-class AtCap(Exception):
-    """A new room refused: the hosted set `key` already holds `count` open rooms, its cap."""
-
-    def __init__(self, key: str, count: int) -> None:
-        super().__init__(f"{key} holds {count} open rooms")
-        self.key = key
-        self.count = count
-
-
 class Store:
-    """Namespaced Redis access for rooms, games, chat, presence and sessions."""
+    """The lobby's Redis store: its key families' stores (`rooms`, `games`, `chat`, `presence`, `timers`,
+    `searches`, `people`) on one client and prefix."""
 
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.redis = client
@@ -105,210 +57,29 @@ class Store:
         self.searches = Searches(client, self.keys)
         self.presence = Presence(client, self.keys)
         self.games = Games(client, self.keys, timers=self.timers)
-        self.clustered = isinstance(client, RedisCluster)
-        self._create = client.register_script(CREATE)
+        self.rooms = Rooms(client, self.keys, games=self.games, chat=self.chat)
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
 
-    async def seated_rooms(self, person: str) -> list[str]:
-        return sorted(text(m) for m in await self.redis.smembers(self.keys.key("seated", person)))
-
-    # -- rooms -------------------------------------------------------------------------------------
-    async def create_room(self, room: Room, ttl: float, caps: dict[str, int] | None = None) -> bool:
-        """Stores a new room unless its creator is at a cap: `caps` maps each hosted-set key (`hosted_key`)
-        to the open rooms (waiting or playing) it may hold. False when its code is already used; raises
-        `AtCap` (with the key and its count) when a cap is reached. Atomic: rooms created at once from any
-        number of processes cannot pass a cap together."""
-        assert room.host is not None
-        caps = caps or {}
-        sets = list(caps)
-        # the hosted rooms that no longer count (gone, finished): read here, as each room is its own slot
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for key in sets:
-                pipe.smembers(key)
-            hosted = sorted({text(m) for members in (await pipe.execute() if sets else []) for m in members})
-        over = [i for i, r in zip(hosted, await self.rooms(hosted), strict=True) if r is None or r.status == FINISHED]
-        answer = await self._create(
-            keys=[self.keys.key("code", room.code), self.keys.key("rooms"), self.keys.key("lobby"),
-                  self.keys.key("seated", room.host), *sets],
-            args=[room.id, room.created, "" if room.settings.private else "1", max(1, int(ttl)), len(sets),
-                  *(caps[k] for k in sets), *over])
-        if answer[0] == 0:
-            raise AtCap(sets[int(answer[1]) - 1], int(answer[2]))
-        if answer[0] != 1:
-            return False
-        # (a process that dies here leaves an id without its room: the expiry sweep drops it, `forget`)
-        await self.redis.set(self.keys.key("room", room.id), pack(room.to_store()), ex=max(1, int(ttl)))
-        return True
-
-    async def hosted(self, person: str) -> list[str]:
-        """Ids of rooms this person created that are or were open (some may have finished or expired)."""
-        members = await self.redis.smembers(self.hosted_key("person", person))
-        return sorted(text(m) for m in members)
-
-    def hosted_key(self, kind: str, who: str) -> str:
-        """The set of open rooms created by a person (`kind` "person") or from an address ("address")."""
-        return self.keys.key({"person": "hosted", "address": "hosted_from"}[kind], who)
-
-    async def room(self, room_id: str) -> Room | None:
-        raw = await self.redis.get(self.keys.key("room", room_id))
-        return Room.from_store(unpack(raw)) if raw else None
-
-    async def rooms(self, ids: list[str]) -> list[Room | None]:
-        if not ids:
-            return []
-        if self.clustered:   # the rooms are in different slots: one read each, sent together
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for i in ids:
-                    pipe.get(self.keys.key("room", i))
-                raws = await pipe.execute()
-        else:
-            raws = await self.redis.mget([self.keys.key("room", i) for i in ids])
-        return [Room.from_store(unpack(r)) if r else None for r in raws]
-
-    async def room_by_code(self, code: str) -> str | None:
-        raw = await self.redis.get(self.keys.key("code", code))
-        return text(raw) if raw else None
-
-    async def listed(self, most: int = 500) -> list[str]:
-        """The top `most` rooms of the lobby index: real tables first, then the newest (`listing_score`)."""
-        return [text(m) for m in await self.redis.zrevrange(self.keys.key("lobby"), 0, most - 1)]
-
-    async def all_rooms(self) -> list[str]:
-        return [text(m) for m in await self.redis.zrange(self.keys.key("rooms"), 0, -1)]
-
-    async def expired_rooms(self, batch: int = 1000) -> list[str]:
-        """Ids in the room index whose room key is gone (expired), without reading the rooms."""
-        gone: list[str] = []
-        start = 0
-        while True:
-            ids = [text(m) for m in await self.redis.zrange(self.keys.key("rooms"), start, start + batch - 1)]
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for room_id in ids:
-                    pipe.exists(self.keys.key("room", room_id))
-                found = await pipe.execute() if ids else []
-            gone += [room_id for room_id, there in zip(ids, found, strict=True) if not there]
-            if len(ids) < batch:
-                return gone
-            start += batch
-
     async def forget(self, room_id: str) -> bool:
-        """Drops an expired room from the indexes; True when this call removed it."""
+        """Drops an expired room from the indexes, its timer, sockets and search bots; True when this call
+        removed it."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self.keys.key("rooms"), room_id)
-            pipe.zrem(self.keys.key("lobby"), room_id)
+            self.rooms.forget_into(pipe, room_id)
             self.timers.unschedule_into(pipe, room_id)
             self.presence.forget_room_into(pipe, room_id)
             self.searches.release_into(pipe, room_id)
             removed, *_ = await pipe.execute()
         return bool(removed)
 
-    async def close_room(self, room_id: str) -> Room | None:
-        """Removes a room and its game at an operator's word (`tongiaki rooms close`): its keys go as if
-        they had expired, so the servers' sweep drops it from the indexes and tells the lobby (timers.py).
-        Returns the room as it was, or None when there is none."""
-        key = self.keys.key("room", room_id)
-        raw = await self.redis.get(key)
-        if raw is None:
-            return None
-        room = Room.from_store(unpack(raw))
-        async with self.redis.pipeline(transaction=False) as pipe:   # (the room's slot, then the directory's)
-            pipe.delete(key)
-            self.games.delete_into(pipe, room_id)
-            self.chat.delete_into(pipe, room_id)
-            pipe.delete(self.keys.key("code", room.code))
-            for person in room.humans():
-                pipe.srem(self.keys.key("seated", person), room_id)
-            await pipe.execute()
-        return room
-
-    async def update_room(self, room_id: str, change: Callable[[Room], bool], ttls: dict[str, float],
-                          game: dict[str, Any] | None = None) -> Room | None:
-        """Applies `change` to the room atomically (optimistic WATCH/MULTI, retried on conflict).
-
-        `change` mutates the room and returns whether anything changed (it may raise Rejected: nothing
-        is written). `game`, when given, is the first game state written in the same transaction.
-        Returns the room as stored afterwards, or None when there is no such room. On a cluster the
-        directory's entries of the room (code, lobby index, seated sets) follow right after the
-        transaction (they are another slot's), as the room stored says.
-        """
-        key = self.keys.key("room", room_id)
-        room: Room | None = None
-        directory: list[tuple[str, tuple[Any, ...]]] = []   # (command, arguments) on the directory's keys
-        while True:   # (a fresh pipeline for each try: redis-py's cluster pipeline drops its connection on
-            # a conflict, and a second WATCH on it wrote to a closed transport)
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        return None
-                    room = Room.from_store(unpack(raw))
-                    before = room.humans()
-                    if not change(room):
-                        await pipe.unwatch()  # type: ignore[no-untyped-call]
-                        return room
-                    room.rev += 1
-                    directory = self._directory_entries(room, before, ttls)
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, pack(room.to_store()))
-                    ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
-                    if ttl is None:
-                        pipe.persist(key)
-                    else:
-                        pipe.expire(key, int(ttl))
-                        self.games.expire_into(pipe, room_id, int(ttl))
-                        self.chat.expire_into(pipe, room_id, int(ttl))
-                    if not self.clustered:   # one Redis: all in the one transaction
-                        for command, arguments in directory:
-                            getattr(pipe, command)(*arguments)
-                    if game is not None:
-                        self.games.begin_into(pipe, room_id, game)
-                    await pipe.execute()
-                    break
-                except WatchError:
-                    continue
-        if self.clustered and directory:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for command, arguments in directory:
-                    getattr(pipe, command)(*arguments)
-                await pipe.execute()
-        return room
-
-    def _directory_entries(self, room: Room, before: set[str],
-                           ttls: dict[str, float]) -> list[tuple[str, tuple[Any, ...]]]:
-        """The writes to the directory that a room's new state asks for (`update_room`)."""
-        out: list[tuple[str, tuple[Any, ...]]] = []
-        code = self.keys.key("code", room.code)
-        ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
-        if ttl is not None:
-            out.append(("expire", (code, int(ttl))))
-        if room.status == PLAYING:
-            out.append(("persist", (code,)))
-        if room.status == FINISHED:
-            # out of the lobby index at once (its record lists it): the listing reads the newest 500 of
-            # the index, and finished games kept there for their hour pushed rooms still playing out of
-            # it, and made each read of it cost hundreds of rooms
-            out.append(("zrem", (self.keys.key("lobby"), room.id)))
-        elif not room.settings.private:
-            if room.status == WAITING and not room.humans():   # nobody left: nothing to list
-                out.append(("zrem", (self.keys.key("lobby"), room.id)))
-            else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
-                out.append(("zadd", (self.keys.key("lobby"), {room.id: listing_score(room)})))
-        for person in before - room.humans():
-            out.append(("srem", (self.keys.key("seated", person), room.id)))
-        for person in room.humans():
-            out.append(("srem" if room.status == FINISHED else "sadd", (self.keys.key("seated", person), room.id)))
-        return out
-
     async def room_and_game(self, room_id: str) -> tuple[Room | None, bytes, StoredGame | None]:
         """The room (parsed, and as stored: see `Games.commit`) and its game, in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self.keys.key("room", room_id))
+            self.rooms.get_into(pipe, room_id)
             self.games.game_into(pipe, room_id)
             raw_room, raw_game = await pipe.execute()
-        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        room = self.rooms.parse(raw_room)
         return room, raw_room or b"", self.games.parse(raw_game)
 
     async def settled_actions(self, room_id: str) -> tuple[Room, list[dict[str, Any]]] | None:
@@ -316,12 +87,12 @@ class Store:
         atomic). The actions of a round still open are left out: in a mode with simultaneous orders
         (Expeditions) each is its seat's secret until the round resolves. None: no game is being played."""
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.get(self.keys.key("room", room_id))
+            self.rooms.get_into(pipe, room_id)
             self.games.head_into(pipe, room_id)
             self.games.actions_into(pipe, room_id)
             raw_room, raw_head, raws = await pipe.execute()
         head = Head.parse(raw_head)
-        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        room = self.rooms.parse(raw_room)
         if room is None or room.status != PLAYING or head is None:
             return None
         lines = [unpack(r) for r in raws]
@@ -337,20 +108,12 @@ class Store:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and
         `watchers`."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self.keys.key("room", room_id))
+            self.rooms.get_into(pipe, room_id)
             self.games.head_into(pipe, room_id)
             self.presence.watchers_into(pipe, room_id, alive_after)
             raw_room, raw_head, *present = await pipe.execute()
-        room = Room.from_store(unpack(raw_room)) if raw_room else None
+        room = self.rooms.parse(raw_room)
         return room, Head.parse(raw_head), await self.presence.watchers_from(room_id, *present)
-
-    # -- the lobby listing's generation -----------------------------------------------------------
-    async def listing_generation(self) -> int:
-        """A number that changes whenever something in the lobby listing may have changed."""
-        return int(await self.redis.get(self.keys.key("lobby_gen")) or 0)
-
-    async def bump_listing(self) -> None:
-        await self.redis.incr(self.keys.key("lobby_gen"))
 
     # -- cluster figures (/metrics) ----------------------------------------------------------------
     async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
@@ -360,8 +123,7 @@ class Store:
         if not await self.presence.take_metrics_lease(proc, lease=lease, alive_after=alive_after):
             return None
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcard(self.keys.key("rooms"))
-            pipe.zcard(self.keys.key("lobby"))
+            self.rooms.count_into(pipe)
             self.presence.count_alive_into(pipe, alive_after)
             rooms, listed, procs = await pipe.execute()
         return {"rooms": rooms, "listed": listed, "processes": procs}
