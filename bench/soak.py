@@ -510,6 +510,37 @@ async def redis_used(client: Any) -> float:
         return float("nan")
 
 
+async def families(client: Any) -> dict[str, tuple[int, int, int]]:
+    """The embedded Redis's keys by family (the name's second part: `room`, `session`, `record` …): how
+    many, their bytes (MEMORY USAGE) and how many never expire; what grew is read off two of these."""
+    out: dict[str, list[int]] = {}
+    if client is None:
+        return {}
+    try:
+        async for key in client.scan_iter(count=1000):
+            parts = key.decode(errors="replace").split(":")
+            family = parts[1] if len(parts) > 1 else parts[0]
+            entry = out.setdefault(family, [0, 0, 0])
+            entry[0] += 1
+            entry[1] += await client.memory_usage(key) or 0
+            entry[2] += await client.ttl(key) == -1
+    except Exception:  # noqa: BLE001 - a figure missing is shown as such
+        return {}
+    return {k: (v[0], v[1], v[2]) for k, v in out.items()}
+
+
+def family_table(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, int, int]]) -> None:
+    """Each key family's count and kilobytes after the warm-up and at the end, largest growth first."""
+    def grown(name: str) -> int:
+        return after.get(name, (0, 0, 0))[1] - before.get(name, (0, 0, 0))[1]
+
+    for name in sorted(set(before) | set(after), key=grown, reverse=True):
+        n0, b0, _ = before.get(name, (0, 0, 0))
+        n1, b1, forever = after.get(name, (0, 0, 0))
+        print(f"  {name:<16} {n0:6d} → {n1:6d} keys  {b0 / 1024:8.1f} → {b1 / 1024:8.1f} KiB  "
+              f"({forever} without expiry)")
+
+
 def embedded_redis(log: Path) -> Any:
     """A client of the server's embedded Redis, from the socket its log names."""
     import re
@@ -548,6 +579,7 @@ async def soak(args: argparse.Namespace) -> None:
         tasks = [asyncio.create_task(normal_room(url, stats, stop, seed)) for seed in range(args.rooms)]
         await asyncio.sleep(args.warmup)
         baseline, redis_baseline = rss(proc), await redis_used(redis)
+        keys_before = await families(redis)
         print(f"warm-up {args.warmup:.0f} s: {len(stats.all)} normal actions, server RSS {baseline:.0f} MB, "
               f"Redis used_memory {redis_baseline:.1f} MB; then {len(phases)} phases of {phase_seconds:.0f} s")
         stats.window.clear()
@@ -608,6 +640,8 @@ async def soak(args: argparse.Namespace) -> None:
               f"(max {max(r[5] for r in rows):.0f} MB)")
         print(f"Redis used_memory    {redis_baseline:.1f} MB after warm-up → {rows[-1][6]:.1f} MB at the end "
               f"(max {max(r[6] for r in rows):.1f} MB)")
+        print("Redis keys by family (after the warm-up → at the end)")
+        family_table(keys_before, await families(redis))
         for name, _, attacked in summary:
             print(f"attacks ({name}){' ' * max(1, 11 - len(name))}{attacked}")
         for name in ("tongiaki_slow_sockets_dropped_total", 'tongiaki_connections_refused_total{reason="per_address"}',
