@@ -500,7 +500,7 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
         transport: Any = None
         eio_socket: Any = None
 
-        async def __call__(self, environ: dict[str, Any]) -> web.WebSocketResponse:
+        async def __call__(self, environ: dict[str, Any]) -> web.StreamResponse:
             request = environ["aiohttp.request"]
             self.transport = request.transport
             # aiohttp refuses a message of max_msg_size bytes or more; the limit itself is allowed
@@ -510,7 +510,13 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
                 await self._sock.prepare(request)
             except ConnectionError:   # the client left before the handshake's answer: nothing to log
                 self.abort()
-                return self._sock     # (aiohttp's own finish of it meets the same end quietly)
+                session = getattr(self.handler, "__self__", None)   # its Engine.IO session goes now, not
+                if session is not None:                              # at the ping timeout (it holds a place
+                    await session.close(wait=False, abort=True)      # in the caps per address meanwhile)
+                # not the half-prepared websocket: aiohttp's finish of it raised "Call .prepare() first",
+                # a traceback in the log per abandoned handshake; a plain answer to the closed connection
+                # ends quietly (its write meets the ConnectionError aiohttp expects)
+                return web.Response(status=400, text="the connection closed during the handshake")
             self.environ = environ
             self.eio_socket = getattr(self.handler, "__self__", None)
             if self.eio_socket is not None:

@@ -7,10 +7,14 @@ are capped; a frame of exactly the limit is served."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gc
 import hashlib
 import logging
+import os
+import socket
+import struct
 import time
 import weakref
 from typing import Any
@@ -141,6 +145,37 @@ async def test_nothing_a_client_sends_makes_a_traceback_or_wedges_its_socket(ser
              and r.name.split(".")[0] in ("server", "socketio", "engineio", "aiohttp")]
     assert noisy == [], [r.getMessage() for r in noisy]
     assert sum(len(r.getMessage()) for r in caplog.records) < 20_000
+
+
+async def abandon_handshake(url: str) -> None:
+    """A websocket upgrade request whose connection is reset right after it is sent (SO_LINGER 0): the
+    server's answer meets a closed connection."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                 f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    await writer.drain()
+    writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.close()
+
+
+async def test_a_handshake_abandoned_before_its_answer_leaves_no_traceback(server, caplog):
+    # aiohttp finished the half-prepared websocket with "Call .prepare() first": a traceback per abandoned
+    # handshake (58 of 300 on a loopback run), log a client could fill at will
+    caplog.set_level(logging.INFO)
+    for i in range(300):
+        await abandon_handshake(server.url)
+        if i % 10 == 9:
+            await asyncio.sleep(0.01)   # (the server's turns come between the bursts)
+    await asyncio.sleep(0.5)   # (the last answers meet their closed connections)
+    tracebacks = [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+    assert tracebacks == [], [r.getMessage() for r in tracebacks][:3]
+    # and their sessions are gone at once (not at the ping timeout), so the address is served on
+    fine, = await people(server.url, [], "Fine")
+    assert (await fine.call("lobby_watch"))["ok"]
+    await fine.close()
 
 
 async def test_log_lines_per_client_are_bounded_and_a_connection_in_an_outage_says_why(tmp_path, config, caplog):
