@@ -45,7 +45,7 @@ SENTINEL_SCHEME = "redis+sentinel://"
 def directory_tag(prefix: str) -> str:
     """The part of a deployment's shared keys (lobby, indexes, timers, processes, bot streams) that makes
     them one Redis Cluster slot: the scripts that change several of them at once touch one slot. A
-    room's own keys carry the room's tag instead (server/lobby/store.py), so rooms spread over the
+    room's own keys carry the room's tag instead (server/lobby/store/keys.py), so rooms spread over the
     cluster. On a single Redis the tag is only part of the name."""
     return f"{prefix}:{{{prefix}}}"
 

@@ -6,6 +6,12 @@ other people stay empty and kept for them (nobody else may sit there unless the 
 watching the finished room is invited (a `room` event of the finished room carrying `rematch`), and
 whoever asks afterwards is sent to the same new room, so accepting is one click: ask, then sit in one's
 old seat.
+
+| key | type | holds |
+| --- | --- | --- |
+| `P:rematch:{id}` | string | the rematch of finished room `id` (msgpack): its new room, once asked (expires) |
+
+This module alone sends commands on it (on the lobby store's client, in the finished room's slot).
 """
 
 from __future__ import annotations

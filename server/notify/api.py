@@ -170,7 +170,7 @@ async def email(request: web.Request, person: str, body: dict[str, Any]) -> web.
     if lang is None:
         return _error(400, "malformed", f"lang: one of {', '.join(LANGS)}")
     reaches = request.app[REACHES]
-    if not await reaches.redis.set(reaches.key("asked", person), "1", nx=True, ex=ASK_AGAIN):
+    if not await reaches.may_ask(person, ASK_AGAIN):
         return _error(429, "too_many_requests", f"one confirmation message a minute: ask again in {ASK_AGAIN} s")
     token = await reaches.set_email(person, address.strip(), lang)
     await request.app[FACTS].confirm(person, address.strip(), token, lang)

@@ -6,6 +6,7 @@
 | `P:{P}:notify:prefs:{person}` | hash | room id → `every`, `mine`, `digest` or `off` (unset: `mine`) |
 | `P:{P}:notify:confirm:{token}` | string | the person and address a confirmation link stands for (`CONFIRM_TTL`) |
 | `P:{P}:notify:unsub:{token}` | string | the person an unsubscribe token stands for |
+| `P:{P}:notify:asked:{person}` | string | set while the person may not ask for another confirmation |
 
 `push` is a browser's web push subscription, `unsub` the token of the person's one-click unsubscribe
 links. A person's records live `REACH_TTL` after their last change."""
@@ -77,6 +78,11 @@ class Reaches:
     def key(self, *parts: str) -> str:
         # the deployment's directory tag, as the outbox's: a person's keys change together in one transaction
         return ":".join((directory_tag(self.prefix), "notify", *parts))
+
+    async def may_ask(self, person: str, every: float) -> bool:
+        """Whether the person may ask for a confirmation message now (one every `every` seconds): True
+        once a window, and the window starts."""
+        return bool(await self.redis.set(self.key("asked", person), "1", nx=True, ex=max(1, int(every))))
 
     async def get(self, person: str) -> Reach:
         async with self.redis.pipeline(transaction=False) as pipe:
