@@ -176,6 +176,11 @@ async def test_a_pending_order_reaches_nobody_but_its_owner_by_any_channel(serve
     reads += await http_reads(server.url, room, red_person, blue.session["token"])   # as a rival seat
     record = next(body for path, body in reads if path == f"/api/games/{room}")
     assert record["live"] and record["actions"], "the record so far holds turn 1"
+    # the replay so far (rebuilt from the stored game, pending orders and all, on the server) ends with turn 1
+    for path, replay in reads:
+        if path == f"/api/games/{room}/replay":
+            assert replay["live"] and replay["frames"][-1]["v"] <= v, replay["frames"][-1]
+            assert [e["turn"] for f in replay["frames"] for e in f["events"] if e["type"] == "orders"] == [1]
     for version in (first, second, order):
         assert assert_no_part_of(version, reads) > 50
 
