@@ -26,7 +26,7 @@ from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.alarm import Alarm
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
-from server.lobby.keeper import live_record
+from server.lobby.keeper import LiveRecords
 from server.lobby.modes import MODES
 from server.lobby.offload import Offload
 from server.lobby.rooms import BotLevels
@@ -168,7 +168,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     alarm = Alarm()   # the timer loop's: the authority rings it when it brings a room's check forward
     authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
                           facts if mailer or pusher else None, records, alarm)
-    app[api.LIVE] = lambda room_id, replay: live_record(store, MODES, room_id, replay)
+    app[api.LIVE] = LiveRecords(store, MODES).record
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(
         {"HTTP_X_FORWARDED_FOR": request.headers.get("X-Forwarded-For", ""), "REMOTE_ADDR": request.remote or ""},

@@ -491,7 +491,7 @@ async def test_a_player_who_reconnects_gets_the_exact_state_and_their_own_order_
     assert answer["legal"]["actions"]["colour"] == "blue" and answer["legal"]["actions"]["order"] is None
 
 
-async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store):
+async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store, monkeypatch):
     """A game of more messages than the patch log holds (each turn red orders, withdraws and orders again):
     its replay over HTTP, while it is played and once it is over, is every message from v = 0, rebuilt by
     the engine from the stored game (the patch log lost the first ones long ago); the live one goes through
@@ -499,7 +499,11 @@ async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store
     import aiohttp
 
     from server import patch
+    from server.lobby.modes import MODES
 
+    mode, builds = MODES["expeditions"], []
+    rebuild = mode.frames
+    monkeypatch.setattr(mode, "frames", lambda state, log: builds.append(len(log)) or rebuild(state, log))
     server = await InProcessServer(config.with_(patch_log=12)).start()
     try:
         room, (red, blue) = await table(server.url, 2, game="expeditions", clock=DEADLINE)
@@ -532,7 +536,10 @@ async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store
                                                        "action": {"type": "pass"}}))["ok"]
                 await red.wait(lambda v=v: red.v(room) > v)
             if turn == 4 and not live_checked:   # red's order is in, blue's not: the replay so far
-                live = await replay()
+                before = len(builds)
+                answers = await asyncio.gather(*(replay() for _ in range(8)))   # a burst: built once
+                assert len(builds) == before + 1 and all(a == answers[0] for a in answers)
+                live = answers[0]
                 assert live["live"] and live["frames"][0]["v"] == 0
                 shown = [f["v"] for f in live["frames"]]
                 assert shown == list(range(len(shown))) and shown[-1] < red.v(room) - 2   # not the open turn
