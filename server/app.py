@@ -37,7 +37,7 @@ from server.notify.facts import FactStream
 from server.notify.reach import Reaches
 from server.notify.worker import channels_of
 from server.realtime.accept import Admission
-from server.realtime.fanout import Fanout, LocalManager, install_resync
+from server.realtime.fanout import Fanout, LocalManager
 from server.realtime.namespace import SocketOutbox, TableNamespace
 from server.realtime.transport import (
     Malformed,
@@ -92,8 +92,9 @@ def init_app(config: Config) -> web.Application:
     manager = None
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
-        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio",
-                         redis_options=REDIS_OPTIONS)
+        # (the namespace comes later, with the services: its sockets are looked up when a resync is due)
+        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio", redis_options=REDIS_OPTIONS,
+                         local_sids=lambda: list(app[NAMESPACE].connections) if NAMESPACE in app else [])
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
@@ -175,8 +176,6 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         config.forwarded_for)
     namespace = TableNamespace(lobby, authority, store, config, app[METRICS], app[LOG_BUDGET])
     sio.register_namespace(namespace)
-    if isinstance(sio.manager, Fanout):
-        install_resync(sio.manager, lambda: list(namespace.connections))
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()

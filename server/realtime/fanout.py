@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -124,13 +124,14 @@ class LocalManager(socketio.AsyncManager):  # type: ignore[misc]
 
 
 class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
-    """The Redis manager with a short retry, a hook called each time it subscribes again, and a publisher
-    that pipelines."""
+    """The Redis manager with a short retry, a publisher that pipelines, and each time it subscribes again,
+    `resync` sent to this process's sockets (`local_sids`: their ids; None: nobody is told)."""
 
-    def __init__(self, url: str, channel: str, redis_options: dict[str, Any] | None = None) -> None:
+    def __init__(self, url: str, channel: str, redis_options: dict[str, Any] | None = None, *,
+                 local_sids: Callable[[], list[str]] | None = None) -> None:
         super().__init__(url, channel=channel, redis_options=redis_options)
         self.json = json   # (not every python-socketio takes it as an argument; initialize() below keeps it)
-        self.resubscribed: Callable[[], Awaitable[None]] | None = None
+        self.local_sids = local_sids
         self._outgoing: deque[tuple[str, str]] = deque()   # (channel, message)
         self._queued = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
@@ -145,6 +146,16 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
         # python-socketio ends the JSON of what this process sends with its host id (emit, disconnect,
         # room changes; a callback's ends with its arguments), and its listener ignores those of its own
         self._own = (', "host_id": ' + json.dumps(self.host_id) + "}").encode()
+
+    async def resync(self, sids: list[str]) -> None:
+        """Sends `resync` to each of these local sockets (locally, not through Redis): broadcasts may have
+        been missed while Redis was away."""
+        for sid in sids:
+            try:
+                await self.emit("resync", {"reason": "broadcasts may have been missed while Redis was away"},
+                                namespace="/", room=sid, ignore_queue=True)
+            except Exception:  # noqa: BLE001 - a socket that went away meanwhile
+                continue
 
     def _redis_connect(self) -> None:
         """python-socketio's connection, or for a Redis Cluster (`redis+cluster://`) a plain client of one of
@@ -334,8 +345,8 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
                     if lost:
                         lost = False
                         log.warning("pub/sub: subscribed again; telling this process's sockets to resync")
-                        if self.resubscribed is not None:
-                            task = asyncio.ensure_future(self.resubscribed())
+                        if self.local_sids is not None:
+                            task = asyncio.ensure_future(self.resync(self.local_sids()))
                             task.add_done_callback(lambda t: t.cancelled() or t.exception())
                 async for message in self.pubsub.listen():
                     kind = message.get("type")
@@ -391,17 +402,3 @@ class Fanout(socketio.AsyncRedisManager):  # type: ignore[misc]
 
 def text_of(raw: Any) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
-
-
-def install_resync(manager: Fanout, sids: Callable[[], list[str]]) -> None:
-    """After each re-subscription, every local socket gets `resync` (sent locally, not through Redis)."""
-
-    async def resync() -> None:
-        for sid in sids():
-            try:
-                await manager.emit("resync", {"reason": "broadcasts may have been missed while Redis was away"},
-                                   namespace="/", room=sid, ignore_queue=True)
-            except Exception:  # noqa: BLE001 - a socket that went away meanwhile
-                continue
-
-    manager.resubscribed = resync
