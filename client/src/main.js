@@ -333,11 +333,11 @@ class App {
       const holder = el('div', { class: 'table-holder' });
       clear(this.main).append(holder);
       const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
-      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a) => r.act(a),
+      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a, colour) => r.act(a, colour),
         history: () => r.history(),
         lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
           r.state?.code),
-        keepDraft: true, seen: (turn) => r.seen(turn), withdraw: () => r.withdraw() });
+        keepDraft: true, seen: (turn) => r.seen(turn), withdraw: (colour) => r.withdraw(colour) });
       r.end = new EndScreen({ t: this.t, room: r, me: () => this.session?.person, rematch: () => this.rematch(r) },
         r.table.panels.resultEl, r.table.rewindSlot);
       r.chat.mount(r.table.chatSlot);

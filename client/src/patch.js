@@ -100,19 +100,28 @@ export class GameStream {
    *  actions (Tongiaki) or a map of the seat's options and own order (Expeditions, docs/protocol.md §14). */
   setLegal(payload) {
     if (!payload || !payload.actions || typeof payload.actions !== 'object') return;
+    const colour = Array.isArray(payload.actions) ? null : payload.actions.colour;
     // the same version's actions again (a catch-up answer repeats them): keep the ones held, so nothing
     // downstream sees a change
-    if (!this.legal || payload.v > this.legal.v) this.legal = { v: payload.v, actions: payload.actions };
+    if (!this.legal || payload.v > this.legal.v) {
+      this.legal = { v: payload.v, actions: payload.actions, seats: colour ? { [colour]: payload.actions } : null };
+    } else if (payload.v === this.legal.v && colour && this.legal.seats && !(colour in this.legal.seats)) {
+      // a person holding several seats of an Expeditions table gets one form per seat (docs/protocol.md §14)
+      this.legal = { ...this.legal, seats: { ...this.legal.seats, [colour]: payload.actions } };
+    }
   }
 
   /** The legal actions of the current version, or null when this client has none for it. */
   legalNow() { return this.legal && this.legal.v === this.v ? this.legal.actions : null; }
 
+  /** Expeditions: each of our seats' forms of the current version by colour, or null (none). */
+  legalSeatsNow() { return this.legal && this.legal.v === this.v ? this.legal.seats : null; }
+
   /** A catch-up answer: {v, messages:[…]} or {v, snapshot:{v, view}}, with `legal` when this client is
    *  to decide. Returns the list of results. */
   catchUp(answer) {
     if (!answer) return [];
-    if (answer.legal) this.setLegal(answer.legal);
+    for (const legal of answer.legals || (answer.legal ? [answer.legal] : [])) this.setLegal(legal);
     if (answer.snapshot) {
       // a snapshot of the version already held changes nothing: the view on screen stays as it is
       if (this.view !== null && answer.snapshot.v === this.v) return [];

@@ -112,7 +112,7 @@ export class RoomSession {
   }
 
   /** The game stream moved on or our legal actions came: the table state learns the version and them. */
-  streamChanged() { this.tableState.set({ v: this.stream.v, legal: this.stream.legalNow() }); }
+  streamChanged() { this.tableState.set({ v: this.stream.v, legal: this.stream.legalNow(), legals: this.stream.legalSeatsNow() }); }
 
   /** The turn clock from a room state: the server's milliseconds left, counted from now on this machine
    *  (so a skewed clock here does not matter). */
@@ -151,14 +151,15 @@ export class RoomSession {
     ts.set({ deadline: runs ? { v: this.stream.v, colour, end: performance.now() + clock * 1000 } : null });
   }
 
-  /** Send a decision; the table state knows it is on its way, and which version answers it. */
-  async act(action) {
+  /** Send a decision (for `colour`, one of our seats', when we hold several: docs/protocol.md §14); the
+   *  table state knows it is on its way, and which version answers it. */
+  async act(action, colour = null) {
     const ts = this.tableState;
     if (ts.sending) return { ok: false, error: { code: 'busy' } };
     ts.set({ sending: true });
     let res;
     try {
-      res = await this.net.request('act', { room: this.id, v: this.stream.v, action });
+      res = await this.net.request('act', { room: this.id, v: this.stream.v, action, ...(colour ? { colour } : {}) });
       if (!res.ok && res.error?.code === 'stale_version') await this.catchUp();
     } finally {
       ts.set({ sending: false, ...(res?.ok && typeof res.v === 'number' ? { waitV: res.v } : {}) });
@@ -183,8 +184,9 @@ export class RoomSession {
   /** Expeditions (docs/protocol.md §14): the report shown lets the next turn's deadline start. */
   seen(turn) { return this.send('report_seen', { turn }).catch(() => null); }
 
-  /** Expeditions: an order that is in may be taken back until the turn resolves. */
-  withdraw() { return this.send('withdraw', {}); }
+  /** Expeditions: an order that is in (of `colour`, when we hold several seats) may be taken back until
+   *  the turn resolves. */
+  withdraw(colour = null) { return this.send('withdraw', colour ? { colour } : {}); }
 
   /** Leave the room: its table goes, and the server stops sending its messages. */
   async leave() {

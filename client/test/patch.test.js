@@ -65,6 +65,22 @@ test('legal actions count for their version only', () => {
   assert.equal(s.legalNow(), null);
 });
 
+test('a person holding two Expeditions seats keeps both forms of a version (docs/protocol.md §14)', () => {
+  const s = new GameStream();
+  s.loadSnapshot({ v: 7, view: { turn: 2 } });
+  const red = { colour: 'red', turn: 2, order: null }, blue = { colour: 'blue', turn: 2, order: { type: 'pass' } };
+  s.setLegal({ room: 'r', v: 7, actions: red });
+  s.setLegal({ room: 'r', v: 7, actions: blue });
+  s.setLegal({ room: 'r', v: 7, actions: { ...red, order: { type: 'pass' } } });   // a repeat changes nothing
+  assert.deepEqual(s.legalNow(), red);   // the first stays what one seat's client used
+  assert.deepEqual(s.legalSeatsNow(), { red, blue });
+  s.receive({ v: 8, patch: [] });
+  assert.equal(s.legalSeatsNow(), null);
+  s.catchUp({ v: 8, messages: [], legal: { v: 8, actions: red }, legals: [{ v: 8, actions: red }, { v: 8, actions: blue }] });
+  assert.deepEqual(s.legalSeatsNow(), { red, blue });
+  assert.deepEqual(s.legalNow(), red);
+});
+
 test('catch-up answers: missing messages or a snapshot, with legal actions', () => {
   const s = new GameStream();
   s.loadSnapshot({ v: 10, view: { turn: 5 } });

@@ -406,3 +406,53 @@ def test_an_order_is_changed_and_withdrawn_until_the_turn_resolves_and_the_clock
     assert 25_000 < left <= 30_000, left
     for page in (host, guest):
         assert not page.errors, page.errors
+
+
+def test_a_person_holding_two_seats_makes_changes_and_withdraws_each_seats_order(
+        browser: Any, contexts: list[Any], base_url: str) -> None:
+    """Issue 33: one person at two seats (a hot seat) picks the seat whose order the form makes; the
+    second seat's order, and the first one's while the second has none in, are changed and withdrawn on
+    their own (before, a change went to whichever seat had no order in)."""
+    host = open_page(browser, contexts, viewport=PHONE, touch=True)
+    room = create_expeditions_table(host, base_url)
+    assert host.evaluate("(room) => window.__tongiaki.net.request('sit', {room, seat: 1})", room)["ok"]
+    host.wait_for_function("() => window.__tongiaki.room.state.seats[1].kind === 'human'")
+    host.click("[data-testid=start-bots]")
+    host.wait_for_selector("[data-testid=order-seat-blue]")
+    submitted = "(c) => window.__tongiaki.room.stream.view.players.find((p) => p.colour === c).submitted"
+    # red's order in, then changed to a pass and withdrawn, blue's form untouched
+    host.click("[data-testid=order-seat-red]")
+    host.click("[data-testid=plus-N]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]")
+    host.click("[data-testid=order-change]")
+    host.click("[data-kind=pass]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+    assert host.evaluate(submitted, "red") and not host.evaluate(submitted, "blue")
+    host.click("[data-testid=order-withdraw]")
+    host.wait_for_function(f"() => !({submitted})('red')")
+    # blue's (the second seat's) order in, changed, withdrawn
+    host.click("[data-testid=order-seat-blue]")
+    host.click("[data-testid=plus-S]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]")
+    host.click("[data-testid=order-change]")
+    host.click("[data-kind=pass]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+    host.click("[data-testid=order-withdraw]")
+    host.wait_for_function(f"() => !({submitted})('blue') && !({submitted})('red')")
+    assert host.evaluate("() => window.__tongiaki.room.stream.view.turn") == 1
+    # both in: the turn resolves with each seat's own order
+    host.click("[data-kind=expand]")
+    host.click("[data-testid=plus-W]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=order-sent]")
+    host.click("[data-testid=order-seat-red]")
+    host.click("[data-kind=pass]")
+    host.click("[data-testid=order-send]")
+    host.wait_for_selector("[data-testid=report-steps] li")
+    steps = host.inner_text("[data-testid=report-steps]")
+    assert "(Blue): expand on Tonga (1 boat onto the west beach)" in steps, steps
+    assert not host.errors, host.errors

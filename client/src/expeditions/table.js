@@ -50,6 +50,7 @@ export class ExpeditionsTable {
     this.replay = replay; this.speed = speed; this.seen = seen; this.withdraw = withdraw;
     this.seenTurns = new Set();
     this.changing = null;       // the turn whose order that is in the person reopened the form to change
+    this.seat = null;           // the colour whose form is shown, for a person holding several seats
     this.view = null;
     this.reports = [];          // [{turn, events}] resolved while this page watched
     this.shownReport = -1;      // index into reports
@@ -65,7 +66,7 @@ export class ExpeditionsTable {
     this.panels = new Panels(state, t, { replay, parts: {
       status: (box) => this.drawStatus(box), players: (box) => this.drawPlayers(box), result: (box) => this.drawResult(box) } });
     this.build();
-    this._unsub = state.subscribe((changed) => { if (changed.has('legal') || changed.has('room') || changed.has('v')) this.draw(); });
+    this._unsub = state.subscribe((changed) => { if (changed.has('legal') || changed.has('legals') || changed.has('room') || changed.has('v')) this.draw(); });
     // the turn's clock: it times the turn (not a decision), and may wait for the report to be seen
     this.clock = new ClockTicker(this.root, state, { left: (st) => (this.replay ? null : turnTimeLeft(st)),
       onTick: (left, d) => this.clockShown(left, d) });
@@ -210,8 +211,15 @@ export class ExpeditionsTable {
     this.svg.dataset.interactive = this.canOrder ? 'yes' : 'no';
   }
 
+  /** Our seats' forms of this version by colour when we hold several seats (a hot seat), else null. */
+  get seats() {
+    const s = this.state.legals;
+    return s && Object.keys(s).length > 1 ? s : null;
+  }
+
+  /** The order form shown: the chosen seat's when we hold several (`seat`), else our one seat's. */
   get legal() {
-    const l = this.state.legal;
+    const l = (this.seats && this.seat && this.seats[this.seat]) || this.state.legal;
     return l && !Array.isArray(l) && l.turn === this.view?.turn ? l : null;
   }
 
@@ -261,7 +269,7 @@ export class ExpeditionsTable {
   }
 
   /** The order being made belongs to this turn and these colours (a reload keeps it: ui/draft.js). */
-  draftStamp() { return `${this.legal?.turn}:${this.state.myColours().join(',')}`; }
+  draftStamp() { return `${this.legal?.turn}:${this.legal?.colour}:${this.state.myColours().join(',')}`; }
 
   saveDraft() { if (this.draft && this.legal?.options) saveDraft(this.state.room?.id, this.draftStamp(), this.draft.snapshot()); }
 
@@ -314,6 +322,15 @@ export class ExpeditionsTable {
     } }));
     if (this.view.phase === 'over' || this.replay) { box.hidden = true; return; }
     box.hidden = false;
+    const seats = this.seats;
+    if (seats && legal) {   // one person, several seats: each seat's order is made, changed and withdrawn on its own
+      box.append(el('div', { class: 'ex-kinds ex-seats', role: 'radiogroup', 'aria-label': t('ex.seat_pick') },
+        el('span', { class: 'muted', text: t('ex.seat_pick') }), ' ',
+        Object.keys(seats).map((c) => el('button', { type: 'button', role: 'radio', 'data-testid': `order-seat-${c}`,
+          'aria-checked': String(c === legal.colour), class: `kind${c === legal.colour ? ' on' : ''}`,
+          onclick: () => { this.seat = c; this.changing = null; this.draft = null; this.draw(); } },
+          swatch(c), ' ', this.who(c), seats[c].order ? ' ✓' : ''))));
+    }
     if (!legal) {
       box.hidden = this.lesson;   // a lesson's one turn is played
       box.append(el('p', { class: 'muted', text: this.state.myColours().length ? '…' : t('ex.spectating') }));
@@ -335,9 +352,9 @@ export class ExpeditionsTable {
     const options = legal.options;
     if (!options) return;
     const key = `${this.state.v}:${legal.turn}`;
-    if (!this.draft || this.draftFor !== legal.turn) {
+    if (!this.draft || this.draftFor !== `${legal.turn}:${legal.colour}`) {
       this.draft = new OrderDraft(options).restore(loadDraft(this.state.room?.id, this.draftStamp()));
-      this.draftFor = legal.turn;
+      this.draftFor = `${legal.turn}:${legal.colour}`;
     }
     this.saveDraft();
     this._key = key;
@@ -389,17 +406,17 @@ export class ExpeditionsTable {
   async send() {
     const d = this.draft;
     if (!d?.ready) return;
-    const order = d.toWire(), turn = this.legal?.turn;
-    let res = await this.act(order);
+    const order = d.toWire(), turn = this.legal?.turn, colour = this.seats ? this.legal?.colour : undefined;
+    let res = await this.act(order, colour);
     // another seat's order moved the version on meanwhile: the turn is the same, so send it again once
-    if (!res?.ok && res?.error?.code === 'stale_version' && this.legal?.turn === turn) res = await this.act(order);
+    if (!res?.ok && res?.error?.code === 'stale_version' && this.legal?.turn === turn) res = await this.act(order, colour);
     if (res?.ok) this.changing = null;
     this.draw();
   }
 
   /** Take the order back (E3: until the turn is resolved); the form opens again. */
   async takeBack() {
-    const res = await this.withdraw?.();
+    const res = await this.withdraw?.(this.seats ? this.legal?.colour : undefined);
     if (res?.ok) { this.changing = null; this.draft = null; }
     this.draw();
   }

@@ -286,6 +286,7 @@ export default {
   'ex.change': 'Befehl ändern',
   'ex.withdraw': 'Befehl zurückziehen',
   'ex.withdrawn': 'Dein Befehl ist zurückgezogen.',
+  'ex.seat_pick': 'Der Befehl von',
   'ex.open_form': 'Dein Befehl',
   'ex.close_form': 'Schließen',
   'ex.map_not_kept': 'Die heutige Karte (diese Seite hat die von Zug {turn} nicht gesehen)',

@@ -286,6 +286,7 @@ export default {
   'ex.change': 'Change my order',
   'ex.withdraw': 'Withdraw my order',
   'ex.withdrawn': 'Your order is withdrawn.',
+  'ex.seat_pick': 'The order of',
   'ex.open_form': 'Your order',
   'ex.close_form': 'Close',
   'ex.map_not_kept': "Today's map (this page did not see turn {turn}'s)",

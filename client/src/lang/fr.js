@@ -286,6 +286,7 @@ export default {
   'ex.change': 'Changer mon ordre',
   'ex.withdraw': 'Retirer mon ordre',
   'ex.withdrawn': 'Votre ordre est retiré.',
+  'ex.seat_pick': 'L’ordre de',
   'ex.open_form': 'Votre ordre',
   'ex.close_form': 'Fermer',
   'ex.map_not_kept': 'La carte actuelle (cette page n’a pas vu celle du tour {turn})',

@@ -286,6 +286,7 @@ export default {
   'ex.change': 'שינוי הפקודה',
   'ex.withdraw': 'ביטול הפקודה',
   'ex.withdrawn': 'הפקודה שלך בוטלה.',
+  'ex.seat_pick': 'הפקודה של',
   'ex.open_form': 'הפקודה שלך',
   'ex.close_form': 'סגירה',
   'ex.map_not_kept': 'המפה של היום (הדף הזה לא ראה את המפה של תור {turn})',

@@ -286,6 +286,7 @@ export default {
   'ex.change': 'Mijn bevel wijzigen',
   'ex.withdraw': 'Mijn bevel intrekken',
   'ex.withdrawn': 'Je bevel is ingetrokken.',
+  'ex.seat_pick': 'Het bevel van',
   'ex.open_form': 'Jouw bevel',
   'ex.close_form': 'Sluiten',
   'ex.map_not_kept': 'De kaart van nu (deze pagina zag die van beurt {turn} niet)',

@@ -8,6 +8,7 @@ export const FIELDS = Object.freeze({
   me: 'network',        // this person's id
   v: 'network',         // the latest game version this client holds
   legal: 'network',     // our legal actions for version `v`, or null when we have none for it
+  legals: 'network',    // Expeditions: each of our seats' order forms of version `v` by colour, or null
   sending: 'network',   // an action is on its way to the server
   waitV: 'network',     // the version the server answered our last action with: wait for it
   deadline: 'network',  // the turn clock of version v: {v, colour, end} (end: performance.now() ms), or null
@@ -20,7 +21,7 @@ export const FIELDS = Object.freeze({
 
 export class TableState {
   constructor(init = {}) {
-    this.room = null; this.me = null; this.v = null; this.legal = null;
+    this.room = null; this.me = null; this.v = null; this.legal = null; this.legals = null;
     this.sending = false; this.waitV = 0; this.deadline = null;
     this.shown = null; this.target = null; this.recent = new Set();
     this.animating = false; this.playing = false;
