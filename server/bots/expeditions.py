@@ -19,8 +19,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from server.game.expeditions import Expeditions, Order
-from server.game.expeditions.bots import GreedyBot, RandomBot, candidates
+from server.game.expeditions import Expand, Expeditions, Order, Pass, Place, Royal
+from server.game.expeditions.bots import GreedyBot, RandomBot, candidates, worth
+from server.game.expeditions.catalogue import SIDES
 from server.game.expeditions.scoring import ranking
 
 from .levels import Budget
@@ -30,6 +31,28 @@ EXPLORATION = 0.5
 
 WIN_WEIGHT = 0.75
 """A playout's reward: this much the share of the win (E12), the rest the score against the best score."""
+
+
+HORIZON = 2
+"""Turns a playout plays on after the searched one (greedy-quick orders for every colour) before the
+position is judged by its worth; a game ends within 10 turns, and a turn's orders say little about the
+last ones."""
+
+MY_ARMS = 6
+"""Candidate orders of the bot's colour the search compares: the best by a one-turn look (`shortlist`)."""
+
+THEIR_ARMS = 3
+"""Candidate orders of each other colour the search lets it choose from (its likely ones)."""
+
+SCREEN_WORLDS = 2
+"""Imagined worlds the one-turn look that shortlists the candidates tries each order on."""
+
+LEAN_BELOW = 0.25
+"""Seconds of budget below which the search does not foresee the other colours' orders before it starts
+(a table's later decisions get little time: server.bots.turn_budget)."""
+
+QUICK = 8
+"""Orders a playout's colour compares at most (`quick_order`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +65,66 @@ class Thought:
 
 
 def rewards(game: Expeditions) -> dict[str, float]:
-    """Each colour's result of a finished game in [0, 1]."""
-    result = ranking(game)
-    winners = result["winners"]
-    scores = result["scores"]
-    best = max(scores.values()) or 1
-    return {c: WIN_WEIGHT * (1.0 / len(winners) if c in winners else 0.0) + (1 - WIN_WEIGHT) * scores[c] / best
+    """Each colour's result in [0, 1]: of a finished game by its ranking (E12), of a running one by the
+    colours' worth (`worth`: the score, islands present, boats on the map) as if it ended now."""
+    if game.over is not None:
+        result = ranking(game)
+        winners = result["winners"]
+        values = {c: float(v) for c, v in result["scores"].items()}
+    else:
+        values = {c: worth(game, c) for c in game.colours}
+        top = max(values.values())
+        winners = [c for c, v in values.items() if v == top]
+    best = max(values.values()) or 1.0
+    return {c: WIN_WEIGHT * (1.0 / len(winners) if c in winners else 0.0) + (1 - WIN_WEIGHT) * values[c] / best
             for c in game.colours}
+
+
+def shortlist(worlds: list[Expeditions], colour: str, orders: list[Order], keep: int,
+              others: dict[str, Order] | None = None) -> list[tuple[Order, list[float]]]:
+    """The `keep` orders of `orders` worth most to `colour` after one turn in which it orders (and the
+    other colours as `others` say: none by default, the greedy bot's look), on the same imagined `worlds`,
+    best first; each with its `rewards` for `colour` in those worlds (a look one turn deep: the search
+    starts from them)."""
+    rated = []
+    for n, order in enumerate(orders):
+        total, results = 0.0, []
+        for world in worlds:
+            trial = world.clone()
+            trial.pending = {**(others or {}), colour: order}
+            trial.resolve()
+            total += worth(trial, colour)
+            results.append(rewards(trial)[colour])
+        rated.append((-total, n, order, results))
+    rated.sort(key=lambda r: (r[0], r[1]))
+    return [(order, results) for _w, _n, order, results in rated[:keep]]
+
+
+def quick_order(world: Expeditions, colour: str, rng: random.Random) -> Order:
+    """A playout's order for `colour`: the greedy bot's choice among a few plain orders (pass, each royal
+    island, one beach of an island filled, the moves spread, a boat placed), each tried once with only
+    its own order in, on the playout's world with its dice redrawn."""
+    o = world.legal_orders(colour)
+    orders: list[Order] = [Pass(), *(Royal(i) for i in o.royal)]
+    for a in o.expand:
+        n = min(a.moves, o.supply)
+        if n > 0:
+            orders.extend(Expand.of(a.island, {side: n}) for side in SIDES)
+            orders.append(Expand.of(a.island, {SIDES[i % 4]: 1 for i in range(n)} if n <= 4 else
+                                    {side: (n + 3 - i) // 4 for i, side in enumerate(SIDES)}))
+    if o.place:
+        orders.append(Place(rng.choice(o.place), rng.choice(SIDES)))
+    if len(orders) > QUICK:
+        orders = orders[:1] + rng.sample(orders[1:], QUICK - 1)
+    best: tuple[float, Order] = (-1.0, orders[0])
+    for order in orders:
+        trial = world.imagine(rng.randrange(2**63))
+        trial.pending = {colour: order}
+        trial.resolve()
+        value = worth(trial, colour)
+        if value > best[0]:
+            best = (value, order)
+    return best[1]
 
 
 class _Bandit:
@@ -79,10 +155,15 @@ class SearchBot:
     """Decoupled-UCT Monte Carlo search over the seats' simultaneous orders, determinised on the unseen deck
     and dice (module docstring). `iterations` or `seconds` bound it (seconds: 1 when neither is given)."""
 
-    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
+                 horizon: int = HORIZON, mine: int = MY_ARMS, theirs: int = THEIR_ARMS, model: bool = True) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else 1.0
+        self.horizon = horizon
+        self.mine = mine
+        self.theirs = theirs
+        self.model = model
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
@@ -91,26 +172,39 @@ class SearchBot:
     def choose(self, game: Expeditions, colour: str) -> Order:
         began = time.perf_counter()
         rng = random.Random(self.seed * 1_000_003 + game.turn)
-        arms = {c: candidates(game, c, rng) for c in game.colours}
+        screen = [game.imagine(rng.randrange(2**63)) for _ in range(SCREEN_WORLDS)]   # the same for every order
+        found = {c: candidates(game, c, rng) for c in game.colours}
+        # a budget too short to foresee the others' orders too: theirs unrated, and a look at one world
+        lean = self.seconds is not None and self.seconds < LEAN_BELOW
+        rated = {c: shortlist([] if lean else screen, c, found[c], self.theirs) for c in game.colours if c != colour}
+        likely = {c: short[0][0] for c, short in rated.items()} if self.model and not lean else None
+        screen = screen[:1] if lean else screen
+        rated[colour] = shortlist(screen, colour, found[colour], self.mine, likely)
+        arms = {c: [order for order, _r in short] for c, short in rated.items()}
         if len(arms[colour]) == 1:
             self.last = Thought(0, time.perf_counter() - began, 0)
             return arms[colour][0]
         bandits = {c: _Bandit(len(arms[c])) for c in game.colours}
-        rollout = {c: RandomBot(rng.randrange(2**32)) for c in game.colours}
-        done = 0
+        for c, short in rated.items():   # the one-turn look counts as the first playouts: a short search
+            for i, (_order, results) in enumerate(short):   # (a loaded machine) still chooses as well as it
+                for value in results:
+                    bandits[c].credit(i, value)
+        done, searching = 0, time.perf_counter()
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if self.seconds is not None and done:
-                spent = time.perf_counter() - began
-                if spent + spent / done > self.seconds:   # another playout would likely end past the budget
+            if self.seconds is not None:
+                now = time.perf_counter()   # another playout (as long as those so far) would end past the budget
+                if done and now - began + (now - searching) / done > self.seconds:
                     break
             world = game.imagine(rng.randrange(2**63))   # R15: an imagined deck and dice, never the real ones
             picks = {c: bandits[c].pick(rng) for c in game.colours}
             world.pending = {c: arms[c][i] for c, i in picks.items()}   # nobody's real pending order
             world.resolve()
-            while world.over is None:
-                world.pending = {c: rollout[c].choose(world, c) for c in world.colours}
+            for _ in range(self.horizon):
+                if world.over is not None:
+                    break
+                world.pending = {c: quick_order(world, c, rng) for c in world.colours}
                 world.resolve()
             result = rewards(world)
             for c, i in picks.items():

@@ -20,6 +20,12 @@ ISLAND_WEIGHT = 0.3
 tie-break counts, and what later migrations build on), and a hundredth per boat on the map."""
 
 
+def worth(game: Expeditions, colour: str) -> float:
+    """The greedy bot's worth of a position for `colour` (ISLAND_WEIGHT)."""
+    s = scores(game)
+    return s["scores"][colour] + ISLAND_WEIGHT * s["islands"][colour] + 0.01 * game.on_map(colour)
+
+
 def _expansion(rng: random.Random, a: Activation, supply: int) -> Expand:
     """A random legal expansion on `a`: some take-backs of own boats, then placements the supply allows."""
     own = dict(a.own)
@@ -117,15 +123,14 @@ class GreedyBot:
         seeds = [self.rng.randrange(2**32) for _ in range(self.worlds)]   # the same worlds for every order
         best: tuple[float, Order] | None = None
         for order in found:
-            worth = 0.0
+            total = 0.0
             for seed in seeds:
                 trial = game.imagine(seed)
                 trial.pending = {colour: order}
                 trial.resolve()
-                s = scores(trial)
-                worth += s["scores"][colour] + ISLAND_WEIGHT * s["islands"][colour] + 0.01 * trial.on_map(colour)
-            if best is None or worth > best[0]:
-                best = (worth, order)
+                total += worth(trial, colour)
+            if best is None or total > best[0]:
+                best = (total, order)
         assert best is not None
         return best[1]
 
