@@ -3,13 +3,18 @@
 orders.
 
 The search (`SearchBot`): every colour orders at once and in secret (E3), so there is no turn order to
-search down, and the deck's order and the random state are unseen (R15). Each iteration imagines the game
-afresh (`imagine`: the deck reshuffled and the dice redrawn, never the real ones, and nobody's pending
-order), lets every colour pick one of its candidate orders by its own UCB1 over its own statistics
-(decoupled UCT: each seat's choice is a bandit of its own, as in simultaneous-move MCTS), resolves the turn
-with those orders, plays the game on to its end with random orders, and credits each colour's choice with
-that colour's result (its share of the win, and a little its score). The order of the bot's colour chosen
-most often is played. Deterministic with an iteration budget and a seed.
+search down, and the deck's order and the random state are unseen (R15). It first takes the greedy bot's
+one-turn look (`shortlist`) on a few imagined worlds (the deck reshuffled and the dice redrawn, never the
+real ones, and nobody's pending order): each other colour's candidate orders with only its own order in,
+which gives its likely order and a few more, then the bot's own candidates with the others' likely orders
+in; a few of the best of each are the arms, and the look's results count as their first playouts (under
+load, when few playouts fit the budget, the choice is then still an informed one). Each iteration then
+imagines the game afresh, lets every colour pick one of its arms by its own UCB1 over its own statistics
+(decoupled UCT: each seat's choice is a bandit of its own, as in simultaneous-move MCTS), resolves the
+turn with those orders, plays HORIZON more turns in which every colour orders as a quick greedy bot
+(`quick_order`), and credits each colour's arm with that colour's result (`rewards`: its share of the
+lead, and a little its worth). The order of the bot's colour chosen most often is played. Deterministic
+with an iteration budget and a seed.
 """
 
 from __future__ import annotations
