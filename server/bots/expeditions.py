@@ -9,12 +9,13 @@ real ones, and nobody's pending order): each other colour's candidate orders wit
 which gives its likely order and a few more, then the bot's own candidates with the others' likely orders
 in; a few of the best of each are the arms, and the look's results count as their first playouts (under
 load, when few playouts fit the budget, the choice is then still an informed one). Each iteration then
-imagines the game afresh, lets every colour pick one of its arms by its own UCB1 over its own statistics
-(decoupled UCT: each seat's choice is a bandit of its own, as in simultaneous-move MCTS), resolves the
-turn with those orders, plays HORIZON more turns in which every colour orders as a quick greedy bot
-(`quick_order`), and credits each colour's arm with that colour's result (`rewards`: its share of the
-lead, and a little its worth). The order of the bot's colour chosen most often is played. Deterministic
-with an iteration budget and a seed.
+imagines the game afresh, lets every other colour pick one of its arms by its own UCB1 over its own
+statistics (decoupled selection, as in simultaneous-move MCTS: each seat's choice a bandit of its own),
+plays every one of the bot's arms against those picks in that same world (common random numbers: the
+arms differ by their orders alone), resolves the turn, plays HORIZON more turns in which every colour
+orders as a quick greedy bot (`quick_order`), and credits each colour's arm with that colour's result
+(`rewards`). The bot's arm with the best mean result is played. Deterministic with an iteration budget
+and a seed.
 """
 
 from __future__ import annotations
@@ -38,16 +39,22 @@ WIN_WEIGHT = 0.75
 """A playout's reward: this much the share of the win (E12), the rest the score against the best score."""
 
 
-HORIZON = 2
-"""Turns a playout plays on after the searched one (greedy-quick orders for every colour) before the
-position is judged by its worth; a game ends within 10 turns, and a turn's orders say little about the
-last ones."""
+LEAD_SCALE = 3.0
+"""Points of lead in worth that make a cut-short playout's reward about 0.73 (`rewards`)."""
 
-MY_ARMS = 6
-"""Candidate orders of the bot's colour the search compares: the best by a one-turn look (`shortlist`)."""
+HORIZON = 0
+"""Turns a playout plays on after the searched one (quick greedy orders for every colour, `quick_order`)
+before the position is judged by its worth. Measured against two greedy bots on a loaded machine (40
+games each, the table's turn budget): 0 turns won 52 %, 1 turn 48 %, 2 turns 48 % (more worlds beat
+deeper ones there: a turn on costs some 25 resolutions a playout)."""
 
-THEIR_ARMS = 3
-"""Candidate orders of each other colour the search lets it choose from (its likely ones)."""
+MY_ARMS = 4
+"""Candidate orders of the bot's colour the search compares: the best by a one-turn look (`shortlist`)
+(6 won 45 % where 4 won 52 %: fewer arms, more worlds each)."""
+
+THEIR_ARMS = 1
+"""Candidate orders of each other colour the search lets it choose from: its likely one (the others'
+orders as the greedy bot's look foresees them)."""
 
 SCREEN_WORLDS = 2
 """Imagined worlds the one-turn look that shortlists the candidates tries each order on."""
@@ -70,19 +77,20 @@ class Thought:
 
 
 def rewards(game: Expeditions) -> dict[str, float]:
-    """Each colour's result in [0, 1]: of a finished game by its ranking (E12), of a running one by the
-    colours' worth (`worth`: the score, islands present, boats on the map) as if it ended now."""
+    """Each colour's result in [0, 1]: of a finished game its share of the win (E12) and a little its
+    score; of a running one its lead in worth (`worth`: the score, islands present, boats on the map)
+    over the best other colour, squashed (a playout cut short says by how much a colour leads, which
+    tells the arms apart in fewer playouts than who leads)."""
     if game.over is not None:
         result = ranking(game)
         winners = result["winners"]
-        values = {c: float(v) for c, v in result["scores"].items()}
-    else:
-        values = {c: worth(game, c) for c in game.colours}
-        top = max(values.values())
-        winners = [c for c, v in values.items() if v == top]
-    best = max(values.values()) or 1.0
-    return {c: WIN_WEIGHT * (1.0 / len(winners) if c in winners else 0.0) + (1 - WIN_WEIGHT) * values[c] / best
-            for c in game.colours}
+        scores = result["scores"]
+        best = max(scores.values()) or 1
+        return {c: WIN_WEIGHT * (1.0 / len(winners) if c in winners else 0.0) + (1 - WIN_WEIGHT) * scores[c] / best
+                for c in game.colours}
+    values = {c: worth(game, c) for c in game.colours}
+    return {c: 1.0 / (1.0 + math.exp(-(v - max(w for o, w in values.items() if o != c)) / LEAD_SCALE))
+            for c, v in values.items()}
 
 
 def shortlist(worlds: list[Expeditions], colour: str, orders: list[Order], keep: int,
@@ -198,25 +206,32 @@ class SearchBot:
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if self.seconds is not None:
-                now = time.perf_counter()   # another playout (as long as those so far) would end past the budget
-                if done and now - began + (now - searching) / done > self.seconds:
+            if self.seconds is not None and done:
+                now = time.perf_counter()   # another sweep (at the pace so far) would end past the budget
+                if now - began + (now - searching) / done * len(arms[colour]) > self.seconds:
                     break
-            world = game.imagine(rng.randrange(2**63))   # R15: an imagined deck and dice, never the real ones
-            picks = {c: bandits[c].pick(rng) for c in game.colours}
-            world.pending = {c: arms[c][i] for c, i in picks.items()}   # nobody's real pending order
-            world.resolve()
-            for _ in range(self.horizon):
-                if world.over is not None:
-                    break
-                world.pending = {c: quick_order(world, c, rng) for c in world.colours}
+            # one imagined world (R15: a deck and dice of its own, never the real ones), the others' picks
+            # by their own bandits, and every one of the bot's arms played in that same world, its later
+            # turns drawn alike: the arms differ by their orders alone (common random numbers)
+            seed, later = rng.randrange(2**63), rng.randrange(2**63)
+            picks = {c: bandits[c].pick(rng) for c in game.colours if c != colour}
+            for arm, order in enumerate(arms[colour]):
+                world = game.imagine(seed)
+                world.pending = {**{c: arms[c][i] for c, i in picks.items()}, colour: order}   # nobody's real one
                 world.resolve()
-            result = rewards(world)
-            for c, i in picks.items():
-                bandits[c].credit(i, result[c])
-            done += 1
+                policy = random.Random(later)
+                for _ in range(self.horizon):
+                    if world.over is not None:
+                        break
+                    world.pending = {c: quick_order(world, c, policy) for c in world.colours}
+                    world.resolve()
+                result = rewards(world)
+                bandits[colour].credit(arm, result[colour])
+                for c, i in picks.items():
+                    bandits[c].credit(i, result[c])
+                done += 1
         mine = bandits[colour]
-        best = max(range(len(arms[colour])), key=lambda i: (mine.visits[i], mine.reward[i]))
+        best = max(range(len(arms[colour])), key=lambda i: (mine.reward[i] / mine.visits[i], -i))
         self.last = Thought(done, time.perf_counter() - began, mine.visits[best])
         return arms[colour][best]
 

@@ -67,6 +67,9 @@ def test_the_search_is_deterministic_with_an_iteration_budget_and_keeps_a_time_b
     first, second = SearchBot(5, iterations=60), SearchBot(5, iterations=60)
     assert first.choose(game, colour) == second.choose(game, colour)
     assert first.last is not None and first.last.iterations == 60
+    # playouts that play on (quick greedy orders for every colour) are deterministic and legal too
+    deeper = [SearchBot(6, iterations=8, horizon=2).choose(game, colour) for _ in range(2)]
+    assert deeper[0] == deeper[1] and game.check(colour, deeper[0]) == deeper[0]
     timed = expeditions_bot("search", seed=1, budget=Budget(seconds=0.2))
     started = time.perf_counter()
     timed.choose(game, colour)
