@@ -480,6 +480,20 @@ def rss(proc: psutil.Process) -> float:
     return 0.0
 
 
+ATTACKER_NICE = 10
+"""The attackers' process's niceness (see `soak`)."""
+
+
+def cpu_seconds(proc: psutil.Process) -> float:
+    """CPU seconds (user + system) of the server process and its children (bot workers, notifier, Redis)."""
+    total = 0.0
+    for p in [proc, *proc.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            total += t.user + t.system
+    return total
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -588,17 +602,23 @@ async def soak(args: argparse.Namespace) -> None:
         started = time.monotonic()
         rows: list[tuple[str, float, int, float, float, float, float]] = []
         summary: list[tuple[str, list[float], str]] = []
+        cpu_by_phase: dict[str, float] = {}   # the server side's CPU, % of one core, over each phase
+        attacker_cpu: dict[str, float] = {}   # the attackers' process's, likewise
         for phase in phases:
             name = phase[0] if len(phase) == 1 else "all" if phase else "none"
             attack = None
             if phase:   # the phase starts once its attackers' process is up (it says "ready")
+                # the attackers' own process at a lower CPU priority: on these two shared cores their
+                # Python would otherwise take the server's CPU, which a real attacker's machine does not;
+                # what serving them costs the server is still measured (the phase's server-side CPU)
                 attack = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "bench.soak", "--attack", url, "--attacks", ",".join(phase), cwd=ROOT,
-                    stdout=subprocess.PIPE, env={**os.environ})
+                    stdout=subprocess.PIPE, env={**os.environ}, preexec_fn=lambda: os.nice(ATTACKER_NICE))
                 assert attack.stdout is not None
                 await asyncio.wait_for(attack.stdout.readline(), 60)
                 stats.window.clear()
             in_phase: list[float] = []
+            cpu_then, phase_began = cpu_seconds(proc), time.monotonic()
             for _ in range(windows):
                 await asyncio.sleep(phase_seconds / windows)
                 window, stats.window = stats.window, []
@@ -608,13 +628,18 @@ async def soak(args: argparse.Namespace) -> None:
                 rows.append(row)
                 print(f"{row[1]:6.0f} {name:<10} {row[2]:8d} {row[3]:8.1f} {row[4]:8.1f} {row[5]:10.0f} "
                       f"{row[6]:14.1f}", flush=True)
-            attacked = "none"
+            attacked, attack_cpu = "none", 0.0
             if attack is not None:
+                with contextlib.suppress(psutil.Error):
+                    times = psutil.Process(attack.pid).cpu_times()
+                    attack_cpu = times.user + times.system
                 attack.terminate()
                 assert attack.stdout is not None
                 attacked = (await asyncio.wait_for(attack.stdout.read(), 30)).decode().strip()
                 await attack.wait()
                 attack = None
+            cpu_by_phase[name] = 100 * (cpu_seconds(proc) - cpu_then) / (time.monotonic() - phase_began)
+            attacker_cpu[name] = 100 * attack_cpu / (time.monotonic() - phase_began)
             summary.append((name, in_phase, attacked))
         stop.set()
         for task in tasks:
@@ -635,7 +660,8 @@ async def soak(args: argparse.Namespace) -> None:
             worst = max((r[4] for r in rows if r[0] == name and r[2]), default=float("nan"))
             verdict = "ok" if worst < 50 else "MISSES the target"
             print(f"  {name:<10} {len(values):6d} actions  {pct(values, 0.5):8.1f} / {pct(values, 0.99):8.1f} ms  "
-                  f"worst window {worst:8.1f} ms  {verdict}")
+                  f"worst window {worst:8.1f} ms  {verdict}; CPU: server side {cpu_by_phase[name]:5.1f} %, "
+                  f"attackers {attacker_cpu[name]:5.1f} %")
         print(f"server RSS           {baseline:.0f} MB after warm-up → {rows[-1][5]:.0f} MB at the end "
               f"(max {max(r[5] for r in rows):.0f} MB)")
         print(f"Redis used_memory    {redis_baseline:.1f} MB after warm-up → {rows[-1][6]:.1f} MB at the end "
