@@ -202,20 +202,21 @@ class SearchBot:
             for i, (_order, results) in enumerate(short):   # (a loaded machine) still chooses as well as it
                 for value in results:
                     bandits[c].credit(i, value)
-        done, searching = 0, time.perf_counter()
-        while True:
+        done, searching, out_of_time = 0, time.perf_counter(), False
+        while not out_of_time:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if self.seconds is not None and done:
-                now = time.perf_counter()   # another sweep (at the pace so far) would end past the budget
-                if now - began + (now - searching) / done * len(arms[colour]) > self.seconds:
-                    break
             # one imagined world (R15: a deck and dice of its own, never the real ones), the others' picks
             # by their own bandits, and every one of the bot's arms played in that same world, its later
             # turns drawn alike: the arms differ by their orders alone (common random numbers)
             seed, later = rng.randrange(2**63), rng.randrange(2**63)
             picks = {c: bandits[c].pick(rng) for c in game.colours if c != colour}
             for arm, order in enumerate(arms[colour]):
+                if self.seconds is not None and done:
+                    now = time.perf_counter()   # another playout (at the pace so far) would end past the budget
+                    out_of_time = now - began + (now - searching) / done > self.seconds
+                    if out_of_time:   # (a sweep cut short: its arms' means stay fair, each result its world's)
+                        break
                 world = game.imagine(seed)
                 world.pending = {**{c: arms[c][i] for c, i in picks.items()}, colour: order}   # nobody's real one
                 world.resolve()
