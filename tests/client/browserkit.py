@@ -167,12 +167,17 @@ def step(page: Page) -> str:
 
 
 def play(pages: list[Page], *, until: Any, limit: float = 150.0, on_step: Any = None) -> dict[str, int]:
-    """Click for every page's player in turn until `until()` is true; returns counts of what was clicked."""
+    """Click for every page's player in turn until `until()` is true; returns counts of what was clicked.
+    Fails when no page's game has moved on (its version) for `limit` seconds: a loaded machine plays a
+    whole game slower, so a bound on the whole would fail games that are only slow."""
     counts: dict[str, int] = {}
-    deadline = time.monotonic() + limit
+    deadline, versions = time.monotonic() + limit, None
     while not until():
+        now = [page.evaluate("window.__tongiaki?.room?.stream?.v ?? null") for page in pages]
+        if now != versions:
+            deadline, versions = time.monotonic() + limit, now
         if time.monotonic() > deadline:
-            raise AssertionError(f"game did not progress in {limit}s: {counts}")
+            raise AssertionError(f"game did not progress in {limit}s (versions {versions}): {counts}")
         progressed = False
         for page in pages:
             r = step(page)
