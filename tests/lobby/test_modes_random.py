@@ -8,6 +8,7 @@ result. A mode with simultaneous orders also has some of its rounds closed by th
 from __future__ import annotations
 
 import random
+import zlib
 
 import msgpack
 import pytest
@@ -147,3 +148,30 @@ def test_an_expeditions_replay_is_every_message_however_long_the_game(seats: int
         assert mode.frames(states[v], lines[:v]) == messages[:ends[2] + 1]
     assert max(lengths) > 15 * seats, lengths   # long games: replacements, withdrawals, several turns
     assert MODES["tongiaki"].frames(states[-1], lines) is None   # rebuilt from the record's actions instead
+
+
+def test_the_longest_expeditions_games_replay_stays_small() -> None:
+    """Ten turns of six seats, five of them changing their order eleven times a turn (E3; the mode allows
+    twelve): every message is rebuilt, and the frames a record keeps stay a few kilobytes deflated."""
+    mode = MODES["expeditions"]
+    rng = random.Random(1)
+    game = mode.new(settings(mode, 6), 1)
+    before = game.public_view()
+    messages, lines = [{"v": 0, "events": [], "patch": patch.diff(None, before)}], []
+    while game.deciding:
+        turn = game.round
+        for colour in settings(mode, 6).colours():   # order, withdraw, …, order: the last seat's first resolves
+            for k in range(11):
+                if game.round != turn or not game.deciding:
+                    break
+                action = dict(WITHDRAW) if k % 2 else mode.bot_action(game.to_bytes(), colour, "random",
+                                                                      rng.getrandbits(32))
+                events = game.apply(action, colour)
+                after = game.public_view()
+                messages.append({"v": len(messages), "events": events, "patch": patch.diff(before, after)})
+                lines.append(logged(len(lines) + 1, colour, mode.logged(action), "p_x", "person", 0.0, []))
+                before = after
+    assert before["turn"] == 10 and len(messages) > 500
+    frames = mode.frames(game.to_bytes(), lines)
+    assert frames == messages
+    assert len(zlib.compress(msgpack.packb(frames), 9)) < 16_000
