@@ -155,7 +155,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                       rooms_per_person=config.rooms_per_person, search_bots=config.search_bots,
                       rooms_per_address=config.rooms_per_address, listing=config.lobby_listing)
     outbox = SocketOutbox(sio)
-    lobby = Lobby(store, outbox, timings, proc, MODES, BotLevels(LEVELS, DEFAULT_LEVEL))
+    lobby = Lobby(store, outbox, timings=timings, proc=proc, modes=MODES, levels=BotLevels(LEVELS, DEFAULT_LEVEL))
     bots = app[BOTS] = BotQueue(client, config.prefix, proc, config.bot_reclaim)
     offload = Offload(config.loop_slice, app[METRICS].offloaded)
     # notifications (server/notify/): facts told only when some channel is configured
@@ -167,19 +167,22 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     app[notify_api.PERSON] = lambda request: _viewer(store, request)
     records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     alarm = Alarm()   # the timer loop's: the authority rings it when it brings a room's check forward
-    authority = Authority(MODES, store, outbox, lobby, app[METRICS], timings, bots, config.live_games, offload,
-                          facts if mailer or pusher else None, records, alarm)
+    authority = Authority(MODES, store, outbox=outbox, lobby=lobby, metrics=app[METRICS], timings=timings, bots=bots,
+                          live_games=config.live_games, offload=offload, facts=facts if mailer or pusher else None,
+                          records=records, alarm=alarm)
     app[api.LIVE] = LiveRecords(store, MODES).record
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(
         {"HTTP_X_FORWARDED_FOR": request.headers.get("X-Forwarded-For", ""), "REMOTE_ADDR": request.remote or ""},
         config.forwarded_for)
-    namespace = TableNamespace(lobby, authority, store, config, app[METRICS], app[LOG_BUDGET])
+    namespace = TableNamespace(lobby, authority, store=store, config=config, metrics=app[METRICS],
+                               log_budget=app[LOG_BUDGET])
     sio.register_namespace(namespace)
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
     await store.heartbeat(proc)
     stop = asyncio.Event()
-    timers = asyncio.create_task(Timers(store, lobby, authority, outbox, app[METRICS], timings, proc, alarm).run(stop))
+    timers = asyncio.create_task(Timers(store, lobby, authority=authority, outbox=outbox, metrics=app[METRICS],
+                                        timings=timings, proc=proc, alarm=alarm).run(stop))
     answers = asyncio.create_task(_bot_answers(bots, authority, stop))
     workers = await _start_bot_workers(config, url)
     if config.notifier and (mailer or pusher):
@@ -339,7 +342,7 @@ async def _exposition(app: web.Application) -> web.Response:
         lobby = app[LOBBY]
         try:
             cluster = await asyncio.wait_for(app[STORE].cluster_figures(
-                lobby.proc, METRICS_LEASE, time.time() - lobby.timings.presence_ttl), 1.0)
+                lobby.proc, lease=METRICS_LEASE, alive_after=time.time() - lobby.timings.presence_ttl), 1.0)
             redis_up = True
             if cluster is not None:   # cluster-wide too: the lease holder alone
                 bot_jobs = await asyncio.wait_for(app[BOTS].waiting_by_class(), 1.0)

@@ -101,7 +101,7 @@ def _protocol_1(stored_patch: Any) -> bool:
 class Authority:
     """The game authority of one server process; `modes` are the rule sets rooms may play, by name."""
 
-    def __init__(self, modes: dict[str, GameMode], store: Store, outbox: Outbox, lobby: Lobby,
+    def __init__(self, modes: dict[str, GameMode], store: Store, *, outbox: Outbox, lobby: Lobby,
                  metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
                  offload: Offload | None = None, facts: Facts | None = None,
                  records: Records | None = None, alarm: Alarm | None = None) -> None:

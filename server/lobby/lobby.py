@@ -54,7 +54,7 @@ class Lobby:
     """Rooms and seats for one server process (`proc` names it in presence records); `modes` are the rule sets
     rooms may play, by name, and `levels` the bots a host may seat."""
 
-    def __init__(self, store: Store, outbox: Outbox, timings: Timings, proc: str, modes: Mapping[str, GameMode],
+    def __init__(self, store: Store, outbox: Outbox, *, timings: Timings, proc: str, modes: Mapping[str, GameMode],
                  levels: BotLevels) -> None:
         self.store = store
         self.outbox = outbox

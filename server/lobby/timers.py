@@ -46,7 +46,7 @@ minute or so while the games of a loaded server grew, each a stall of 0.4-0.6 s 
 class Timers:
     """The timer loop of one server process (`proc` names it in the heartbeat)."""
 
-    def __init__(self, store: Store, lobby: Lobby, authority: Authority, outbox: Outbox, metrics: Metrics,
+    def __init__(self, store: Store, lobby: Lobby, *, authority: Authority, outbox: Outbox, metrics: Metrics,
                  timings: Timings, proc: str, alarm: Alarm) -> None:
         self.store = store
         self.lobby = lobby
@@ -119,7 +119,7 @@ class Timers:
         if lease is None:
             await self.store.timers.schedule(room_id, check, earlier_only=True)
         else:
-            await self.store.timers.reschedule(room_id, check, lease)
+            await self.store.timers.reschedule(room_id, at=check, lease=lease)
 
     async def _waiting(self, room: Room, present: set[str], lease: float | None) -> None:
         """A waiting room with an away seat: once the grace period is over, the seat is freed (a seat
@@ -134,7 +134,7 @@ class Timers:
         elif lease is None:
             await self.store.timers.schedule(room.id, max(end, now + MIN_WAIT), earlier_only=True)
         else:
-            await self.store.timers.reschedule(room.id, max(end, now + MIN_WAIT), lease)
+            await self.store.timers.reschedule(room.id, at=max(end, now + MIN_WAIT), lease=lease)
 
     async def sweep(self) -> None:
         """Forgets rooms whose keys expired (finished or idle) and tells the lobby."""

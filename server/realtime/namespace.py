@@ -100,7 +100,7 @@ Handler = Callable[[Call, Payload], Awaitable[dict[str, Any]]]
 class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
     """Every client event of protocol version 2."""
 
-    def __init__(self, lobby: Lobby, authority: Authority, store: Store, config: Config,
+    def __init__(self, lobby: Lobby, authority: Authority, *, store: Store, config: Config,
                  metrics: Metrics, log_budget: LogBudget | None = None) -> None:
         super().__init__("/")
         self.lobby = lobby

@@ -90,6 +90,6 @@ async def test_a_job_the_game_moved_past_is_dropped_before_thinking(store: Store
         assert await queue.post(job, b"s", job.v)
     due = BotJob("r2", 4, "blue", "search", "bot")
     assert await queue.post(due, b"s", 4)
-    taken = await _work(queue, 1, lambda job: store.games.decision_pending(job.room, job.v, job.colour))
+    taken = await _work(queue, 1, lambda job: store.games.decision_pending(job.room, v=job.v, colour=job.colour))
     assert taken == [due]
     assert await queue.waiting_by_class() == {"urgent": 0, "quick": 0, "search": 0}

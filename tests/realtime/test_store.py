@@ -64,13 +64,13 @@ async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_de
     now = time.time()
     await store.heartbeat("proc-a")
     await store.heartbeat("proc-b")
-    assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # free: taken
-    assert await store.cluster_figures("proc-b", 60.0, now - 5) is None       # a live holder keeps it
-    assert await store.cluster_figures("proc-a", 60.0, now - 5) is not None   # and renews it
+    assert await store.cluster_figures("proc-a", lease=60.0, alive_after=now - 5) is not None   # free: taken
+    assert await store.cluster_figures("proc-b", lease=60.0, alive_after=now - 5) is None       # a live holder keeps it
+    assert await store.cluster_figures("proc-a", lease=60.0, alive_after=now - 5) is not None   # and renews it
     await store.presence.drop_process("proc-a")                                         # proc-a stops beating
-    figures = await store.cluster_figures("proc-b", 60.0, time.time() - 5)
+    figures = await store.cluster_figures("proc-b", lease=60.0, alive_after=time.time() - 5)
     assert figures is not None and figures["processes"] == 1
-    assert await store.cluster_figures("proc-a", 60.0, time.time() - 5) is None
+    assert await store.cluster_figures("proc-a", lease=60.0, alive_after=time.time() - 5) is None
 
 
 async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_start(store):

@@ -110,13 +110,13 @@ class Store:
         async with self.redis.pipeline(transaction=False) as pipe:
             self.rooms.get_into(pipe, room_id)
             self.games.head_into(pipe, room_id)
-            self.presence.watchers_into(pipe, room_id, alive_after)
+            self.presence.watchers_into(pipe, room_id, alive_after=alive_after)
             raw_room, raw_head, *present = await pipe.execute()
         room = self.rooms.parse(raw_room)
         return room, Head.parse(raw_head), await self.presence.watchers_from(room_id, *present)
 
     # -- cluster figures (/metrics) ----------------------------------------------------------------
-    async def cluster_figures(self, proc: str, lease: float, alive_after: float) -> dict[str, int] | None:
+    async def cluster_figures(self, proc: str, *, lease: float, alive_after: float) -> dict[str, int] | None:
         """Room and process counts for /metrics, answered only to the process holding the metrics lease
         (taken when free or when its holder stopped beating, kept while renewed), so one replica exports
         them. Three O(1)/O(log n) reads."""
@@ -140,5 +140,5 @@ def decision_pending(prefix: str) -> Callable[[redis.Redis], Callable[[BotJob], 
     def on(client: redis.Redis) -> Callable[[BotJob], Awaitable[bool]]:
         keys = Keys(prefix)
         games = Games(client, keys, timers=TimerStore(client, keys))
-        return lambda job: games.decision_pending(job.room, job.v, job.colour)
+        return lambda job: games.decision_pending(job.room, v=job.v, colour=job.colour)
     return on

@@ -39,7 +39,7 @@ class Chat:
     async def lines(self, room_id: str) -> list[dict[str, Any]]:
         return [unpack(r) for r in await self.redis.lrange(self.keys.key("chat", room_id), 0, -1)]
 
-    def expire_into(self, pipe: Any, room_id: str, ttl: int) -> None:
+    def expire_into(self, pipe: Any, room_id: str, *, ttl: int) -> None:
         """Adds to `pipe` the expiry of the room's chat in `ttl` seconds (with its room)."""
         for kind in KINDS:
             pipe.expire(self.keys.key(kind, room_id), ttl)

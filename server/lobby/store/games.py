@@ -169,7 +169,7 @@ class Games:
         """The stored game without its state."""
         return Head.parse(await self.redis.hmget(self.keys.key("game", room_id), *HEAD_FIELDS))
 
-    async def decision_pending(self, room_id: str, v: int, colour: str) -> bool:
+    async def decision_pending(self, room_id: str, *, v: int, colour: str) -> bool:
         """Whether `colour` is still deciding in the room's pending round and version v is of that round
         (a bot job asked at v is still worth thinking about)."""
         head = await self.game_head(room_id)
@@ -212,7 +212,7 @@ class Games:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
                     if check is not None:
-                        self.timers.forward_into(pipe, room_id, check)
+                        self.timers.forward_into(pipe, room_id, at=check)
                     if self.replicas:
                         pipe.wait(self.replicas, REPLICA_WAIT_MS)
                     (ok, _), *rest = await pipe.execute()
@@ -342,7 +342,7 @@ class Games:
         """Adds to `pipe` the read of the action log (each line msgpack: `unpack`)."""
         pipe.lrange(self.keys.key("actions", room_id), 0, -1)
 
-    def begin_into(self, pipe: Any, room_id: str, game: dict[str, Any]) -> None:
+    def begin_into(self, pipe: Any, room_id: str, *, game: dict[str, Any]) -> None:
         """Adds to `pipe` the first state of a game (its fields; `message`: its first game message, packed):
         the logs of any game before go."""
         pipe.delete(self.keys.key("patches", room_id), self.keys.key("actions", room_id))
@@ -350,7 +350,7 @@ class Games:
         pipe.hset(self.keys.key("game", room_id), mapping=fields)
         pipe.rpush(self.keys.key("patches", room_id), game["message"])
 
-    def expire_into(self, pipe: Any, room_id: str, ttl: int) -> None:
+    def expire_into(self, pipe: Any, room_id: str, *, ttl: int) -> None:
         """Adds to `pipe` the expiry of the room's game in `ttl` seconds (with its room)."""
         for kind in KINDS:
             pipe.expire(self.keys.key(kind, room_id), ttl)

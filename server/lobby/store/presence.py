@@ -107,10 +107,10 @@ class Presence:
         not counted but kept (a Redis outage makes every heartbeat late, and those sockets are still
         there); only those of processes gone for PROCESS_GONE_AFTER are dropped."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            self.watchers_into(pipe, room_id, alive_after)
+            self.watchers_into(pipe, room_id, alive_after=alive_after)
             return await self.watchers_from(room_id, *await pipe.execute())
 
-    def watchers_into(self, pipe: Any, room_id: str, alive_after: float) -> None:
+    def watchers_into(self, pipe: Any, room_id: str, *, alive_after: float) -> None:
         """Adds to `pipe` the three reads `watchers_from` takes (a caller reading more of the room in the
         same round trip)."""
         pipe.hgetall(self.keys.key("watch", room_id))

@@ -242,13 +242,13 @@ class Rooms:
                         pipe.persist(key)
                     else:
                         pipe.expire(key, int(ttl))
-                        self.games.expire_into(pipe, room_id, int(ttl))
-                        self.chat.expire_into(pipe, room_id, int(ttl))
+                        self.games.expire_into(pipe, room_id, ttl=int(ttl))
+                        self.chat.expire_into(pipe, room_id, ttl=int(ttl))
                     if not self.clustered:   # one Redis: all in the one transaction
                         for command, arguments in directory:
                             getattr(pipe, command)(*arguments)
                     if game is not None:
-                        self.games.begin_into(pipe, room_id, game)
+                        self.games.begin_into(pipe, room_id, game=game)
                     await pipe.execute()
                     break
                 except WatchError:

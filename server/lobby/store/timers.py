@@ -54,7 +54,7 @@ class TimerStore:
         """The room is due at `at` (`earlier_only`: unless it is due earlier already)."""
         await self.redis.zadd(self.key, {room_id: at}, lt=earlier_only)
 
-    def forward_into(self, pipe: Any, room_id: str, at: float) -> None:
+    def forward_into(self, pipe: Any, room_id: str, *, at: float) -> None:
         """Adds to `pipe` bringing the room's timer forward to `at` (a later one stays)."""
         pipe.zadd(self.key, {room_id: at}, lt=True)
 
@@ -64,12 +64,12 @@ class TimerStore:
     def unschedule_into(self, pipe: Any, room_id: str) -> None:
         pipe.zrem(self.key, room_id)
 
-    async def claim_due(self, now: float, until: float, limit: int = 100) -> tuple[list[str], float | None]:
+    async def claim_due(self, now: float, until: float, *, limit: int = 100) -> tuple[list[str], float | None]:
         """The rooms due at `now`, their timers leased until `until` (see `reschedule`); and when the
         earliest timer falls due after that (None: no timer)."""
         first, *due = await self._claim(keys=[self.key], args=[now, until, limit])
         return [d.decode() for d in due], float(first) if first else None
 
-    async def reschedule(self, room_id: str, at: float, lease: float) -> None:
+    async def reschedule(self, room_id: str, *, at: float, lease: float) -> None:
         """The claimer of a room (its timer leased until `lease`) sets the room's next check."""
         await self._reschedule(keys=[self.key], args=[at, room_id, lease])
