@@ -150,7 +150,10 @@ class Rules:
 
     def _apply(self, action: Any, colour: str | None) -> list[Event]:
         if isinstance(action, ActionValue):
-            action = action.to_wire()  # checked as its dict is: a value built by hand may be ill-typed
+            try:  # checked as its dict is: a value built by hand may be ill-typed
+                action = action.to_wire()
+            except TypeError:  # fields that do not sort, such as an int beside a str
+                raise IllegalAction("malformed", f"{show(action)} is not a well-typed action", None) from None
         if self.phase == Phase.OVER:
             raise IllegalAction("game_over", f"the game is over; {show(action)} was not applied", action)
         if colour is not None and colour != self.colours[self.active]:
@@ -189,7 +192,7 @@ class Rules:
         self.advance(events)
         return [event.to_wire() for event in events]
 
-    def sole(self) -> tuple[int, ActionValue | None]:
+    def _sole(self) -> tuple[int, ActionValue | None]:
         """How many legal actions the pending decision has, counting no further than two, and the first."""
         if self.phase == Phase.LAND:
             return self._sole_landing()
@@ -321,7 +324,7 @@ class Rules:
                 return value.tonga in pairs
             return (value.island, value.beach) in others
         if isinstance(value, Migrate):
-            t = self.island_named(value.island)
+            t = self._island_named(value.island)
             b, pier = value.beach, value.pier
             if t is None or not 0 <= b < len(t.beaches) or not t.full(b) or pier not in t.piers[b]:
                 return False
@@ -345,7 +348,7 @@ class Rules:
             return 0 <= rotation < SIDES and (rotation in self._good_turnings() or not self._good_turnings())
         return False  # pragma: no cover
 
-    def island_named(self, name: str) -> Placed | None:
+    def _island_named(self, name: str) -> Placed | None:
         """The non-royal island tile of that name on the table, or None."""
         cell = self.where.get(name)
         if cell is None:
@@ -358,7 +361,7 @@ class Rules:
         name, beaches, take_back = expansion.island, expansion.beaches, expansion.take_back
         supply = self.supply[colour]
         if supply > 0:
-            t = self.island_named(name)
+            t = self._island_named(name)
             found = None if t is None else options.expansion_of(t, colour, supply)
             if found is None or take_back is not None:
                 return False
@@ -606,7 +609,7 @@ class Rules:
         _topo, arr, _full = self.chains.now()
         self.chains.see(arr)
         self.phase = Phase.MIGRATE
-        n, first = self.sole()
+        n, first = self._sole()
         if n == 0:
             self._endless(arr, events)
         elif n == 1:
@@ -661,7 +664,7 @@ class Rules:
             if self.variants["free_follow_up"] and fleet.drawn > 1:
                 self.in_hand = name
                 self.phase = Phase.TURN_TILE
-                n, first = self.sole()
+                n, first = self._sole()
                 if n == 1:
                     assert first is not None
                     self._do(first, events, auto=True)
@@ -714,7 +717,7 @@ class Rules:
         target = self.tiles[fleet.target]
         events.append(E.FleetArrived(target.name, target.cell, tuple(fleet.boats)))
         self.phase = Phase.LAND
-        n, first = self.sole()
+        n, first = self._sole()
         if n == 1:
             assert first is not None
             self._do(first, events, auto=True)

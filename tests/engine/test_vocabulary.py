@@ -63,3 +63,24 @@ def test_a_refusal_names_the_position_it_happened_in() -> None:
     assert refused.value.where == "turn 0, after 1 actions, blue's setup decision"
     assert str(refused.value).endswith("[at turn 0, after 1 actions, blue's setup decision]")
     assert "turn 0" not in refused.value.message  # what a client is shown is unchanged
+
+
+def test_an_ill_typed_typed_value_is_refused_as_malformed_and_changes_nothing() -> None:
+    game = Game.new(["red", "blue"], seed=7, first="red")
+    before = game.to_bytes()
+    makers = (
+        lambda: A.Setup("x"),  # type: ignore[arg-type]
+        lambda: A.Expand("Tonga", (1, "x")),  # type: ignore[arg-type]
+        lambda: A.Land((("red", 1), ("red", "x"))),  # type: ignore[arg-type]
+    )
+    refused = 0
+    for make in makers:
+        try:
+            value = make()
+        except TypeError:  # compiled, a value checks its fields' types as it is made
+            continue
+        with pytest.raises(IllegalAction, match="malformed"):
+            game.apply(value)
+        refused += 1
+    assert refused >= 1  # the tuples' items are not checked when made, compiled or not
+    assert game.to_bytes() == before
