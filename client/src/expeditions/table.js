@@ -183,7 +183,9 @@ export class ExpeditionsTable {
    *  (`GET /api/games/<room>/replay`); [] when the server has none to give. */
   async pastTurns() {
     const room = this.state.room?.id;
-    if (!room || this.replay || this.lesson) return [];
+    // before a turn has resolved there is nothing to replay (the server has no record of the game yet)
+    const resolved = this.view?.turn > 1 || this.view?.phase === 'over';
+    if (!room || this.replay || this.lesson || !resolved) return [];
     const body = await apiJson(`/api/games/${encodeURIComponent(room)}/replay`);
     const out = [];
     try {
