@@ -9,13 +9,8 @@ import { RoomSession } from './roomsession.js';
 import { el, clear } from './ui/dom.js';
 import { Shell } from './ui/shell.js';
 import { renderLobby } from './ui/lobby.js';
-import { renderWaiting } from './ui/room.js';
-import { Table } from './ui/table.js';
-import { ExpeditionsTable } from './expeditions/table.js';
-import { backfillLog } from './ui/gamelog.js';
-import { Chat } from './ui/chat.js';
+import { renderRoomScreen, roomChat } from './ui/roomscreen.js';
 import { Replay } from './ui/replay.js';
-import { EndScreen } from './ui/endscreen.js';
 import { Lesson, renderLessons, EX_LESSON_IDS } from './ui/tutorial.js';
 import { ExLesson } from './expeditions/lesson.js';
 import { renderRules } from './ui/rules.js';
@@ -159,7 +154,7 @@ class App {
       // the table state and the log belong to the room: a new table in the new language shows them
       this.room.table?.destroy();
       this.room.table = null;
-      this.room.chat = this.newChat(this.room, this.room.chat);
+      this.room.chat = roomChat(this.room, this.page, this.room.chat);
       this.renderRoom();
     }
   }
@@ -256,13 +251,6 @@ class App {
 
   // ------------------------------------------------------------------ rooms
   /** The chat of room `r` (its lines kept from `old`, the chat in the language before a switch). */
-  newChat(r, old) {
-    const c = new Chat({ t: this.t, me: () => this.session?.person, seats: () => r.state?.seats,
-      send: (text) => r.send('chat', { text }), refused: (e) => this.toast(refusal(this.t, e)) });
-    if (old) for (const line of old.lines) c.add(line);
-    return c;
-  }
-
   async enterRoom(id) {
     if (this.room && this.room.id !== id) await this.leaveRoom();
     if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
@@ -296,7 +284,7 @@ class App {
         render: () => { if (this.room === r) this.renderRoom(); },
         rejoin: () => this.joinRoom(id, true),
         refused: (e) => this.toast(refusal(this.t, e)) });
-      r.chat = this.newChat(r);
+      r.chat = roomChat(r, this.page);
       this.room = r;
       this.screen = 'room';
     }
@@ -317,32 +305,10 @@ class App {
     r.catchUp();
   }
 
-  /** The room's screen: the waiting room, or the table of its rule set (made once, then fed by the session). */
+  /** The room's screen: the waiting room, or the table of its rule set (ui/roomscreen.js). */
   renderRoom() {
     const r = this.room;
-    if (!r) return;
-    if (r.waiting) {
-      if (r.table) { r.table.destroy(); r.table = null; }
-      const slot = el('div', { class: 'chat-slot' });
-      renderWaiting({ t: this.t, room: r.state, me: this.session?.person, request: (ev, extra) => r.request(ev, extra),
-        leave: () => this.go(''), toast: (text) => this.toast(text) }, this.main, slot);
-      r.chat.mount(slot);
-      return;
-    }
-    if (!r.table) {
-      const holder = el('div', { class: 'table-holder' });
-      clear(this.main).append(holder);
-      const Kind = r.state?.settings?.game === 'expeditions' ? ExpeditionsTable : Table;
-      r.table = new Kind(holder, { state: r.tableState, log: r.log, t: this.t, act: (a, colour) => r.act(a, colour),
-        history: () => r.history(),
-        lateLog: (after, upTo) => backfillLog(r.log, r.id, upTo ?? r.stream.v ?? 0, this.t, undefined, after,
-          r.state?.code),
-        keepDraft: true, seen: (turn) => r.seen(turn), withdraw: (colour) => r.withdraw(colour) });
-      r.end = new EndScreen({ t: this.t, room: r, me: () => this.session?.person, rematch: () => this.rematch(r) },
-        r.table.panels.resultEl, r.table.rewindSlot);
-      r.chat.mount(r.table.chatSlot);
-      if (r.stream.view) r.table.show({ status: 'snapshot', view: r.stream.view, v: r.stream.v });
-    }
+    if (r) renderRoomScreen(r, this.main, this.page, { rematch: () => this.rematch(r) });
   }
 
   /** Ask for a rematch of room `r` (or accept it: the same request), go to its room and sit in our old seat. */
