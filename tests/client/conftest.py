@@ -100,9 +100,12 @@ def _delete_prefix(url: str, prefix: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser(base_url: str) -> Iterator[object]:
     """Chromium for one test module. Not session-wide: Playwright's sync API keeps its own event loop on
-    this thread while it runs, which must be gone before the asyncio tests of other folders start."""
+    this thread while it runs, which must be gone before the asyncio tests of other folders start. After
+    the server (`base_url`): a server that fails to start then fails the module's tests before Playwright
+    runs (started first, a loaded run left its loop behind and every later asyncio test of that xdist
+    worker errored: "Runner.run() cannot be called from a running event loop")."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
