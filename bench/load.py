@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -171,6 +172,16 @@ def usage_by_role(procs: list[psutil.Process]) -> dict[str, float]:
             continue
         out[role(p)] = out.get(role(p), 0.0) + t.user + t.system
     return out
+
+
+def server_cpu(proc: psutil.Process) -> float:
+    """CPU seconds of the server and its children (workers, bot workers, the embedded Redis)."""
+    total = 0.0
+    for p in [proc, *proc.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = p.cpu_times()
+            total += times.user + times.system
+    return total
 
 
 def usage(procs: list[psutil.Process]) -> tuple[float, int]:

@@ -27,7 +27,7 @@ from typing import Any
 import aiohttp
 import psutil
 
-from bench.load import free_port, wait_healthy
+from bench.load import free_port, server_cpu, wait_healthy
 from bench.soak import Stats, client, normal_room, pct, session
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,16 +88,6 @@ async def flood_for(url: str, room: str, rate: float, seconds: float) -> None:
     asyncio.get_running_loop().call_later(seconds, stop.set)
     await flood(url, room, rate, stop, answers)
     print(" ".join(f"{status} {n}" for status, n in sorted(answers.items())))
-
-
-def server_cpu(proc: psutil.Process) -> float:
-    """CPU seconds of the server and its children (workers, bot workers, the embedded Redis)."""
-    total = 0.0
-    for p in [proc, *proc.children(recursive=True)]:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            times = p.cpu_times()
-            total += times.user + times.system
-    return total
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -37,7 +37,7 @@ import aiohttp
 import psutil
 import socketio
 
-from bench.load import free_port, wait_healthy
+from bench.load import free_port, server_cpu, wait_healthy
 from bench.rawsocket import RawSocket
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -484,16 +484,6 @@ ATTACKER_NICE = 10
 """The attackers' process's niceness (see `soak`)."""
 
 
-def cpu_seconds(proc: psutil.Process) -> float:
-    """CPU seconds (user + system) of the server process and its children (bot workers, notifier, Redis)."""
-    total = 0.0
-    for p in [proc, *proc.children(recursive=True)]:
-        with contextlib.suppress(psutil.Error):
-            t = p.cpu_times()
-            total += t.user + t.system
-    return total
-
-
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -618,7 +608,7 @@ async def soak(args: argparse.Namespace) -> None:
                 await asyncio.wait_for(attack.stdout.readline(), 60)
                 stats.window.clear()
             in_phase: list[float] = []
-            cpu_then, phase_began = cpu_seconds(proc), time.monotonic()
+            cpu_then, phase_began = server_cpu(proc), time.monotonic()
             for _ in range(windows):
                 await asyncio.sleep(phase_seconds / windows)
                 window, stats.window = stats.window, []
@@ -638,7 +628,7 @@ async def soak(args: argparse.Namespace) -> None:
                 attacked = (await asyncio.wait_for(attack.stdout.read(), 30)).decode().strip()
                 await attack.wait()
                 attack = None
-            cpu_by_phase[name] = 100 * (cpu_seconds(proc) - cpu_then) / (time.monotonic() - phase_began)
+            cpu_by_phase[name] = 100 * (server_cpu(proc) - cpu_then) / (time.monotonic() - phase_began)
             attacker_cpu[name] = 100 * attack_cpu / (time.monotonic() - phase_began)
             summary.append((name, in_phase, attacked))
         stop.set()
