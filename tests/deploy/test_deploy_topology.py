@@ -96,7 +96,7 @@ class Topology:
     async def placement(self, room: str) -> dict[str, set[str]]:
         """person → the replicas where that person has a socket in the room (from the presence records)."""
         procs = {s.proc_id: s.name for s in self.servers if s.proc_id}
-        fields = await self.store(lambda st: st.redis.hgetall(st.key("watch", room)))
+        fields = await self.store(lambda st: st.redis.hgetall(st.keys.key("watch", room)))
         where: dict[str, set[str]] = {}
         for field, person in fields.items():  # type: ignore[union-attr]
             proc = field.decode().split("|", 1)[0]
@@ -213,7 +213,7 @@ async def play_through_failures(t: Topology, person: Callable[..., Player], boar
         # -- Redis crashes (SIGKILL) mid-game and comes back from its append-only file ------------------
         await set_pace(40)
         await reach(lambda: v() >= 28, "v >= 28")
-        before = await t.store(lambda st: st.actions(room))
+        before = await t.store(lambda st: st.games.actions(room))
         v_crash = len(before)              # type: ignore[arg-type]
         failed_before = sum(p.rejected["unavailable"] for p in everyone)
         t.redis.kill()
@@ -229,9 +229,9 @@ async def play_through_failures(t: Topology, person: Callable[..., Player], boar
             await until(lambda s=s: _health_is(s, 200), 20, f"{s.name} to be healthy again")
         assert "append only file" in t.redis.log.read_text(), t.redis.log.read_text()
         await reach(lambda: v() >= 40, "play to go on after the Redis restart")
-        after = await t.store(lambda st: st.actions(room))
+        after = await t.store(lambda st: st.games.actions(room))
         assert after[: len(before)] == before, "actions were lost across the Redis restart"  # type: ignore[index]
-        session = await t.store(lambda st: st.session(players[1].token))
+        session = await t.store(lambda st: st.people.session(players[1].token))
         assert session is not None and session[0] == players[1].person  # sessions survived too
 
         # -- the restarted replica takes sockets again: two people reload their page ---------------------
@@ -257,8 +257,8 @@ async def play_through_failures(t: Topology, person: Callable[..., Player], boar
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- nothing lost: every accepted action is in the log, every view is the stored one ------------------
-    snapshot = await t.store(lambda st: st.snapshot(room))
-    actions = await t.store(lambda st: st.actions(room))
+    snapshot = await t.store(lambda st: st.games.snapshot(room))
+    actions = await t.store(lambda st: st.games.actions(room))
     assert snapshot["view"]["phase"] == "over" and snapshot["view"]["result"]  # type: ignore[index]
     final = snapshot["v"]  # type: ignore[index]
     assert [a["v"] for a in actions] == list(range(1, final + 1))  # type: ignore[union-attr]
@@ -293,7 +293,7 @@ async def _health_is(server: ServerProcess, status: int) -> bool:
 
 
 async def _room_finished(t: Topology, room: str) -> bool:
-    stored = await t.store(lambda st: st.room(room))
+    stored = await t.store(lambda st: st.rooms.get(room))
     return stored is not None and stored.status == "finished"  # type: ignore[attr-defined]
 
 
