@@ -153,6 +153,18 @@ async def test_a_quick_bot_answers_at_once_beside_rooms_of_search_bots(server, c
     await player.ok("bot_add", {"room": plain, "seat": 1, "level": "random"})
     for attacker, room in zip(attackers, deep, strict=True):
         await attacker.ok("room_start", {"room": room, "fill_with_bots": True})
+
+    async def searches() -> int:
+        done = 0
+        for room in deep:
+            done += sum(1 for x in await store.games.actions(room) if x["by"] == "bot")
+        return done
+
+    # the searches under way before the plain game starts (the searching worker, at a lower CPU priority,
+    # can take seconds to start on a loaded machine: the plain game could end before any search began)
+    async with asyncio.timeout(90):
+        while await searches() < 3:
+            await asyncio.sleep(0.1)   # (no event to wait on: the store is polled)
     await player.ok("room_start", {"room": plain})
     await player.wait(lambda: plain in player.views)
     rng = random.Random(7)
@@ -171,9 +183,7 @@ async def test_a_quick_bot_answers_at_once_beside_rooms_of_search_bots(server, c
     assert started is not None, "the bot never answered"
     log = await store.games.actions(plain)
     waits = [b["at"] - a["at"] for a, b in pairwise(log) if b["by"] == "bot" and a["at"] >= started]
-    searched = 0
-    for room in deep:
-        searched += sum(1 for x in await store.games.actions(room) if x["by"] == "bot")
+    searched = await searches()
     print(f"\n  random bot: {len(waits)} decisions beside {searched} search decisions, wait p50 "
           f"{percentile(waits, 50) * 1000:.0f} ms, p99 {percentile(waits, 99) * 1000:.0f} ms")
     assert len(waits) >= 10
