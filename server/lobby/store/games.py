@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
@@ -203,24 +204,15 @@ class Games:
             ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
             return bool(ok)
         # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
-        # commit (WAIT counts this connection's writes: in the same pipeline). The script goes by its hash
-        # alone: a Script object in a pipeline costs a SCRIPT EXISTS round trip at every execute; a Redis
-        # that lost its scripts (a restart, a failover) answers NOSCRIPT, runs nothing of it, and is sent
-        # the script once before the pipeline goes again.
-        for attempt in range(2):
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
-                    if check is not None:
-                        self.timers.forward_into(pipe, room_id, at=check)
-                    if self.replicas:
-                        pipe.wait(self.replicas, REPLICA_WAIT_MS)
-                    (ok, _), *rest = await pipe.execute()
-                break
-            except exceptions.NoScriptError:
-                if attempt:
-                    raise
-                await self.redis.script_load(COMMIT)
+        # commit (WAIT counts this connection's writes: in the same pipeline)
+        def commit(pipe: Any) -> None:
+            pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+            if check is not None:
+                self.timers.forward_into(pipe, room_id, at=check)
+            if self.replicas:
+                pipe.wait(self.replicas, REPLICA_WAIT_MS)
+
+        (ok, _), *rest = await self._by_hash(COMMIT, commit)
         if self.replicas and ok == 1 and rest[-1] < self.replicas:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         rest[-1], self.replicas, REPLICA_WAIT_MS)
@@ -296,24 +288,29 @@ class Games:
             await asyncio.gather(*(self._mark_sent(keys=[self.keys.key("game", r)], args=[v])
                                    for r, v in sent.items()))
             return
-        # One pipeline for them all, each script by its hash; those answered NOSCRIPT (a Redis that lost its
-        # scripts) go again once it has it.
-        rooms = list(sent.items())
-        for _attempt in range(2 if rooms else 0):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for room_id, v in rooms:
-                    pipe.evalsha(self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
-                answers = await pipe.execute(raise_on_error=False)
-            for answer in answers:
-                if isinstance(answer, Exception) and not isinstance(answer, exceptions.NoScriptError):
-                    raise answer
-            rooms = [room for room, answer in zip(rooms, answers, strict=True)
-                     if isinstance(answer, exceptions.NoScriptError)]
-            if not rooms:
-                return
-            await self.redis.script_load(MARK_SENT)
-        if rooms:
-            raise exceptions.NoScriptError("the sent marks' script could not be loaded")
+
+        def marks(pipe: Any) -> None:   # one pipeline for them all (marks only go up: sent again, no harm)
+            for room_id, v in sent.items():
+                pipe.evalsha(self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
+
+        if sent:
+            await self._by_hash(MARK_SENT, marks)
+
+    async def _by_hash(self, script: str, fill: Callable[[Any], None]) -> list[Any]:
+        """The answers of a pipeline that `fill` fills, its scripts sent by their hash alone (a Script object in
+        a pipeline costs a SCRIPT EXISTS round trip at every execute). A Redis that lost its scripts (a restart,
+        a failover) answers NOSCRIPT and runs nothing of the script: it is sent `script`, and the pipeline goes
+        once more."""
+        for attempt in range(2):
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    fill(pipe)
+                    return list(await pipe.execute())
+            except exceptions.NoScriptError:
+                if attempt:
+                    raise
+                await self.redis.script_load(script)
+        raise AssertionError("unreachable")
 
     async def sent(self, room_id: str) -> int:
         raw = await self.redis.hget(self.keys.key("game", room_id), "sent")
