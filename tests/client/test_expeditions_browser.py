@@ -420,27 +420,25 @@ def test_a_person_holding_two_seats_makes_changes_and_withdraws_each_seats_order
     host.click("[data-testid=start-bots]")
     host.wait_for_selector("[data-testid=order-seat-blue]")
     submitted = "(c) => window.__tongiaki.room.stream.view.players.find((p) => p.colour === c).submitted"
+
+    def order_then_pass(colour: str, direction: str) -> None:
+        """The seat's order sent, then changed to a pass."""
+        host.click(f"[data-testid=order-seat-{colour}]")
+        host.click(f"[data-testid=plus-{direction}]")
+        host.click("[data-testid=order-send]")
+        host.wait_for_selector("[data-testid=order-sent]")
+        host.click("[data-testid=order-change]")
+        host.click("[data-kind=pass]")
+        host.click("[data-testid=order-send]")
+        host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+
     # red's order in, then changed to a pass and withdrawn, blue's form untouched
-    host.click("[data-testid=order-seat-red]")
-    host.click("[data-testid=plus-N]")
-    host.click("[data-testid=order-send]")
-    host.wait_for_selector("[data-testid=order-sent]")
-    host.click("[data-testid=order-change]")
-    host.click("[data-kind=pass]")
-    host.click("[data-testid=order-send]")
-    host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+    order_then_pass("red", "N")
     assert host.evaluate(submitted, "red") and not host.evaluate(submitted, "blue")
     host.click("[data-testid=order-withdraw]")
     host.wait_for_function(f"() => !({submitted})('red')")
     # blue's (the second seat's) order in, changed, withdrawn
-    host.click("[data-testid=order-seat-blue]")
-    host.click("[data-testid=plus-S]")
-    host.click("[data-testid=order-send]")
-    host.wait_for_selector("[data-testid=order-sent]")
-    host.click("[data-testid=order-change]")
-    host.click("[data-kind=pass]")
-    host.click("[data-testid=order-send]")
-    host.wait_for_selector("[data-testid=order-sent]:has-text('pass')")
+    order_then_pass("blue", "S")
     host.click("[data-testid=order-withdraw]")
     host.wait_for_function(f"() => !({submitted})('blue') && !({submitted})('red')")
     assert host.evaluate("() => window.__tongiaki.room.stream.view.turn") == 1
