@@ -11,7 +11,8 @@ the links of messages). Who asks is the session token (`Authorization: Bearer <t
 | `POST /api/notify/stop` | `{channel}`: `mail`, `push` or `all` |
 | `GET /api/notify/unsubscribe?t=…[&room=…]` | the link of every message: a page with one button (changes nothing) |
 | `POST /api/notify/unsubscribe?t=…[&room=…]` | its button, and a mail client's one-click unsubscribe (RFC 8058) |
-| `GET /api/notify/confirm?t=…` | the link of a confirmation message |
+| `GET /api/notify/confirm?t=…` | the link of a confirmation message: a page with one button (changes nothing) |
+| `POST /api/notify/confirm?t=…` | its button: the address is confirmed |
 
 Bad input is 400 with `{"error": {code, message}}` and changes nothing."""
 
@@ -65,7 +66,8 @@ def install(app: web.Application, rate: float = 2.0, burst: float = 20.0) -> Non
     app.router.add_post("/api/notify/stop", stop)
     app.router.add_get("/api/notify/unsubscribe", unsubscribe_asked)
     app.router.add_post("/api/notify/unsubscribe", unsubscribe)
-    app.router.add_get("/api/notify/confirm", confirm)
+    app.router.add_get("/api/notify/confirm", confirm_asked)
+    app.router.add_post("/api/notify/confirm", confirm)
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -291,12 +293,36 @@ async def unsubscribe(request: web.Request) -> web.Response:
     return _page(lang, say(lang, "unsubscribed" if room else "unsubscribed.all"))
 
 
-async def confirm(request: web.Request) -> web.Response:
+async def _confirm_link(request: web.Request) -> str | web.Response:
+    """A confirmation link's token, or the page refusing it (changing nothing)."""
     if (limited := _limited(request)) is not None:
         return limited
     token = request.query.get("t", "")
+    if not TOKEN.fullmatch(token):
+        return _page("en", say("en", "bad_link"), 400)
+    return token
+
+
+async def confirm_asked(request: web.Request) -> web.Response:
+    """The link of a confirmation message: a page asking, with one button that posts (a GET changes
+    nothing, so a scanner or a link preview fetching the link confirms no address)."""
+    token = await _confirm_link(request)
+    if isinstance(token, web.Response):
+        return token
+    person = await request.app[REACHES].confirming(token)
+    if person is None:
+        return _page("en", say("en", "bad_link"), 404)
+    lang = (await request.app[REACHES].get(person)).lang
+    return _page(lang, say(lang, "confirm.ask"), button=("?" + urlencode({"t": token}), say(lang, "confirm.button")))
+
+
+async def confirm(request: web.Request) -> web.Response:
+    """The button of that page: the address is confirmed (once)."""
+    token = await _confirm_link(request)
+    if isinstance(token, web.Response):
+        return token
     reaches = request.app[REACHES]
-    person = await reaches.confirm(token) if TOKEN.fullmatch(token) else None
+    person = await reaches.confirm(token)
     if person is None:
         return _page("en", say("en", "bad_link"), 404)
     lang = (await reaches.get(person)).lang

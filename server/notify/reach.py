@@ -134,21 +134,27 @@ class Reaches:
         await self.unsub_token(person)
         return token
 
-    async def confirming(self, token: str) -> bool:
-        """Whether a confirmation link still stands (not used, not expired)."""
-        return bool(await self.redis.exists(self.key("confirm", token)))
-
-    async def confirm(self, token: str) -> str | None:
-        """Confirms the address a link stands for (once); the person, or None for an unknown or used link
-        (or an address changed since)."""
-        raw = await self.redis.getdel(self.key("confirm", token))
+    async def _standing(self, raw: Any) -> str | None:
+        """The person of a confirmation link's record, if their address is still the one it confirms."""
         if raw is None:
             return None
         person, email = json.loads(text(raw))
         if text(await self.redis.hget(self.key("reach", person), "email") or "") != email:
             return None
-        await self._save(person, {"email_ok": "1"})
         return str(person)
+
+    async def confirming(self, token: str) -> str | None:
+        """The person a confirmation link stands for while it stands (not used, not expired, the address
+        not changed since), without using it; else None."""
+        return await self._standing(await self.redis.get(self.key("confirm", token)))
+
+    async def confirm(self, token: str) -> str | None:
+        """Confirms the address a link stands for (once); the person, or None for an unknown or used link
+        (or an address changed since)."""
+        person = await self._standing(await self.redis.getdel(self.key("confirm", token)))
+        if person is not None:
+            await self._save(person, {"email_ok": "1"})
+        return person
 
     async def set_push(self, person: str, subscription: dict[str, Any], lang: str) -> None:
         await self._save(person, {"push": json.dumps(subscription, separators=(",", ":")), "lang": lang})

@@ -34,6 +34,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe.ask": "Stop the messages from this table?",
         "unsubscribe.ask.all": "Stop all messages from Tongiaki Online?",
         "unsubscribe.button": "Stop the messages",
+        "confirm.ask": "Receive the messages of your tables at this address?",
+        "confirm.button": "Confirm the address",
     },
     "fr": {
         "turn.subject": "À vous de jouer à {table} (tour {turn})",
@@ -65,6 +67,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe.ask": "Ne plus recevoir de messages de cette table ?",
         "unsubscribe.ask.all": "Ne plus recevoir aucun message de Tongiaki Online ?",
         "unsubscribe.button": "Arrêter les messages",
+        "confirm.ask": "Recevoir à cette adresse les messages de vos tables ?",
+        "confirm.button": "Confirmer l'adresse",
     },
     "de": {
         "turn.subject": "Du bist am Zug bei {table} (Runde {turn})",
@@ -96,6 +100,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe.ask": "Keine Nachrichten mehr von diesem Tisch erhalten?",
         "unsubscribe.ask.all": "Keine Nachrichten mehr von Tongiaki Online erhalten?",
         "unsubscribe.button": "Nachrichten abbestellen",
+        "confirm.ask": "Nachrichten Deiner Tische an diese Adresse erhalten?",
+        "confirm.button": "Adresse bestätigen",
     },
     "nl": {
         "turn.subject": "Jij bent aan zet bij {table} (beurt {turn})",
@@ -127,6 +133,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe.ask": "Geen berichten meer van deze tafel ontvangen?",
         "unsubscribe.ask.all": "Geen berichten meer van Tongiaki Online ontvangen?",
         "unsubscribe.button": "Berichten stoppen",
+        "confirm.ask": "Berichten van je tafels op dit adres ontvangen?",
+        "confirm.button": "Adres bevestigen",
     },
     "he": {
         "turn.subject": "תורך ב-{table} (סבב {turn})",
@@ -158,6 +166,8 @@ WORDS: dict[str, dict[str, str]] = {
         "unsubscribe.ask": "להפסיק לקבל הודעות משולחן זה?",
         "unsubscribe.ask.all": "להפסיק לקבל את כל ההודעות מ-Tongiaki Online?",
         "unsubscribe.button": "הפסקת ההודעות",
+        "confirm.ask": "לקבל לכתובת זו הודעות מהשולחנות שלכם?",
+        "confirm.button": "אישור הכתובת",
     },
 }
 

@@ -158,7 +158,7 @@ class Notifier:
         kind = fact.get("kind")
         if kind == "confirm":
             if caught_up and not await self.reaches.confirming(fact["token"]):
-                return   # the link expired or was used
+                return   # the link expired or was used, or the address changed since
             if self.mailer is not None:
                 await self.outbox.put(compose.confirmation(fact["person"], fact["email"], fact["lang"], self.base,
                                                            fact["token"], now))

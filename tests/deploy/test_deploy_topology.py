@@ -418,3 +418,38 @@ async def test_the_proxy_puts_every_socket_of_a_table_on_one_replica(topology):
     finally:
         for sio in made:
             await sio.disconnect()
+
+
+async def test_the_links_of_messages_change_nothing_until_their_button_posts_through_the_proxy(topology):
+    """A message's links (server/notify/api.py) through deploy/nginx.conf: opening the link that confirms
+    an address, or the one that unsubscribes, changes nothing (mail scanners and link previews fetch every
+    link); the page's button, a POST through the proxy, confirms; a mail client's one-click POST (RFC 8058)
+    unsubscribes."""
+    from server.notify.reach import Reaches
+    from server.notify.words import say
+
+    t = topology
+    reaches = Reaches(aioredis.Redis.from_url(t.redis.url), t.prefix)
+
+    async def through(method: str, path: str) -> tuple[int, str]:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
+                http.request(method, t.nginx.url + path, data={"List-Unsubscribe": "One-Click"}) as r:
+            return r.status, await r.text()
+    try:
+        token = await reaches.set_email("p_ana", "ana@example.org", "nl")
+        for _ in range(2):   # a scanner, then the person
+            status, page = await through("GET", f"/api/notify/confirm?t={token}")
+            assert status == 200 and say("nl", "confirm.ask") in page and 'method="post"' in page, page
+        assert not (await reaches.get("p_ana")).email_ok
+        status, page = await through("POST", f"/api/notify/confirm?t={token}")
+        assert status == 200 and say("nl", "confirmed") in page, page
+        assert (await reaches.get("p_ana")).channels() == ["mail"]
+        unsub = (await reaches.get("p_ana")).unsub
+        status, page = await through("GET", f"/api/notify/unsubscribe?t={unsub}")
+        assert status == 200 and say("nl", "unsubscribe.ask.all") in page, page
+        assert (await reaches.get("p_ana")).channels() == ["mail"]
+        status, page = await through("POST", f"/api/notify/unsubscribe?t={unsub}")
+        assert status == 200 and say("nl", "unsubscribed.all") in page, page
+        assert (await reaches.get("p_ana")).channels() == []
+    finally:
+        await reaches.redis.aclose()

@@ -78,7 +78,8 @@ async def expedition(server: Any, clients: list[Client], names: list[str], clock
 
 
 async def reach_by_mail(url: str, inbox: Any, player: Client, address: str, lang: str) -> None:
-    """The settings page's steps: an address, its confirmation message, the link in it."""
+    """The settings page's steps: an address, its confirmation message, the link in it (a page that asks),
+    the button of that page."""
     token = player.session["token"]
     status, answer = await api(url, token, "POST", "/api/notify/email", {"email": address, "lang": lang})
     assert status == 200 and answer["reach"]["email_ok"] is False, answer
@@ -87,6 +88,8 @@ async def reach_by_mail(url: str, inbox: Any, player: Client, address: str, lang
     assert confirmation["Subject"] == say(lang, "confirm.subject")
     assert confirmation["From"].addresses[0].addr_spec == SENDER
     status, page = await follow(url, links(confirmation)[0], BASE)
+    assert status == 200 and say(lang, "confirm.ask") in html.unescape(page)
+    status, page = await follow(url, links(confirmation)[0], BASE, "POST")
     assert status == 200 and say(lang, "confirmed") in html.unescape(page)
     status, answer = await api(url, token, "GET", "/api/notify/me")
     assert answer["reach"]["email_ok"] is True and answer["reach"]["lang"] == lang

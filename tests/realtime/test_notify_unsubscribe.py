@@ -1,7 +1,7 @@
-"""Unsubscribing from the messages (server/notify/api.py) over real HTTP: the link of a message opens a page
-with one button, in the person's language, and changes nothing by itself (scanners fetch every link of a
-message); the button and a mail client's one-click POST (RFC 8058) unsubscribe; a forged link changes
-nothing and says so."""
+"""The links of messages (server/notify/api.py) over real HTTP. Unsubscribing: the link of a message opens a
+page with one button, in the person's language, and changes nothing by itself (scanners fetch every link of
+a message); the button and a mail client's one-click POST (RFC 8058) unsubscribe; a forged link changes
+nothing and says so. Confirming an address: the same, its link asks and its button confirms."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import redis.asyncio as redis
 
-from server.notify.compose import Message, links
+from server.notify.compose import Message, confirmation, links
 from server.notify.mail import email_of
 from server.notify.reach import LANGS, Reaches
 from server.notify.words import say
@@ -91,5 +91,52 @@ async def test_a_bad_or_forged_link_says_so_and_changes_nothing(server, redis_ur
                 status, page = await fetch(server.url, server.url + path, method, {"List-Unsubscribe": "One-Click"})
                 assert status == expected and say("en", "bad_link") in page and "Traceback" not in page, (path, page)
         assert await reaches.get("p_ana") == before
+    finally:
+        await reaches.redis.aclose()
+
+
+async def test_the_confirmation_link_asks_and_its_button_confirms(server, redis_url, prefix):
+    reaches = Reaches(redis.Redis.from_url(redis_url), prefix)
+    try:
+        for lang in LANGS:
+            person = f"p_{lang}"
+            token = await reaches.set_email(person, f"{person}@example.org", lang)
+            link = confirmation(person, f"{person}@example.org", lang, BASE, token, 0.0).url
+            before = await reaches.get(person)
+            # the link: a page in the person's language with one button; a scanner, then the person
+            for _ in range(2):
+                status, page = await fetch(server.url, link)
+                assert status == 200 and say(lang, "confirm.ask") in page and f'lang="{lang}"' in page, page
+                assert say(lang, "confirm.button") in page and 'method="post"' in page
+                assert say(lang, "confirmed") not in page
+            assert await reaches.get(person) == before and not before.email_ok
+            assert await reaches.confirming(token) == person
+            # the button: the form posts where the page says, and the address is confirmed
+            action = re.search(r"action=\"([^\"]*)\"", page)
+            assert action is not None
+            posted = link.split("?")[0] + action.group(1)
+            assert posted == link
+            status, page = await fetch(server.url, posted, "POST", data={})
+            assert status == 200 and say(lang, "confirmed") in page
+            assert (await reaches.get(person)).email_ok
+            # used: the link and its button say so
+            for method in ("GET", "POST"):
+                status, page = await fetch(server.url, link, method, data={})
+                assert status == 404 and say("en", "bad_link") in page
+        # a link for an address changed since: it asks nothing and confirms nothing
+        old = await reaches.set_email("p_ana", "ana@example.org", "fr")
+        await reaches.set_email("p_ana", "ana@example.net", "fr")
+        for method in ("GET", "POST"):
+            status, page = await fetch(server.url, f"{BASE}/api/notify/confirm?t={old}", method, data={})
+            assert status == 404 and say("en", "bad_link") in page
+        assert not (await reaches.get("p_ana")).email_ok
+        # malformed or forged: says so, changes nothing
+        standing = await reaches.set_email("p_ben", "ben@example.org", "nl")
+        for path, expected in ((f"/api/notify/confirm?t={'A' * len(standing)}", 404), ("/api/notify/confirm", 400),
+                               ("/api/notify/confirm?t=short", 400), (f"/api/notify/confirm?t={standing}<x>", 400)):
+            for method in ("GET", "POST"):
+                status, page = await fetch(server.url, server.url + path, method, data={})
+                assert status == expected and say("en", "bad_link") in page and "Traceback" not in page, (path, page)
+        assert not (await reaches.get("p_ben")).email_ok and await reaches.confirming(standing) == "p_ben"
     finally:
         await reaches.redis.aclose()
