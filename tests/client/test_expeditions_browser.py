@@ -5,7 +5,11 @@ turn report at 1366×800 and 390×844 go to test-artifacts/client/."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -454,3 +458,92 @@ def test_a_person_holding_two_seats_makes_changes_and_withdraws_each_seats_order
     steps = host.inner_text("[data-testid=report-steps]")
     assert "(Blue): expand on Tonga (1 boat onto the west beach)" in steps, steps
     assert not host.errors, host.errors
+
+
+@pytest.fixture(scope="module")
+def finished_expeditions(browser: Any, base_url: str) -> Iterator[str]:
+    """A finished Expeditions game of three bots (its person stood up before the start): its room's id."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(base_url + "/")
+        page.wait_for_selector("[data-testid=create-form]")
+        room = str(page.evaluate("""async () => {
+          const net = window.__tongiaki.net;
+          const made = await net.request('room_create', { name: 'Bots at sea', game: 'expeditions', seats: 3,
+            clock: 30, bot_pace: 0 });
+          await net.request('stand', { room: made.room.id, seat: 0 });
+          await net.request('room_start', { room: made.room.id, fill_with_bots: true });
+          return made.room.id; }"""))
+    finally:
+        ctx.close()
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base_url}/api/games/{room}", timeout=10) as r:
+                if not json.load(r).get("live"):
+                    break
+        except OSError:   # no record yet (404) while the game starts
+            pass
+        assert time.monotonic() < deadline, "the bots' game did not finish"
+        time.sleep(0.5)
+    yield room
+
+
+# Each language's "Turn 1" and the start of the revealed orders' sentence (client/src/lang/*.js).
+TURN_ONE = {"en": ("Turn 1", "Orders: "), "fr": ("Tour 1", "Ordres : "), "nl": ("Beurt 1", "Orders: "),
+            "de": ("Runde 1", "Befehle: "), "he": ("תור 1", "פקודות: ")}
+
+
+@pytest.mark.parametrize(("viewport", "touch"), SIZES)
+def test_a_replay_tells_each_replayed_turns_report(browser: Any, contexts: list[Any], base_url: str,
+                                                   artifacts: Path, finished_expeditions: str,
+                                                   viewport: dict[str, int], touch: bool) -> None:
+    """E13 in a replay (#/replay/<id>): opened at the game's start, the turn report panel tells the first
+    turn's report ahead, in sentences (no code of a tile or a cell), stepped through on the map that turn
+    left; each later turn's report once the replay reaches it; in each of the five languages."""
+    tag = "phone" if touch else "desktop"
+    room = finished_expeditions
+    with urllib.request.urlopen(f"{base_url}/api/games/{room}/replay", timeout=10) as r:
+        frames = json.load(r)["frames"]
+    resolved = [f for f in frames if any(e["type"] == "orders" for e in f["events"])]
+    assert len(resolved) >= 2
+    page = open_page(browser, contexts, viewport=viewport, touch=touch)
+    page.goto(f"{base_url}/?anim=0#/replay/{room}")
+    page.wait_for_selector("[data-testid=report-steps] li")
+    assert page.get_attribute("[data-testid=replay-pos]", "data-v") == "0"
+    assert page.inner_text("[data-testid=report-turn]").strip() == "Turn 1"
+    steps = page.locator("[data-testid=report-steps] li").all_inner_texts()
+    first = resolved[0]["events"]
+    assert len(steps) == len(first) - [e["type"] for e in first].index("orders"), steps
+    assert steps[0].startswith("Orders: Bot 1 (Red): "), steps
+    assert any(s.startswith("Scores: ") for s in steps), steps
+    for line in steps:
+        assert not re.search(CODES, line), line
+    assert "appear here" not in page.inner_text("[data-testid=turn-report]")
+    # the map stays the game's start until a step of the report is chosen: then the map turn 1 left
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
+    page.locator("[data-testid=report-steps] li").last.click()
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "1"
+    page.screenshot(path=str(artifacts / f"45-expeditions-replay-report-{tag}.png"), full_page=touch)
+    # the replay's next turn: turn 1 resolved, its report; the one after: turn 2's
+    page.click("[data-testid=replay-next-turn]")
+    page.wait_for_function("(v) => document.querySelector('[data-testid=replay-pos]').dataset.v === String(v)",
+                           arg=resolved[0]["v"])
+    assert page.inner_text("[data-testid=report-turn]").strip() == "Turn 1"
+    page.click("[data-testid=replay-next-turn]")
+    page.wait_for_function("(v) => document.querySelector('[data-testid=replay-pos]').dataset.v === String(v)",
+                           arg=resolved[1]["v"])
+    assert page.inner_text("[data-testid=report-turn]").strip() == "Turn 2"
+    assert page.locator("[data-testid=report-steps] li").first.inner_text().startswith("Orders: ")
+    page.screenshot(path=str(artifacts / f"46-expeditions-replay-turn-2-{tag}.png"), full_page=touch)
+    # the same report in every language of the page
+    for lang, (turn_one, orders) in TURN_ONE.items():
+        page.goto(f"{base_url}/?anim=0&lang={lang}#/replay/{room}")
+        page.wait_for_selector(f"html[lang={lang}] [data-testid=report-steps] li")
+        assert page.inner_text("[data-testid=report-turn]").strip() == turn_one, lang
+        words = page.locator("[data-testid=report-steps] li").all_inner_texts()
+        assert words[0].startswith(orders) and len(words) == len(steps), (lang, words[:2])
+        for line in words:
+            assert not re.search(CODES, line), (lang, line)
+    assert not page.errors, page.errors

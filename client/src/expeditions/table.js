@@ -143,8 +143,8 @@ export class ExpeditionsTable {
     this.draw();
   }
 
-  /** A replay's version on the map (ui/replay.js): the reports of the turns resolved up to it, the
-   *  latest stepped through when `animate`. */
+  /** A replay's version on the map (ui/replay.js): the reports of the turns resolved up to it (before the
+   *  first resolves, that turn's told ahead: `replayReports`), the latest stepped through when `animate`. */
   replayAt(view, reports, animate) {
     this._stop();
     this.animating = false;
@@ -242,7 +242,8 @@ export class ExpeditionsTable {
   drawMap() {
     const d = this.draft, t = this.t;
     const rep = this.reports[this.shownReport];
-    const then = this.earlier && rep.view ? rep.view : this.view;
+    // a report stepped through on the map its turn left: an earlier turn's, or a replay's told ahead
+    const then = (this.earlier || (rep?.ahead && this.step >= 0)) && rep.view ? rep.view : this.view;
     const live = then === this.view;
     const ui = { whole: this.whole, selected: d && this.canOrder && live ? d.island : null,
       options: new Set(this.canOrder && live ? this.optionIslands() : []), recent: new Set() };

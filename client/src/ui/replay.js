@@ -32,6 +32,16 @@ export function turnStarts(views) {
   return out;
 }
 
+/** The turn reports a replay's table holds at version `v` (`reports`: each version's report or null): those of
+ *  the turns resolved up to it; while the first turn is still being ordered, that turn's report, told ahead
+ *  (`ahead`: stepped through on the map the turn leaves, not on the position's). */
+export function replayReports(reports, v) {
+  const resolved = reports.slice(0, v + 1).filter(Boolean);
+  if (resolved.length) return resolved;
+  const first = reports.find(Boolean);
+  return first ? [{ ...first, ahead: true }] : [];
+}
+
 export class Replay {
   constructor(page, root, id) {
     this.page = page;
@@ -102,7 +112,8 @@ export class Replay {
     if (this.expeditions) {
       const speed = initialSpeed();
       this.table = new ExpeditionsTable(holder, { state: this.state, t, act, replay: true, speed: () => speed });
-      this.reports = this.events.map((ev) => { const r = reportOf(ev); return r.length ? { turn: turnOf(r), events: r } : null; });
+      // each turn's report with the map it left (the version that resolved it), as a live table keeps them
+      this.reports = this.events.map((ev, v) => { const r = reportOf(ev); return r.length ? { turn: turnOf(r), events: r, view: this.views[v] } : null; });
     } else {
       this.log = new QuietLog(`replay:${rec.id}`);
       this.table = new Table(holder, { state: this.state, log: this.log, t, act, replay: true });
@@ -115,7 +126,7 @@ export class Replay {
     v = Math.max(0, Math.min(this.views.length - 1, v));
     const table = this.table;
     if (this.expeditions) {
-      table.replayAt(this.views[v], this.reports.slice(0, v + 1).filter(Boolean), animate && v === this.v + 1 && !!this.reports[v]);
+      table.replayAt(this.views[v], replayReports(this.reports, v), animate && v === this.v + 1 && !!this.reports[v]);
     } else if (animate && v === this.v + 1) {
       table.show({ status: 'applied', prev: this.views[this.v], events: this.events[v], view: this.views[v] });
     } else {
