@@ -6,7 +6,8 @@ games; run it before and after a refactoring, compiled and as plain Python.
     python -m bench.digest [--seeds 80]
 
 Each game is played by the random bot from its seed; its transcript is serialised with sorted keys and
-hashed. The total games printed must be at least 900 for the refactoring proof of issue 10.
+hashed. The total games printed must be at least 900 for a refactoring's proof (the engine's
+behaviour unchanged).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from server.game.bots import RandomBot
 from server.lobby.tongiaki import Tongiaki
 from server.patch import diff
 
-GAMES = [(["red", "blue", "green"], {"free_follow_up": True}, 3175),   # the slow game
+GAMES = [(["red", "blue", "green"], {"free_follow_up": True}, 3175),   # a slow game: long R9 searches
          (["red", "blue", "green", "yellow", "orange", "purple"], {}, 4059)]
 
 

@@ -229,7 +229,7 @@ async def search_rooms(url: str, rooms: int, decisions: list[int], stop: asyncio
 
 async def slow_games(url: str, redis_url: str, prefix: str, pace: float, figures: dict[str, float],
                      stop: asyncio.Event) -> None:
-    """Replays the two slowest games of issue 15 (bench/held.py GAMES: seed 3175, 3 colours with a free
+    """Replays the two slowest games known (bench/held.py GAMES: seed 3175, 3 colours with a free
     follow-up, and seed 4059, 6 colours), over and over until `stop`, unmeasured, beside the measured
     rooms: one person per seat, each action sent `pace` seconds after the one before was answered (0.1 s:
     ten times the pace of a brisk table, so that a 30 s run meets the long steps). A room's seed

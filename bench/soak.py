@@ -1,18 +1,18 @@
 """Soak under attack: normal rooms play while attackers run, all on loopback, against one `tongiaki serve`
-process (embedded Redis). Each attacker of issues 14 and 30 runs alone for a phase, then all of them at
+process (embedded Redis). Each attacker (ATTACKS) runs alone for a phase, then all of them at
 once; every `--every` seconds it prints the attacker of the moment, the normal players' action
 round-trip p50/p99 in that window, the server's resident memory and Redis's `used_memory` (INFO memory),
 then per attacker the players' p99 over its phase, and a summary.
 
-    python -m bench.soak [--rooms 6] [--duration 60] [--every 5] [--attacks issue14,records,...]
+    python -m bench.soak [--rooms 6] [--duration 60] [--every 5] [--attacks sockets,records,...]
 
 Normal players connect from 127.0.0.1, each attacker from its own loopback address (127.0.0.x), so the
-per-address caps bind the attackers and not the players. The attackers (ATTACKS): issue 14's set — slow
-readers (never read, flood `room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types
+per-address caps bind the attackers and not the players. The attackers (ATTACKS): the socket abusers —
+slow readers (never read, flood `room_join {since: 0}`), log bombs (payloads 400 levels deep, packet types
 4/5/6, empty frames), identity switchers (`connect` events), a lobby flooder (rooms up to the cap,
 `lobby_watch` from four sockets), a chat spammer with eleven sockets, a seat squatter (sits in waiting
 rooms and drops), a connection flood (100 sockets and 100 bare Engine.IO transports at once from one
-address) — and issue 30's: a records API flood (`GET /api/games/<id>` of a live game, 100/s), Engine.IO
+address) — then a records API flood (`GET /api/games/<id>` of a live game, 100/s), Engine.IO
 garbage frames (websocket and long-polling), bot starvation (rooms full of search bots from throwaway
 people), TCP holds (400 idle connections), a room flood and a session flood (token-less connections)."""
 
@@ -310,8 +310,8 @@ async def connection_flood(url: str, stats: Stats, stop: asyncio.Event, source: 
 
 async def records_flood(url: str, stats: Stats, stop: asyncio.Event, source: str, room: dict[str, str],
                         rate: float = 100.0) -> None:
-    """`GET /api/games/<id>` of a live normal game, `rate` times a second from one address (issue 30 §2:
-    each rebuilt the live replay, 10-14 ms of CPU)."""
+    """`GET /api/games/<id>` of a live normal game, `rate` times a second from one address (unchecked,
+    each would rebuild the live replay: 10-14 ms of CPU)."""
     async with session(source) as http:
         async def get(target: str) -> None:
             try:
@@ -343,8 +343,8 @@ GARBAGE_BINARY = (b"\xc1", b"\x00\xff", b"\x93\x01\x02\x03")
 
 
 async def engineio_garbage(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
-    """Frames that do not decode, by websocket (text and binary) and by long-polling POST (issue 30 §3:
-    Engine.IO logged a 491-byte traceback for each "9" or "-1", outside any log budget), until the
+    """Frames that do not decode, by websocket (text and binary) and by long-polling POST (unchecked,
+    Engine.IO logs a 491-byte traceback for each "9" or "-1", outside any log budget), until the
     server closes the socket; then again."""
     async with session(source) as http:
         async def attack() -> None:
@@ -376,8 +376,8 @@ async def engineio_garbage(url: str, stats: Stats, stop: asyncio.Event, source: 
 
 async def bot_starvation(url: str, stats: Stats, stop: asyncio.Event, source: str, people: int = 4,
                          rooms: int = 3, seats: int = 5) -> None:
-    """Throwaway people (no token: a new person each) fill rooms with search bots and start them (issue 30
-    §4: 12 rooms of 5 search bots took a greedy bot from 12 ms to 10-32 s a move)."""
+    """Throwaway people (no token: a new person each) fill rooms with search bots and start them (unchecked,
+    12 rooms of 5 search bots take a greedy bot from 12 ms to 10-32 s a move)."""
     async with session(source) as http:
         socks: list[socketio.AsyncClient] = []
         try:
@@ -414,7 +414,7 @@ async def bot_starvation(url: str, stats: Stats, stop: asyncio.Event, source: st
 
 async def tcp_holds(url: str, stats: Stats, stop: asyncio.Event, source: str, hold: int = 400) -> None:
     """Up to `hold` idle TCP connections from one address, each opened again when the server closes it
-    (issue 30 §5: 19,920 idle connections used the server's file descriptors)."""
+    (unchecked, idle connections use up the server's file descriptors)."""
     host, port = url.removeprefix("http://").split(":")
 
     async def one() -> None:
@@ -439,7 +439,7 @@ async def tcp_holds(url: str, stats: Stats, stop: asyncio.Event, source: str, ho
 
 async def room_flood(url: str, stats: Stats, stop: asyncio.Event, source: str) -> None:
     """Fresh people (no token) from one address, each creating public rooms up to the per-person cap, then
-    gone (issue 30 §6: 1,620 public rooms in 20 s pushed a real room out of the lobby list)."""
+    gone (unchecked, 1,620 public rooms in 20 s push a real room out of the lobby list)."""
     async with session(source) as http:
         async def attack() -> None:
             sio = await client(url, source, http)
@@ -455,7 +455,7 @@ async def room_flood(url: str, stats: Stats, stop: asyncio.Event, source: str) -
 
 async def session_flood(url: str, stats: Stats, stop: asyncio.Event, source: str, together: int = 10) -> None:
     """Connections without a token from one address, connected and dropped at once, `together` at a time
-    (issue 30 §6: 3,000 in 7 s wrote 3,000 sessions kept 30 days)."""
+    (unchecked, 3,000 in 7 s write 3,000 sessions kept 30 days)."""
     async with session(source) as http:
         async def one() -> None:
             try:
@@ -492,7 +492,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 ATTACKS = {
-    "issue14": "issue 14's set (slow readers, log bombs, identity switches, lobby flood, chat spam, squatter, "
+    "sockets": "socket abusers (slow readers, log bombs, identity switches, lobby flood, chat spam, squatter, "
                "connection flood)",
     "records": "records API flood (GET /api/games/<live id>, 100/s)",
     "garbage": "Engine.IO garbage frames (websocket and long-polling)",
@@ -709,7 +709,7 @@ async def attack_only(url: str, kinds: list[str]) -> None:
                 await asyncio.sleep(2)
             await watcher.disconnect()
     attackers: list[Any] = [find_target()]
-    if "issue14" in kinds:
+    if "sockets" in kinds:
         attackers += [
             *(slow_reader(url, stats, stop, "127.0.0.2", target) for _ in range(3)),
             log_bomb(url, stats, stop, "127.0.0.3"),

@@ -73,10 +73,10 @@ def _count_vectors(caps: tuple[int, ...], total: int, low: int) -> tuple[tuple[i
 MEMO_ENTRIES = 256
 """Entries each landing memo keeps; a process forgets a memo all at once when it is full. The memos
 serve the R9 chain searches within a step, whose questions repeat; across games they barely help.
-Measured over 400 random games and the two slowest of issue 15 in one process (interleaved, two runs
+Measured over 400 random games and the two slowest of bench/held.py in one process (interleaved, two runs
 each): the engine took 11.1–12.7 s at 128 entries, 12.4–14.1 s at 512, 13.4–13.8 s at 2,048, and the
 slowest step was no longer; a search bot's decisions took as long at 256 as at 2,048. What they cost is
-memory: at 20,000 entries (the old bound) ~100 MB more after 600 games, and a server filled them for
+memory: at 20,000 entries ~100 MB more after 600 games, and a server with a large bound fills them for
 hours, its memory growing all that while (`bench.soak`: +9 MB in 9 minutes at 2,048 entries, flat
 with none)."""
 

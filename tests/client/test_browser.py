@@ -1,4 +1,4 @@
-"""The browser client in real headless Chromium against the real server (issue 4's proof).
+"""The browser client in real headless Chromium against the real server.
 
 Each test drives pages the way people do (pointing and clicking on the SVG board and the buttons) and
 saves screenshots of the key screens under test-artifacts/client/."""
@@ -46,7 +46,7 @@ def test_lobby_create_add_bots_and_play_a_whole_game_by_clicking(browser: Any, c
     page.click("[data-testid=bot-add-2]")
     page.wait_for_selector("[data-seat='2'].seat-bot")
     assert "Hina" in page.locator("[data-seat='0']").inner_text()
-    # each bot's level: intermediate (greedy) unless the host chooses another (issue 13)
+    # each bot's level: intermediate (greedy) unless the host chooses another
     assert page.locator("[data-seat='1'] .tag.bot").inner_text() == "bot · intermediate"
     page.select_option("[data-testid=bot-level-2]", "random")
     page.wait_for_selector("[data-seat='2'] .tag.bot[data-level=random]")

@@ -162,7 +162,7 @@ def test_a_board_that_grows_is_framed_on_its_islands(browser: Any, contexts: lis
     """Bots' voyages grow the board (larger than the screen at a readable scale: it scrolls): after each
     growth the tile just placed is wholly in view, and the islands' centre is in the middle of the clear
     part of the board, or as near it as keeps that tile in view (the tile then lies at the clear part's
-    edge) — not the old centre, which left half the screen empty sea and the islands clipped."""
+    edge) — not the board's centre, which can leave half the screen empty sea and the islands clipped."""
     phone = size == "phone"
     page = open_page(browser, contexts, viewport=PHONE if phone else DESKTOP, touch=phone)
     bots_only_room(page, base_url, "?anim=4", seats=3, pace=0.3)
@@ -171,7 +171,7 @@ def test_a_board_that_grows_is_framed_on_its_islands(browser: Any, contexts: lis
     wait_for_growths(page, 3)
     grown = page.evaluate("window.__grown")
     page.screenshot(path=str(artifacts / f"53-camera-growth-{size}.png"))
-    # the table fills the window and no more: the page itself does not scroll (it did by 9 px on a desktop)
+    # the table fills the window and no more: the page itself does not scroll
     assert page.evaluate("document.documentElement.scrollHeight - innerHeight") <= 0
     slack = 12   # px: the pad the camera keeps, and a tile's hexagon against its drawn box
     bad = []

@@ -414,9 +414,9 @@ def test_an_order_is_changed_and_withdrawn_until_the_turn_resolves_and_the_clock
 
 def test_a_person_holding_two_seats_makes_changes_and_withdraws_each_seats_order(
         browser: Any, contexts: list[Any], base_url: str) -> None:
-    """Issue 33: one person at two seats (a hot seat) picks the seat whose order the form makes; the
+    """One person at two seats (a hot seat) picks the seat whose order the form makes; the
     second seat's order, and the first one's while the second has none in, are changed and withdrawn on
-    their own (before, a change went to whichever seat had no order in)."""
+    their own (a change does not go to whichever seat has no order in)."""
     host = open_page(browser, contexts, viewport=PHONE, touch=True)
     room = create_expeditions_table(host, base_url)
     assert host.evaluate("(room) => window.__tongiaki.net.request('sit', {room, seat: 1})", room)["ok"]

@@ -1,4 +1,4 @@
-"""The table a person wants to sit at (issue 11), in real Chromium against the real server: nothing
+"""The table a person wants to sit at, in real Chromium against the real server: nothing
 half-chosen is lost while thinking, the clock is visible, the turn is signalled, the board is reachable by
 thumb and keyboard. Screenshots go to test-artifacts/client/."""
 
@@ -96,7 +96,7 @@ def test_a_half_made_choice_survives_a_quiet_spell(browser: Any, contexts: list[
 
 def test_a_half_made_choice_survives_a_reload_of_the_page(browser: Any, contexts: list[Any], base_url: str,
                                                          artifacts: Path) -> None:
-    """The same seat, the same version, the same half-made choice after a reload (issue 11: nothing
+    """The same seat, the same version, the same half-made choice after a reload (nothing
     half-chosen is lost unless the game's version changed); sent, it is forgotten."""
     page = open_page(browser, contexts, viewport={"width": 1366, "height": 768})
     create_table(page, base_url, name="Maya", seats=2)
@@ -424,7 +424,7 @@ LOGGED_JS = r"""
 def test_a_reload_while_moves_are_still_being_shown_loses_none_of_the_log(browser: Any, contexts: list[Any],
                                                                          base_url: str) -> None:
     """Each move's lines join the game log as its animation plays, so a page reloaded while moves wait to be
-    shown used to lose their lines (the reloaded page starts from a snapshot of the present). The log knows
+    shown would lose their lines (the reloaded page starts from a snapshot of the present). The log knows
     up to which version it is whole, and the page fills in the versions it missed from the server's action
     log: its lines are then the same as a late spectator's, read from the server alone."""
     watcher = open_page(browser, contexts)

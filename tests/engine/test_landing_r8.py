@@ -147,8 +147,8 @@ def test_r8_r9_counting_shortcut_agrees_with_every_landing():
 
 
 def test_r8_landing_memos_stay_bounded_and_agree_after_forgetting():
-    """The landing memos of a long-running process keep at most `MEMO_ENTRIES` entries each (a server
-    filled them for hours and its memory grew for as long: issue 14); what they answer after forgetting
+    """The landing memos of a long-running process keep at most `MEMO_ENTRIES` entries each (unbounded,
+    a server fills them for hours and its memory grows for as long); what they answer after forgetting
     is what they answered before."""
     from itertools import product
 

@@ -1,4 +1,4 @@
-"""The bot queue is fair by design (issue 30): a clock's or takeover's decision first, then random and
+"""The bot queue is fair by design: a clock's or takeover's decision first, then random and
 greedy bots, then searches, each class on its own stream; a re-post replaces its job; a job whose
 decision the game moved past is dropped before any thinking."""
 

@@ -1,4 +1,4 @@
-"""Bots at a live table (issue 13): each bot seat plays at its level, thinking in a worker process
+"""Bots at a live table: each bot seat plays at its level, thinking in a worker process
 (server/bots/thinking.py), so a bot at full budget never stalls the other rooms of its server process."""
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ async def test_a_quick_bot_answers_at_once_beside_rooms_of_search_bots(server, c
 
 
 async def test_a_bot_waits_its_pace_once_per_turn(server, clients, store):
-    """A bot's turn is one pace and then all its decisions (a chain of them: R6-R9) at once: at a second
-    a decision, a turn of five took five seconds and more (issue 31)."""
+    """A bot's turn is one pace and then all its decisions (a chain of them: R6-R9) at once (a pace per
+    decision would make a turn of five decisions take five paces)."""
     player, = await people(server.url, clients, "Player")
     pace = 1.5   # long beside a decision's round trip, even on a loaded machine
     room = (await player.ok("room_create", {"name": "paced", "seats": 2, "bot_pace": pace, "first": 0}))["room"]["id"]

@@ -346,7 +346,7 @@ async def test_the_deadline_resolves_the_turn_without_the_missing_orders(server,
 
 
 async def test_a_live_turns_clock_starts_once_its_report_was_seen(server, clients, store):
-    """Issue 33 point 3: the report of turn 1 plays before turn 2's deadline runs. The clock waits for every
+    """The report of turn 1 plays before turn 2's deadline runs. The clock waits for every
     connected seated person's `report_seen` (a spectator's counts for nothing), and at most REPORT_WAIT
     seconds; an order stored meanwhile does not move it back."""
     from server.lobby.expeditions import REPORT_WAIT

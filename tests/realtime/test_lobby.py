@@ -104,7 +104,7 @@ async def test_create_list_join_sit_bots_and_live_lobby_updates(server, clients)
     assert state["seats"][2]["kind"] == "empty"
     assert (await host.call("room_start", {"room": room}))["error"]["code"] == "seats_empty"
 
-    # a bot's level: greedy unless the host chooses (issue 13); changed before the start; shown to all
+    # a bot's level: greedy unless the host chooses; changed before the start; shown to all
     state = (await host.ok("bot_add", {"room": room, "seat": 2, "level": "search"}))["room"]
     assert state["seats"][2]["level"] == "search"
     state = (await host.ok("bot_level", {"room": room, "seat": 2, "level": "random"}))["room"]

@@ -1,4 +1,4 @@
-"""Long engine steps leave the event loop (server/lobby/offload.py, issue 15): the step of the 6-colour game
+"""Long engine steps leave the event loop (server/lobby/offload.py): the step of the 6-colour game
 seed 4059 whose R9 search exhausts an endless chain (RULES.md R9) runs in the engine worker while the loop
 goes on serving, and gives exactly what the same step gives on the loop; short steps stay on the loop
 with their live game; an illegal action is refused the same way from either place."""

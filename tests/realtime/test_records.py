@@ -94,7 +94,7 @@ async def test_every_finished_game_is_kept_and_served(server, clients, store):
     assert {a["colour"] for a in body["actions"] if a["how"] == "bot"} == {"green"}
     assert all(a["by"] is None for a in body["actions"] if a["how"] == "bot")
     assert [s["kind"] for s in body["seats"]] == ["human", "human", "bot"]
-    assert [s["level"] for s in body["seats"]] == [None, None, "greedy"]   # the bot's level (issue 12)
+    assert [s["level"] for s in body["seats"]] == [None, None, "greedy"]   # the bot's level
     assert body["result"] == snapshot["view"]["result"]
     # the record replays to the events every client received and to the final view
     record = GameRecord(**body)

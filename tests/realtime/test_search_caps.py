@@ -1,4 +1,4 @@
-"""Caps on search bots (issue 30): per room, per person (the open rooms they host) and in total (the rooms
+"""Caps on search bots: per room, per person (the open rooms they host) and in total (the rooms
 at play), each refused with a clear code that changes nothing."""
 
 from __future__ import annotations
