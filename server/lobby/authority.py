@@ -316,11 +316,13 @@ class Authority:
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
         check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
         state, view = step.state, pack(after)
-        if not await self.store.games.commit(room.id, held.v, state=state, view=view, deciding=deciding,
-                                             message=message, action=line, cap=self.timings.patch_log, check=check,
-                                             room=held.room_raw, began=(began, began_v), proc=self.lobby.proc,
-                                             turn_at=turn_at):
+        committed = await self.store.games.commit(room.id, held.v, state=state, view=view, deciding=deciding,
+                                                  message=message, action=line, cap=self.timings.patch_log,
+                                                  check=check, room=held.room_raw, began=(began, began_v),
+                                                  proc=self.lobby.proc, turn_at=turn_at)
+        if committed is None:
             return None
+        local = not committed.heard_elsewhere   # no other process has a socket in the room: tell only ours
         keep = self.live_games and live is not None
         stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state,
                             view=view)
@@ -331,10 +333,10 @@ class Authority:
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
         # clients heal gaps with `since`.
         try:
-            await self.outbox.game_message(room.id, message)
+            await self.outbox.game_message(room.id, message, local=local)
             self.metrics.messages += 1
             self.metrics.accepted(time.monotonic() - arrived)
-            await self._send_private(room, v, step.privates)
+            await self._send_private(room, v, step.privates, local=local)
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
             self._sent[room.id] = max(v, self._sent.get(room.id, 0))
@@ -534,10 +536,11 @@ class Authority:
                     out.append((seat.person, {"room": room.id, "v": v, "actions": mine}))
         return out
 
-    async def _send_private(self, room: Room, v: int, privates: dict[str, Any]) -> None:
-        """The `legal` events of version v: to each person what their seat alone may see."""
+    async def _send_private(self, room: Room, v: int, privates: dict[str, Any], *, local: bool = False) -> None:
+        """The `legal` events of version v: to each person what their seat alone may see (`local`: to this
+        process's sockets only)."""
         for person, payload in self._payloads(room, v, privates):
-            await self.outbox.legal(room.id, person, payload)
+            await self.outbox.legal(room.id, person, payload, local=local)
 
     # -- broadcasts --------------------------------------------------------------------------------
     async def resend(self, room: Room, head: Head, now: float) -> None:

@@ -64,7 +64,8 @@ class Connection:
 
 class SocketOutbox:
     """The lobby's Outbox: one emit per message to a Socket.IO room (encoded once, fanned out by the
-    client manager to every process)."""
+    client manager to every process hearing the room; `local`: to this process's sockets alone, python-
+    socketio's `ignore_queue`)."""
 
     def __init__(self, sio: socketio.AsyncServer) -> None:
         self.sio = sio
@@ -72,11 +73,11 @@ class SocketOutbox:
     async def room_changed(self, room_id: str, state: dict[str, Any]) -> None:
         await self.sio.emit("room", state, room=room_channel(room_id))
 
-    async def game_message(self, room_id: str, message: dict[str, Any]) -> None:
-        await self.sio.emit("game", message, room=room_channel(room_id))
+    async def game_message(self, room_id: str, message: dict[str, Any], *, local: bool = False) -> None:
+        await self.sio.emit("game", message, room=room_channel(room_id), ignore_queue=local)
 
-    async def legal(self, room_id: str, person: str, payload: dict[str, Any]) -> None:
-        await self.sio.emit("legal", payload, room=person_channel(room_id, person))
+    async def legal(self, room_id: str, person: str, payload: dict[str, Any], *, local: bool = False) -> None:
+        await self.sio.emit("legal", payload, room=person_channel(room_id, person), ignore_queue=local)
 
     async def lobby_changed(self, update: dict[str, Any]) -> None:
         await self.sio.emit("lobby", update, room=LOBBY)

@@ -194,11 +194,11 @@ async def test_a_stored_move_whose_broadcast_fails_is_acknowledged_and_resent(se
     real = lobby.outbox.game_message
     failed: list[int] = []
 
-    async def broken_once(room_id, message):
+    async def broken_once(room_id, message, **how):
         if not failed:
             failed.append(message["v"])
             raise ConnectionError("the Redis link went away")
-        await real(room_id, message)
+        await real(room_id, message, **how)
 
     lobby.outbox.game_message = broken_once
     try:

@@ -4,6 +4,7 @@ sockets in, and only those; the lobby reaches every process. Two servers sharing
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 from tablekit import Client, InProcessServer, table
@@ -59,6 +60,50 @@ async def test_a_process_hears_the_tables_it_has_sockets_in_and_the_lobby_only(c
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(20 + i), stop_at=18)
                                                 for i, p in enumerate(players))), 60)
         assert not [e for e, r in on_b[before:] if e == "game"]
+    finally:
+        for s in (a, b):
+            await s.stop()
+
+
+def published_by(server: InProcessServer) -> list[tuple[str, str]]:
+    """Records (channel, event) of every broadcast this process puts on pub/sub."""
+    manager = server.app[SIO].manager
+    assert isinstance(manager, Fanout)
+    published: list[tuple[str, str]] = []
+    enqueue = manager._enqueue
+
+    def recording(text, channel=None):
+        published.append((channel or manager.channel, json.loads(text).get("event", "")))
+        enqueue(text, channel)
+
+    manager._enqueue = recording
+    return published
+
+
+async def test_a_move_goes_through_pub_sub_only_while_another_process_has_a_socket_at_the_table(config, clients,
+                                                                                              store):
+    a, b = [await InProcessServer(config).start() for _ in range(2)]
+    try:
+        from_a = published_by(a)
+        room, players = await table(a.url, humans=2, first=0)   # every socket of the table on A
+        clients.extend(players)
+        channel = a.app[SIO].manager.table_channel(room)
+        started = len(from_a)   # (the start goes out as any change of the room does)
+        await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(i), stop_at=8)
+                                                for i, p in enumerate(players))), 60)
+        moves = [e for c, e in from_a[started:] if c == channel and e in ("game", "legal")]
+        assert not moves, f"{len(moves)} moves published that no other process hears"
+        # a spectator on B: from its join on, every move reaches B through pub/sub, and B's socket follows
+        looker = await Client("looker").connect(b.url)
+        clients.append(looker)
+        await looker.join(room)
+        before = len(from_a)
+        await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(10 + i), stop_at=14)
+                                                for i, p in enumerate(players))), 60)
+        final = await store.games.snapshot(room)
+        await looker.wait(lambda: looker.v(room) == final["v"])
+        assert looker.view(room) == final["view"]
+        assert [e for c, e in from_a[before:] if c == channel and e == "game"]
     finally:
         for s in (a, b):
             await s.stop()

@@ -46,7 +46,16 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
-return {1, tonumber(ARGV[2])}
+-- whether a socket of another process watches the room (KEYS[5], the watchers' fields `{process}|{sid}`;
+-- ARGV[17] this process's `{process}|`, empty: taken as yes): only then must this version's broadcasts
+-- go through pub/sub (a process starts watching a room before it reads the room's game)
+local elsewhere = 0
+if ARGV[17] == '' then elsewhere = 1 end
+for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
+  if elsewhere == 1 then break end
+  if string.sub(field, 1, #ARGV[17]) ~= ARGV[17] then elsewhere = 1 end
+end
+return {1, tonumber(ARGV[2]), elsewhere}
 """
 
 # Starts the pending round's clock now (its start was put off for a report to be seen): KEYS = game hash;
@@ -75,6 +84,15 @@ action acknowledged to its player survives the primary's loss (docs/deploy.md, "
 REROUTED = (exceptions.MovedError, exceptions.AskError, exceptions.ClusterDownError, exceptions.TryAgainError,
             exceptions.ConnectionError, exceptions.TimeoutError, OSError)
 """What a cluster answers when a slot moved or its node is gone: the slot map is refreshed (`commit`)."""
+
+@dataclass(frozen=True)
+class Committed:
+    """A commit that applied. `heard_elsewhere`: a socket of another process watches the room, so the
+    version's broadcasts must go through pub/sub; when none does, this process's own sockets are all
+    there is to tell (a process that starts watching later reads the game after this commit)."""
+
+    heard_elsewhere: bool = True
+
 
 HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
 GAME_FIELDS = (*HEAD_FIELDS, "state", "view")
@@ -126,6 +144,11 @@ class StoredGame(Head):
 
     state: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
     view: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
+
+
+def _committed(answer: list[Any]) -> Committed | None:
+    """COMMIT's answer as a Committed (None: it did not apply)."""
+    return Committed(heard_elsewhere=answer[2] == 1) if answer[0] == 1 else None
 
 
 KINDS = ("game", "patches", "actions")
@@ -185,24 +208,26 @@ class Games:
     async def commit(self, room_id: str, v: int, *, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
                      room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
-                     turn_at: float | None = None) -> bool:
+                     turn_at: float | None = None) -> Committed | None:
         """Stores version v+1 (`state`: engine bytes, `view`: msgpack, `deciding`: the colours to decide,
         `message`: the game message, kept in the patch log of at most `cap` messages, `action`: the action
         log's line) if the stored version is still v and, when `room` (the stored bytes) is given, the room
         is unchanged; and brings the room's timer forward to `check`. `began`: when and at which version the
         pending round began (None: with this version); `proc`: the process storing it (see `alive`);
-        `turn_at`: when the deciding colour's turn began (None: now). True when it did."""
+        `turn_at`: when the deciding colour's turn began (None: now). None when it did not apply. The
+        commit reads the room's watchers (`P:watch:{id}`, server/lobby/store/presence.py), never writes them."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
         keys = [self.keys.key("game", room_id), self.keys.key("patches", room_id), self.keys.key("actions", room_id),
-                self.keys.key("room", room_id)]
+                self.keys.key("room", room_id), self.keys.key("watch", room_id)]
         args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
-                                  cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at]
+                                  cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at,
+                                  f"{proc}|" if proc else ""]
         if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
             # (a timer brought forward for an action that did not apply only costs a look)
             forward = [self.timers.schedule(room_id, check, earlier_only=True)] if check is not None else []
-            ok, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
-            return bool(ok)
+            answer, *_ = await asyncio.gather(self._commit_on_room_node(room_id, v, keys, args), *forward)
+            return answer
         # one round trip: the commit, the timer and, with replicas, the wait for one of them to have the
         # commit (WAIT counts this connection's writes: in the same pipeline)
         def commit(pipe: Any) -> None:
@@ -212,13 +237,14 @@ class Games:
             if self.replicas:
                 pipe.wait(self.replicas, REPLICA_WAIT_MS)
 
-        (ok, _), *rest = await self._by_hash(COMMIT, commit)
-        if self.replicas and ok == 1 and rest[-1] < self.replicas:
+        answer, *rest = await self._by_hash(COMMIT, commit)
+        if self.replicas and answer[0] == 1 and rest[-1] < self.replicas:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         rest[-1], self.replicas, REPLICA_WAIT_MS)
-        return bool(ok == 1)
+        return _committed(answer)
 
-    async def _commit_on_room_node(self, room_id: str, v: int, keys: list[str], args: list[EncodableT]) -> bool:
+    async def _commit_on_room_node(self, room_id: str, v: int, keys: list[str],
+                                   args: list[EncodableT]) -> Committed | None:
         """The commit on a cluster, waiting for a replica: the script and `WAIT` sent over one connection of
         the node that owns the room's slot (WAIT counts the writes of its own connection, and redis-py's
         cluster client would send each command on a connection of its choosing). A redirection (the slot
@@ -233,21 +259,22 @@ class Games:
                 if not holders:
                     raise exceptions.ClusterDownError(f"slot {slot} is not covered")
                 replicas = self.replicas_of.get(holders[0].name, 0)
-                ok, waited = await self._script_and_wait(holders[0], keys, args, replicas)
+                answer, waited = await self._script_and_wait(holders[0], keys, args, replicas)
                 break
             except REROUTED:
                 if attempt == 2:
                     raise
                 await cluster.nodes_manager.initialize()
-        if replicas and ok and waited < replicas:
+        committed = _committed(answer)
+        if replicas and committed and waited < replicas:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         waited, replicas, REPLICA_WAIT_MS)
-        return ok
+        return committed
 
     async def _script_and_wait(self, node: ClusterNode, keys: list[str], args: list[EncodableT],
-                               replicas: int) -> tuple[bool, int]:
-        """COMMIT on `node`, then `WAIT replicas` on the same connection, in one round trip: whether it
-        applied and how many replicas had it. A node that lost its scripts (restarted, promoted) gets the
+                               replicas: int) -> tuple[list[Any], int]:
+        """COMMIT on `node`, then `WAIT replicas` on the same connection, in one round trip: the script's
+        answer and how many replicas had it. A node that lost its scripts (restarted, promoted) gets the
         script's body."""
         for command, script in (("EVALSHA", self._commit.sha), ("EVAL", COMMIT)):
             commands = [PipelineCommand(0, command, script, len(keys), *keys, *args)]
@@ -260,7 +287,7 @@ class Games:
             if isinstance(answer, Exception):
                 raise answer
             waited = commands[-1].result if replicas else 0
-            return answer[0] == 1, waited if isinstance(waited, int) else 0
+            return answer, waited if isinstance(waited, int) else 0
         raise exceptions.NoScriptError("the commit script could not be loaded")
 
     async def report_seen(self, room_id: str, *, began_v: int, person: str, ttl: float) -> set[str]:
