@@ -47,6 +47,32 @@ function tileButtons(d, out) {
   out.push({ id: 'place', label: 'btn.place', enabled: can, primary: true });
 }
 
+/** The rotate and place buttons of a tile decision, pressed: the tile in hand turned, or placed. */
+function tilePress(d, id) {
+  if (!id.startsWith('rotate:') && id !== 'place') return undefined;
+  const pc = d._previewCell();
+  if (!pc) return { error: 'err.choose_cell' };
+  const rots = d._rotationsAt(pc);
+  if (id === 'place') {
+    const rot = rots.includes(d.sel.rotation) ? d.sel.rotation : rots[0];
+    const a = d.legal.find((x) => (x.type === 'place_tile' && same(x.cell, pc) && x.rotation === rot) || (x.type === 'turn_tile' && x.rotation === rot));
+    return a ? { send: clone(a) } : notHere;
+  }
+  const i = Math.max(0, rots.indexOf(d.sel.rotation));
+  const step = Number(id.slice(7));
+  d.sel.rotation = rots[(i + step + rots.length) % rots.length];
+  return {};
+}
+
+/** The colonise button (a turn's or a restart's), pressed: the drastic choice waits for its confirmation. */
+function colonisePress(d, id) {
+  if (id !== 'colonise') return undefined;
+  const a = d.legal.find((x) => x.type === 'colonise');
+  if (!a) return notHere;
+  d.sel.confirm = clone(a);
+  return {};
+}
+
 /** The expansion of a turn, once its mode is chosen: take a boat back (an empty supply), the island, its beaches. */
 function expandClick(d, at) {
   const { hit, isl, b, beachHit, pending } = at;
@@ -92,7 +118,9 @@ function expandClick(d, at) {
  * - `prompt(d)` the prompt's i18n key and args;
  * - `click(d, at)` a board click (`at`: `hit`, `isl`, `b` the beach as a number, `beachHit`, `pending` the type of
  *   the action awaiting confirmation): {send: action}, {error: key}, {} (the selection changed), or undefined
- *   (the click means nothing here: `err.not_here`).
+ *   (the click means nothing here: `err.not_here`);
+ * - `press(d, id)` one of its buttons (`buttons`), the same results (Confirm and Undo of a pending confirmation,
+ *   and Clear, are every kind's: the input handles them).
  */
 export const HANDLERS = {
   setup: {
@@ -161,6 +189,10 @@ export const HANDLERS = {
       if (d.sel.mode === 'expand') return expandClick(d, at);
       return { error: 'err.choose_mode' };
     },
+    press(d, id) {
+      if (id.startsWith('mode:')) { d.sel = { mode: id.slice(5) }; if (d.sel.mode === 'expand') d._expandAuto(); return {}; }
+      return colonisePress(d, id);
+    },
   },
 
   restart: {
@@ -199,6 +231,7 @@ export const HANDLERS = {
       const a = L.find((x) => x.type === 'restart' && x.island === isl && x.beach === b);
       return a ? { send: clone(a) } : notHere;
     },
+    press: colonisePress,
   },
 
   migrate: {
@@ -269,6 +302,12 @@ export const HANDLERS = {
       d._autoLand();
       return d._landAuto();
     },
+    press(d, id) {
+      if (id.startsWith('colour:')) { d.sel.colour = id.slice(7); return {}; }
+      if (id !== 'confirm') return undefined;
+      const a = d._landExact();   // every boat placed by hand, before the input asks to confirm
+      return a ? { send: clone(a) } : { error: 'err.incomplete' };
+    },
   },
 
   place_tile: {
@@ -288,6 +327,7 @@ export const HANDLERS = {
       }
       return hit.hit === 'preview' ? d.press('rotate:1') : undefined;
     },
+    press: tilePress,
   },
 
   turn_tile: {
@@ -295,6 +335,7 @@ export const HANDLERS = {
     buttons: tileButtons,
     prompt(d) { return { key: 'prompt.turn_tile', args: { tile: d._tileInHand() } }; },
     click(d, { hit }) { return hit.hit === 'preview' ? d.press('rotate:1') : undefined; },
+    press: tilePress,
   },
 
   settle: {
@@ -473,17 +514,10 @@ export class DecisionInput {
     return {};
   }
 
-  /** A decision-bar button. Same return shape as click(). */
+  /** A decision-bar button. Same return shape as click(). Confirm and Undo of a pending confirmation, and
+   *  Clear, are every kind's; the rest go to the decision's handler. */
   press(id) {
-    const k = this.kind;
-    if (!k) return { error: 'err.not_your_turn' };
-    const L = this.legal;
-    if (id === 'colonise') {
-      const a = L.find((x) => x.type === 'colonise');
-      if (!a) return { error: 'err.not_here' };
-      this.sel.confirm = clone(a);
-      return {};
-    }
+    if (!this.kind) return { error: 'err.not_your_turn' };
     if (id === 'confirm' && this.sel.confirm) return { send: clone(this.sel.confirm) };
     if (id === 'undo') {
       const c = this.sel.confirm;
@@ -494,29 +528,6 @@ export class DecisionInput {
       return {};
     }
     if (id === 'clear') { this.reset(this.view, this.mine, this.actions); return {}; }
-    if (id.startsWith('mode:')) { this.sel = { mode: id.slice(5) }; if (this.sel.mode === 'expand') this._expandAuto(); return {}; }
-    if (id.startsWith('colour:')) { this.sel.colour = id.slice(7); return {}; }
-    if (id === 'confirm' && k === 'land') {
-      const a = this._landExact();
-      return a ? { send: clone(a) } : { error: 'err.incomplete' };
-    }
-    if (id.startsWith('rotate:')) {
-      const pc = this._previewCell();
-      if (!pc) return { error: 'err.choose_cell' };
-      const rots = this._rotationsAt(pc);
-      const i = Math.max(0, rots.indexOf(this.sel.rotation));
-      const step = Number(id.slice(7));
-      this.sel.rotation = rots[(i + step + rots.length) % rots.length];
-      return {};
-    }
-    if (id === 'place') {
-      const pc = this._previewCell();
-      if (!pc) return { error: 'err.choose_cell' };
-      const rots = this._rotationsAt(pc);
-      const rot = rots.includes(this.sel.rotation) ? this.sel.rotation : rots[0];
-      const a = L.find((x) => (x.type === 'place_tile' && same(x.cell, pc) && x.rotation === rot) || (x.type === 'turn_tile' && x.rotation === rot));
-      return a ? { send: clone(a) } : { error: 'err.not_here' };
-    }
-    return { error: 'err.not_here' };
+    return this.handler?.press?.(this, id) || notHere;
   }
 }

@@ -92,3 +92,59 @@ test('place_tile: a legal cell is chosen at its first rotation and previewed; an
   HANDLERS.place_tile.buttons(d, out);
   assert.deepEqual(out.map((b) => [b.id, b.enabled]), [['rotate:-1', true], ['rotate:1', true], ['place', true]]);
 });
+
+test('each handler presses only its own buttons; the rest are not here', () => {
+  const pressable = {
+    setup: [], settle: [], migrate: [],
+    turn: ['mode:royal', 'colonise'], restart: ['colonise'], land: ['colour:red', 'confirm'],
+    place_tile: ['rotate:1', 'place'], turn_tile: ['rotate:1', 'place'] };
+  for (const [kind, ids] of Object.entries(pressable)) {
+    const d = input(kind, [{ type: 'colonise' }]);
+    for (const id of ['mode:royal', 'colonise', 'colour:red', 'confirm', 'rotate:1', 'place']) {
+      const known = HANDLERS[kind].press?.(d, id) !== undefined;
+      assert.equal(known, ids.includes(id), `${kind} ${id}`);
+    }
+  }
+});
+
+test('turn: a mode button starts that mode afresh; colonise waits for its confirmation, then the input sends it', () => {
+  const legal = [{ type: 'expand', island: 'Tonga', beaches: [0] }, { type: 'royal', island: 'Samoa' }, { type: 'colonise' }];
+  const d = input('turn', legal);
+  assert.deepEqual(HANDLERS.turn.press(d, 'mode:royal'), {});
+  assert.deepEqual(d.sel, { mode: 'royal' });
+  assert.deepEqual(HANDLERS.turn.press(d, 'mode:expand'), {});
+  assert.deepEqual(d.sel, { mode: 'expand', island: 'Tonga', beaches: [] }, 'the only island is chosen by itself');
+  assert.deepEqual(HANDLERS.turn.press(d, 'colonise'), {});
+  assert.deepEqual(d.sel.confirm, { type: 'colonise' });
+  assert.deepEqual(d.press('confirm'), { send: { type: 'colonise' } });
+  assert.deepEqual(HANDLERS.turn.press(input('turn', legal.slice(0, 2)), 'colonise'), { error: 'err.not_here' });
+});
+
+test('land: a colour button picks the boats placed next; Confirm sends the exact landing, else asks for the rest', () => {
+  const legal = [{ type: 'land', island: 'Fiji', boats: [['red', 0], ['blue', 1]] }];
+  const d = input('land', legal, { island: 'Fiji', fleet: ['red', 'blue'], free: [0, 1] });
+  assert.equal(d.sel.colour, null);
+  assert.deepEqual(HANDLERS.land.press(d, 'colour:blue'), {});
+  assert.equal(d.sel.colour, 'blue');
+  assert.deepEqual(HANDLERS.land.press(d, 'confirm'), { error: 'err.incomplete' });
+  d.sel.assign = [['red', 0], ['blue', 1]];
+  assert.deepEqual(HANDLERS.land.press(d, 'confirm'), { send: legal[0] });
+});
+
+test('place_tile and turn_tile: rotate steps through the legal rotations both ways; place sends the one shown', () => {
+  const legal = [{ type: 'place_tile', cell: [1, 0], rotation: 2 }, { type: 'place_tile', cell: [1, 0], rotation: 4 }];
+  const d = input('place_tile', legal, { tile: 'o1' }, { hand: { tile: 'o1', kind: 'ocean', sides: [] } });
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'rotate:1'), { error: 'err.choose_cell' });
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'place'), { error: 'err.choose_cell' });
+  HANDLERS.place_tile.click(d, { hit: { hit: 'cell', cell: '1,0' } });
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'rotate:1'), {});
+  assert.equal(d.sel.rotation, 4);
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'rotate:1'), {});
+  assert.equal(d.sel.rotation, 2, 'round again');
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'rotate:-1'), {});
+  assert.deepEqual(HANDLERS.place_tile.press(d, 'place'), { send: legal[1] });
+  const turn = [{ type: 'turn_tile', rotation: 0 }, { type: 'turn_tile', rotation: 3 }];
+  const t = input('turn_tile', turn, { tile: 'o1', cell: [2, 2] }, { hand: { tile: 'o1', kind: 'ocean', sides: [] } });
+  assert.deepEqual(HANDLERS.turn_tile.press(t, 'rotate:-1'), {});
+  assert.deepEqual(HANDLERS.turn_tile.press(t, 'place'), { send: turn[1] });
+});
