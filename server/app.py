@@ -147,7 +147,10 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                                             path=embedded.socket, max_connections=64, timeout=10,
                                             **REDIS_OPTIONS)
         client = redis.Redis(connection_pool=pool)
-    store = Store(client, config.prefix)
+    # the timer loop's alarm: whoever brings a room's check forward in this process rings it (the store's
+    # timers, the authority storing an action), so the loop sleeps until its next check, not a tick at a time
+    alarm = Alarm()
+    store = Store(client, config.prefix, on_schedule=alarm.nudge)
     sio = app[SIO]
     proc = "s_" + secrets.token_hex(6)
     timings = Timings(tick=config.tick, presence_ttl=config.presence_ttl, finished_ttl=config.finished_ttl,
@@ -166,7 +169,6 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     app[notify_api.REACHES], app[notify_api.NOTIFY_STORE] = Reaches(client, config.prefix), store
     app[notify_api.PERSON] = lambda request: _viewer(store, request)
     records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
-    alarm = Alarm()   # the timer loop's: the authority rings it when it brings a room's check forward
     authority = Authority(MODES, store, outbox=outbox, lobby=lobby, metrics=app[METRICS], timings=timings, bots=bots,
                           live_games=config.live_games, offload=offload, facts=facts if mailer or pusher else None,
                           records=records, alarm=alarm)

@@ -123,7 +123,7 @@ class Config:
     prefix: str = "tongiaki"              # namespace of every Redis key and the Socket.IO channel
     client_dir: Path = Path("client/dist")
     allowed_origins: tuple[str, ...] = ()  # empty: same origin as the Host only
-    tick: float = 0.05                    # how often timers (bots, grace, clock) are polled, seconds
+    tick: float = 0.5                     # the timer loop's longest sleep, seconds (server/lobby/timers.py)
     presence_ttl: float = 15.0            # a process not heard of for this long is dead (its sockets gone)
     finished_ttl: float = 3600.0          # finished rooms stay viewable this long
     record_ttl: float = 90 * 86400.0      # the records of finished games are kept this long (seconds)
@@ -352,7 +352,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("loop_slice", _number(float, 0, 10), "seconds one engine step may hold a server process's event "
             "loop; a longer step runs again in that process's engine worker (\"Long engine calls\" below); "
             "`0`: no limit"),
-    Setting("tick", _number(float, 0.001, 10), "seconds between timer polls (bots, grace periods, clocks)"),
+    Setting("tick", _number(float, 0.001, 10), "the timer loop's longest sleep, seconds: it wakes for the timers its process sets (bots, grace periods, clocks) when they fall due, and looks every tick for those another process set"),
     Setting("presence_ttl", _number(float, 1, 86400), "seconds after which a replica not heard of is taken "
             "for dead (its sockets gone)"),
     Setting("finished_ttl", _number(float, 1, None), "seconds a finished room stays viewable"),

@@ -45,13 +45,13 @@ log = logging.getLogger(__name__)
 
 class Store:
     """The lobby's Redis store: its key families' stores (`rooms`, `games`, `chat`, `presence`, `timers`,
-    `searches`, `people`) on one client and prefix."""
+    `searches`, `people`) on one client and prefix. `on_schedule`: see TimerStore."""
 
-    def __init__(self, client: redis.Redis, prefix: str) -> None:
+    def __init__(self, client: redis.Redis, prefix: str, *, on_schedule: Callable[[float], None] | None = None) -> None:
         self.redis = client
         self.prefix = prefix
         self.keys = Keys(prefix)
-        self.timers = TimerStore(client, self.keys)
+        self.timers = TimerStore(client, self.keys, on_schedule=on_schedule)
         self.people = People(client, self.keys)
         self.chat = Chat(client, self.keys)
         self.searches = Searches(client, self.keys)

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
@@ -39,11 +40,14 @@ return 1
 
 
 class TimerStore:
-    """When each room is next due (`P:timers`)."""
+    """When each room is next due (`P:timers`). `on_schedule(at)` hears of every timer this process sets
+    (the timer loop's alarm: the loop wakes for the timers its own process sets, and need not poll for
+    them)."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, *, on_schedule: Callable[[float], None] | None = None) -> None:
         self.redis = client
         self.key = keys.key("timers")
+        self.on_schedule = on_schedule
         self._claim = client.register_script(CLAIM)
         self._reschedule = client.register_script(RESCHEDULE)
 
@@ -53,6 +57,8 @@ class TimerStore:
     async def schedule(self, room_id: str, at: float, *, earlier_only: bool = False) -> None:
         """The room is due at `at` (`earlier_only`: unless it is due earlier already)."""
         await self.redis.zadd(self.key, {room_id: at}, lt=earlier_only)
+        if self.on_schedule is not None:
+            self.on_schedule(at)
 
     def forward_into(self, pipe: Any, room_id: str, *, at: float) -> None:
         """Adds to `pipe` bringing the room's timer forward to `at` (a later one stays)."""
