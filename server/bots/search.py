@@ -262,7 +262,8 @@ class SearchBot:
         have run out."""
         guide = self.guide
         while (mover := world.to_move) is not None:
-            if world.phase == "turn":   # the kind of the pending decision (Game.decision), without building it
+            decision = world.decision
+            if decision is not None and decision["kind"] == "turn":
                 if turns == 0:
                     return
                 turns -= 1

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from helpers import beaches_of, island, ocean, of_type, one, play, player, position, rejected, tile_at, tonga, types
 
+from server.game.game import rules_of
+
 RING = [ocean("p", (3, 1), 0), ocean("l", (3, 0), 0), ocean("n", (5, -1), 1), ocean("h", (5, 0), 0)]
 
 
@@ -210,9 +212,10 @@ def ringed(tonga_beaches, samoa_beaches, *, open_cell=None):
 
 def frozen_now(game):
     """The R9 solver's frozen-island test (an R9 shortcut) on the table as it stands."""
-    game.chains.next_decision()  # the test moved boats by hand: the solver is told, as the rules tell it
-    _topology, arrangement, _full = game.chains.now()
-    return game.chains.frozen(arrangement)
+    chains = rules_of(game).chains
+    chains.next_decision()  # the test moved boats by hand: the solver is told, as the rules tell it
+    _topology, arrangement, _full = chains.now()
+    return chains.frozen(arrangement)
 
 
 def test_r9_a_full_island_whose_fleets_all_come_back_is_an_endless_chain():
@@ -239,7 +242,7 @@ def test_r9_frozen_island_shortcut_holds_only_when_nothing_can_end_the_chain():
     calm_tonga = [["red"], ["blue"], [], [], [], []]
     assert frozen_now(ringed(calm_tonga, [[]])) is False
     frozen = ringed(calm_tonga, [[]])
-    samoa = frozen.tiles[(0, 2)]
+    samoa = rules_of(frozen).tiles[(0, 2)]
     samoa.restore([list(boats) for boats in FULL_SAMOA], None)
     assert frozen_now(frozen) is True
     # a free mooring: Samoa's boats can move between its beaches
@@ -248,7 +251,7 @@ def test_r9_frozen_island_shortcut_holds_only_when_nothing_can_end_the_chain():
     # Tonga with a full beach and a pier onto an empty cell (a draw): the chain can still end
     risky = ringed(calm_tonga, [[]], open_cell=(0, -1))
     for cell, boats_of in (((0, 2), FULL_SAMOA), ((0, 0), [["red", "blue", "red"]])):
-        t = risky.tiles[cell]
+        t = rules_of(risky).tiles[cell]
         t.restore([list(boats) for boats in boats_of] + t.beaches[len(boats_of):], None)
     assert frozen_now(risky) is False
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.game import BOATS, COLOURS, Game, IllegalAction
+from server.game.game import rules_of
 
 GAME_SETUPS = st.tuples(
     st.integers(min_value=2, max_value=6),
@@ -29,19 +30,20 @@ def new_game(players: int, follow_up: bool, two_colours: bool, seed: int) -> Gam
 
 def boats_of(game: Game, colour: str) -> int:
     """Every boat of the colour: supply, beaches, royal masks, at sea, in a fleet under way (R1)."""
-    islands = [t for t in game.tiles.values() if t.island is not None]
+    table = rules_of(game)
+    islands = [t for t in table.tiles.values() if t.island is not None]
     on_beaches = sum(b.count(colour) for t in islands for b in t.beaches)
     royal = sum(1 for t in islands if t.royal == colour)
-    at_sea = sum(boats.count(colour) for _cell, boats in game.at_sea)
-    sailing = game.fleet.boats.count(colour) if game.fleet else 0
-    return game.supply[colour] + on_beaches + royal + at_sea + sailing
+    at_sea = sum(boats.count(colour) for _cell, boats in table.at_sea)
+    sailing = table.fleet.boats.count(colour) if table.fleet else 0
+    return table.supply[colour] + on_beaches + royal + at_sea + sailing
 
 
 def assert_table_sound(game: Game) -> None:
     for colour in game.colours:
         assert boats_of(game, colour) == BOATS, colour
     full = []
-    for t in game.tiles.values():
+    for t in rules_of(game).tiles.values():
         if t.island is not None:
             for b, (boats, beach) in enumerate(zip(t.beaches, t.island.beaches, strict=True)):
                 assert len(boats) <= beach.moorings, t.name  # R6: never over capacity
@@ -53,13 +55,14 @@ def assert_table_sound(game: Game) -> None:
 
 def play(game: Game, rng: random.Random, check: Any = None) -> int:
     decisions = 0
-    turn, decisions_this_turn = game.turn, 0
+    table = rules_of(game)
+    turn, decisions_this_turn = table.turn, 0
     while game.to_move is not None:
         action = game.sample_action(rng)
         game.apply(action, colour=game.to_move)
         decisions += 1
-        decisions_this_turn = decisions_this_turn + 1 if game.turn == turn else 0
-        turn = game.turn
+        decisions_this_turn = decisions_this_turn + 1 if table.turn == turn else 0
+        turn = table.turn
         assert decisions_this_turn < 500, "a turn that does not end (R4)"
         assert decisions < MAX_DECISIONS, "a game that does not end (R13)"
         if check:
@@ -137,18 +140,20 @@ def test_r15_views_and_events_never_reveal_the_stack(setup: tuple[int, bool, boo
     """R15: the view is a function of the public table only (a copy with the unseen stack reshuffled
     shows the same view), and no event names a tile before it is drawn."""
     game = new_game(*setup)
+    table = rules_of(game)
     rng = random.Random(setup[3])
     while game.to_move is not None:
         imagined = game.imagine(rng.randrange(2**31))
         assert imagined.view() == game.view()
-        assert imagined.stack != game.stack or len(game.stack) < 2 or sorted(imagined.stack) == sorted(game.stack)
-        public = set(game.where) | set(game.removed) | ({game.in_hand} if game.in_hand else set())
+        unseen = rules_of(imagined).stack
+        assert unseen != table.stack or len(table.stack) < 2 or sorted(unseen) == sorted(table.stack)
+        public = set(table.where) | set(table.removed) | ({table.in_hand} if table.in_hand else set())
         events = game.apply(game.sample_action(rng))
-        seen_now = set(game.where) | set(game.removed) | ({game.in_hand} if game.in_hand else set())
+        seen_now = set(table.where) | set(table.removed) | ({table.in_hand} if table.in_hand else set())
         text = json.dumps(events)
-        for name in game.stack:
+        for name in table.stack:
             assert json.dumps(name) not in text or name in public | seen_now, name
-        assert str(game.seed) not in json.dumps(game.view()) or game.seed < 1000
+        assert str(table.seed) not in json.dumps(game.view()) or table.seed < 1000
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -177,11 +182,12 @@ def test_thousands_of_random_games_hold_the_invariants() -> None:
         players = 2 + seed % 5
         game = new_game(players, seed % 2 == 1, seed % 11 == 0, seed)
         rng = random.Random(seed)
-        turn = game.turn
+        table = rules_of(game)
+        turn = table.turn
         while game.to_move is not None:
             game.apply(game.sample_action(rng))
-            if game.turn != turn:
-                turn = game.turn
+            if table.turn != turn:
+                turn = table.turn
                 for colour in game.colours:
                     assert boats_of(game, colour) == BOATS
         assert game.result() is not None
