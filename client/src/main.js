@@ -1,11 +1,12 @@
 // Tongiaki Online — the browser client. Entry point and composition root: the language, the frame, routing
-// (#/, #/room/<id>, #/code/<CODE>, #/replay/<id>, #/learn, #/rules), the lobby's rooms, and each room's
-// RoomSession fed by the network and wired to its screen. The server is the authority; this page renders
+// (#/, #/room/<id>, #/code/<CODE>, #/replay/<id>, #/learn, #/rules), the LobbySession and each room's
+// RoomSession fed by the network and wired to their screens. The server is the authority; this page renders
 // views and sends intents.
 import { Net, storeName } from './net.js';
 import { translator, loadLanguage, pickLanguage, LANGS, RTL, refusal } from './i18n.js';
 import { touchWords } from './touch.js';
 import { RoomSession } from './roomsession.js';
+import { LobbySession } from './lobbysession.js';
 import { el, clear } from './ui/dom.js';
 import { Shell } from './ui/shell.js';
 import { renderLobby } from './ui/lobby.js';
@@ -28,8 +29,8 @@ class App {
     this._langAsked = 0;
     this.net = new Net();
     this.session = null;
-    this.lobbyRooms = new Map();
-    this.lobbyHeard = new Set();   // for each `lobby_watch` on its way: the `lobby` events heard meanwhile
+    this.lobby = new LobbySession(this.net, { changed: () => { if (this.screen === 'lobby') this.lobbyUi?.update(); },
+      refused: (e) => this.toast(refusal(this.t, e)) });
     this.room = null;       // the RoomSession of the room on screen
     this.screen = null;
   }
@@ -63,7 +64,7 @@ class App {
     this.buildShell();
     this.net.on('status', () => this.drawConn());
     this.net.on('session', (s) => this.onSession(s));
-    this.net.on('lobby', (m) => this.onLobby(m));
+    this.net.on('lobby', (m) => this.lobby.onLobby(m));
     // a room's messages go to its session, while it is the room on screen
     const inRoom = (id) => (this.room && id === this.room.id ? this.room : null);
     this.net.on('room', (r) => inRoom(r.id)?.onRoom(r));
@@ -130,7 +131,7 @@ class App {
   /** Pick up where we were: the room we are in (its state, chat and missed game messages), or the lobby. */
   async pickUp() {
     if (this.room) await this.joinRoom(this.room.id, true);
-    else if (this.screen === 'lobby') await this.watchLobby();
+    else if (this.screen === 'lobby') await this.lobby.watch();
   }
 
   route() {
@@ -162,7 +163,7 @@ class App {
   /** #/replay/<id>: a finished game played again (ui/replay.js). */
   async enterReplay(id) {
     if (this.room) await this.leaveRoom();
-    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.lobby.unwatch();
     this.replay?.destroy();
     this.screen = 'replay';
     this.replay = new Replay(this.page, this.main, id);
@@ -172,7 +173,7 @@ class App {
   /** #/learn (the lessons), #/learn/<lesson> (ui/tutorial.js) and #/rules (ui/rules.js). */
   async enterPage(page, arg) {
     if (this.room) await this.leaveRoom();
-    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.lobby.unwatch();
     this.screen = page;
     if (page === 'rules') { await renderRules(this.page, this.main); return; }
     if (!arg) { renderLessons(this.page, this.main); return; }
@@ -185,75 +186,41 @@ class App {
     if (this.room) await this.leaveRoom();
     this.screen = 'lobby';
     this.showLobby();
-    await this.watchLobby();
+    await this.lobby.watch();
   }
 
   showLobby() {
     this.lobbyUi?.reach.destroy();
-    this.lobbyUi = renderLobby({ ...this.page, rooms: () => this.lobbyRooms, setName: (n) => this.setName(n),
+    this.lobbyUi = renderLobby({ ...this.page, rooms: () => this.lobby.rooms, setName: (n) => this.setName(n),
       createRoom: (s) => this.createRoom(s), joinCode: (c) => this.joinCode(c) }, this.main);
   }
 
-  async watchLobby() {
-    // The socket hears `lobby` events from before the listing is read, so one may come before the answer
-    // and be newer than the listing (a game started meanwhile): each event heard while the answer was on
-    // its way is applied again over it, in order (docs/protocol.md, `lobby_watch`).
-    const heard = [];
-    this.lobbyHeard.add(heard);
-    let res;
-    try {
-      res = await this.net.request('lobby_watch', {});
-    } finally {
-      this.lobbyHeard.delete(heard);
-    }
-    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
-    this.lobbyRooms = new Map((res.rooms || []).map((r) => [r.id, r]));
-    for (const m of heard) this.applyLobby(m);
-    if (this.screen === 'lobby') this.lobbyUi?.update();
-  }
-
-  onLobby(m) {
-    for (const heard of this.lobbyHeard) heard.push(m);
-    this.applyLobby(m);
-    if (this.screen === 'lobby') this.lobbyUi?.update();
-  }
-
-  applyLobby(m) {
-    if (m.op === 'upsert' && m.room) this.lobbyRooms.set(m.room.id, m.room);
-    else if (m.op === 'remove') this.lobbyRooms.delete(m.room);
-  }
-
   async setName(name) {
-    name = name.trim().slice(0, 24);
-    if (!name) return;
-    const res = await this.net.request('set_name', { name });
-    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
-    storeName(res.name || name);
-    if (this.session) this.session.name = res.name || name;
+    const taken = await this.lobby.setName(name);
+    if (taken === null) return;
+    storeName(taken);
+    if (this.session) this.session.name = taken;
     this.drawWho();
   }
 
   async createRoom(settings) {
-    const res = await this.net.request('room_create', settings);
-    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
-    this.net.request('lobby_unwatch', {});
-    this.go(`room/${res.room.id}`);
+    const room = await this.lobby.createRoom(settings);
+    if (room !== null) this.go(`room/${room}`);
   }
 
   async joinCode(code) {
     if (this.room) await this.leaveRoom();
-    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
-    const res = await this.net.request('room_join', { code });
-    if (!res.ok) { this.toast(refusal(this.t, res.error)); return; }
+    const res = await this.lobby.joinCode(code);
+    if (!res) return;
     this.setupRoom(res.room.id, res);
     history.replaceState(null, '', `#/room/${res.room.id}`);
   }
 
   // ------------------------------------------------------------------ rooms
-  /** The chat of room `r` (its lines kept from `old`, the chat in the language before a switch). */
+  /** #/room/<id>: the room joined, from the replica that holds its table. */
   async enterRoom(id) {
     if (this.room && this.room.id !== id) await this.leaveRoom();
-    if (this.screen === 'lobby') this.net.request('lobby_unwatch', {});
+    this.lobby.unwatch();
     this.screen = 'room';
     this.entering = id;
     clear(this.main).append(el('p', { class: 'muted', text: this.t('misc.loading') }));

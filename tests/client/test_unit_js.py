@@ -1,5 +1,6 @@
 """The client's unit tests (pure modules: hex geometry, view-to-SVG mapping, input state machine, event
-queue, patches, i18n) run with Node's built-in test runner; this makes them part of `make test`."""
+queue, patches, i18n; the lobby's and a room's sessions over a scripted connection) run with Node's built-in
+test runner; this makes them part of `make test`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,85 @@
+// The lobby as this page knows it, between the network (net.js) and the lobby screen (ui/lobby.js): the
+// rooms listed, kept up to date by the `lobby` events while the page watches, and the lobby's requests
+// (the person's name, a new table, a table joined by its code). The screen is given the rooms and callbacks;
+// it never sees the network or the app.
+
+export class LobbySession {
+  /**
+   * @param net the connection (`request(event, data)` answered by an ack)
+   * @param hooks `changed()` the rooms listed changed (the lobby screen draws them again); `refused(error)`
+   *   tells the person a request was refused
+   */
+  constructor(net, hooks) {
+    this.net = net;
+    this.hooks = hooks;
+    this.rooms = new Map();    // the rooms listed, by id
+    this.watching = false;     // this page asked for the lobby's events (`lobby_watch`) and did not stop
+    this._heard = new Set();   // for each `lobby_watch` on its way: the `lobby` events heard meanwhile
+  }
+
+  /** Watch the lobby: the rooms listed now, then each change as it comes (`onLobby`). False when refused. */
+  async watch() {
+    this.watching = true;
+    // The socket hears `lobby` events from before the listing is read, so one may come before the answer
+    // and be newer than the listing (a game started meanwhile): each event heard while the answer was on
+    // its way is applied again over it, in order (docs/protocol.md, `lobby_watch`).
+    const heard = [];
+    this._heard.add(heard);
+    let res;
+    try {
+      res = await this.net.request('lobby_watch', {});
+    } finally {
+      this._heard.delete(heard);
+    }
+    if (!res.ok) { this.hooks.refused(res.error); return false; }
+    this.rooms = new Map((res.rooms || []).map((r) => [r.id, r]));
+    for (const m of heard) this.apply(m);
+    this.hooks.changed();
+    return true;
+  }
+
+  /** Stop watching (the page leaves the lobby): the server sends no more `lobby` events. */
+  unwatch() {
+    if (!this.watching) return;
+    this.watching = false;
+    this.net.request('lobby_unwatch', {});
+  }
+
+  /** A `lobby` event: a room listed, changed or gone. */
+  onLobby(m) {
+    for (const heard of this._heard) heard.push(m);
+    this.apply(m);
+    this.hooks.changed();
+  }
+
+  apply(m) {
+    if (m.op === 'upsert' && m.room) this.rooms.set(m.room.id, m.room);
+    else if (m.op === 'remove') this.rooms.delete(m.room);
+  }
+
+  /** The person's name (at most 24 characters, trimmed): the name the server took, or null (none, or refused). */
+  async setName(name) {
+    name = name.trim().slice(0, 24);
+    if (!name) return null;
+    const res = await this.net.request('set_name', { name });
+    if (!res.ok) { this.hooks.refused(res.error); return null; }
+    return res.name || name;
+  }
+
+  /** A new table of `settings`: its room's id (the page leaves the lobby for it), or null when refused. */
+  async createRoom(settings) {
+    const res = await this.net.request('room_create', settings);
+    if (!res.ok) { this.hooks.refused(res.error); return null; }
+    this.unwatch();
+    return res.room.id;
+  }
+
+  /** The table of a private code joined (the page leaves the lobby for it): the `room_join` answer, or null
+   *  when refused. */
+  async joinCode(code) {
+    this.unwatch();
+    const res = await this.net.request('room_join', { code });
+    if (!res.ok) { this.hooks.refused(res.error); return null; }
+    return res;
+  }
+}
