@@ -48,8 +48,15 @@ export class BoardView {
     this.dragging = false;
     this.box = { x: -100, y: -100, w: 200, h: 200 };
     this._initInput();
-    // a phone turned, a window resized: keep the board readable unless the person has zoomed or panned
-    if (globalThis.ResizeObserver) new ResizeObserver(() => { if (!this.userMoved && this.lastView) this._readable(); }).observe(this.svg);
+    // a phone turned, a window resized, the decision bar grown: keep the board readable unless the person has
+    // zoomed or panned, then frame the decision's targets again (the readable zoom would undo a zoom out)
+    if (globalThis.ResizeObserver) {
+      new ResizeObserver(() => {
+        if (this.userMoved || !this.lastView) return;
+        this._readable();
+        if (this.following && !this.dragging && !this.still) this.frame([...this.layer.querySelectorAll('[data-hit]')]);
+      }).observe(this.svg);
+    }
   }
 
   /** Draw `view` with the input highlights `ui`. */

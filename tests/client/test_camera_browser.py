@@ -1,7 +1,8 @@
 """The camera in Chromium, at the desktop's 1366×800 and a phone's 390×844 (touch): when a decision becomes
 the person's, every target of it is wholly in the part of the board nothing covers (the window's edge, the
-phone's tab bar), even when only a sliver of them was in view; and at the desktop's "fit" a big board's
-names and boats stay readable (the board scrolls instead of shrinking)."""
+phone's tab bar), even when only a sliver of them was in view, and stays so when the board changes size;
+and at the desktop's "fit" a big board's names and boats stay readable (the board scrolls instead of
+shrinking)."""
 
 from __future__ import annotations
 
@@ -216,5 +217,57 @@ def test_every_decision_of_a_game_brings_its_targets_wholly_into_view(browser: A
         step(page)
         time.sleep(0.05)
     assert seen >= 8, seen
+    assert problems == [], problems
+    assert page.errors == []
+
+
+# Resolves after the browser's next rendering (two animation frames): a resize's ResizeObserver callbacks,
+# which run at the rendering before the first, have run by then.
+RENDERED_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+# Whether the camera's last framing of targets zoomed out (they did not fit at the zoom it had: after a
+# resize, the readable one).
+ZOOMED_OUT_JS = r"""
+() => {
+  const b = window.__tongiaki.room.table.board, frame = b.frame.bind(b);
+  window.__zoomedOut = false;
+  b.frame = (...args) => {
+    const zoom = b.zoom, moved = frame(...args);
+    window.__zoomedOut = moved && b.zoom < zoom - 1e-3;
+    return moved;
+  }; }
+"""
+
+
+def test_the_targets_stay_wholly_in_view_when_the_board_changes_size(browser: Any, contexts: list[Any],
+                                                                    base_url: str, artifacts: Path) -> None:
+    """A phone's game against two bots: at each of the person's decisions the board's element changes size
+    (30 px shorter, as the decision bar growing for a landing's buttons makes it, and as narrow as a small
+    phone's; then back); each time the targets stay wholly in the clear part of the board (a resize keeps
+    the board readable, then frames the targets again, zooming out when they need it)."""
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
+    create_table(page, base_url, name="Tia", seats=3, query="?anim=4")
+    page.click("[data-testid=start-bots]")
+    page.wait_for_selector("[data-testid=board]")
+    page.wait_for_function("!!window.__tongiaki.room?.table")
+    page.evaluate(ZOOMED_OUT_JS)
+    problems: list[Any] = []
+    seen = zoomed_out = 0
+    deadline = time.monotonic() + 120
+    while (seen < 6 or not zoomed_out) and time.monotonic() < deadline:
+        if page.evaluate(STATE_JS) == "act" and page.evaluate(HIDDEN_JS)["count"]:
+            seen += 1
+            for size in ({"width": 320, "height": PHONE["height"] - 30}, PHONE):
+                page.set_viewport_size(size)
+                page.evaluate(RENDERED_JS)
+                if size != PHONE:   # framed at the readable zoom, they needed less
+                    zoomed_out += page.evaluate("window.__zoomedOut")
+                here = page.evaluate(HIDDEN_JS)
+                if here["hidden"] and page.evaluate(STATE_JS) == "act":   # (not a bot's move meanwhile)
+                    problems.append({**size, **here})
+                    page.screenshot(path=str(artifacts / "55-camera-targets-after-resize-phone.png"))
+        step(page)
+        time.sleep(0.05)
+    assert seen >= 6 and zoomed_out >= 1, (seen, zoomed_out)   # the targets of some needed a zoom out
     assert problems == [], problems
     assert page.errors == []
