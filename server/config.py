@@ -3,6 +3,7 @@ one table (`SETTINGS`): its flag, its variable, how it is parsed and what it mea
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import os
@@ -10,9 +11,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import redis
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -60,18 +62,53 @@ def cluster_nodes(url: str) -> list[tuple[str, int]]:
     return nodes
 
 
+CLUSTER_CONNECTIONS = 1000
+"""The connections a Redis Cluster client may open to each node: a guard against a runaway, not a pool size
+(see `WaitingCluster`); a node's `maxclients` (10000 by default) covers several processes at this."""
+
+
+class WaitingCluster(RedisCluster):
+    """redis-py's Redis Cluster client whose commands and pipelines wait their turn, at most `in_flight` at
+    once, as the single-Redis pool waits for a free connection. redis-py's own cluster client cannot wait:
+    with every connection of a node busy it fails the command at once (MaxConnectionsError), and the
+    service's bursts (a timer tick over 100 due rooms, 2400 sockets connecting) refused actions as
+    `unavailable` at a bound of 64, and opened a thousand connections to a node at a bound of 1000. (A
+    commit goes straight to its room's node, beside the queue: server/lobby/store/games.py.)"""
+
+    def __init__(self, *args: Any, in_flight: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.turns = asyncio.Semaphore(in_flight)
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        async with self.turns:
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction: Any | None = None, shard_hint: Any | None = None) -> ClusterPipeline:
+        if shard_hint:
+            return super().pipeline(transaction, shard_hint)   # (refused by redis-py)
+        return _WaitingPipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _WaitingPipeline(ClusterPipeline):
+    """A pipeline of `WaitingCluster`: its execution waits its turn (one turn however many nodes it goes to)."""
+
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> list[Any]:
+        async with cast(WaitingCluster, self.cluster_client).turns:
+            return await super().execute(raise_on_error, allow_redirections)
+
+
 def redis_client(url: str, max_connections: int = 64) -> Any:
     """The service's Redis client for `url` (the one way every part connects): a Redis Cluster client
-    for `redis+cluster://`, the current primary of a Sentinel set for `redis+sentinel://`, else a plain
-    client; with `REDIS_OPTIONS` and a pool of `max_connections` that waits for a free connection (the
-    default fails at once when exhausted)."""
+    for `redis+cluster://` (`WaitingCluster`), the current primary of a Sentinel
+    set for `redis+sentinel://`, else a plain client; with `REDIS_OPTIONS` and a pool of `max_connections`
+    that waits for a free connection (the default fails at once when exhausted; on a cluster, the commands
+    and pipelines at once)."""
     import redis.asyncio as aioredis
-    from redis.asyncio.cluster import ClusterNode, RedisCluster
     from redis.asyncio.sentinel import Sentinel
 
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in cluster_nodes(url)],
-                            max_connections=max_connections, **REDIS_OPTIONS)
+        return WaitingCluster(startup_nodes=[ClusterNode(h, p) for h, p in cluster_nodes(url)],
+                              in_flight=max_connections, max_connections=CLUSTER_CONNECTIONS, **REDIS_OPTIONS)
     if url.startswith(SENTINEL_SCHEME):
         path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
         db, _, name = path.partition("/")

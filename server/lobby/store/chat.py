@@ -39,10 +39,9 @@ class Chat:
     async def lines(self, room_id: str) -> list[dict[str, Any]]:
         return [unpack(r) for r in await self.redis.lrange(self.keys.key("chat", room_id), 0, -1)]
 
-    def expire_into(self, pipe: Any, room_id: str, *, ttl: int) -> None:
-        """Adds to `pipe` the expiry of the room's chat in `ttl` seconds (with its room)."""
-        for kind in KINDS:
-            pipe.expire(self.keys.key(kind, room_id), ttl)
+    def keys_of(self, room_id: str) -> list[str]:
+        """The keys of the room's chat: they expire with the room (Rooms.update)."""
+        return [self.keys.key(kind, room_id) for kind in KINDS]
 
     def delete_into(self, pipe: Any, room_id: str) -> None:
         """Adds to `pipe` the deletion of the room's chat (with its room)."""

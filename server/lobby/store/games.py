@@ -7,6 +7,9 @@ server/lobby/store/keys.py).
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
+
+A game's first state is written with its room's change that starts it, by the room's update script
+(`first_state`, Rooms.update), which also expires the game's keys with the room.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, cast
 import redis.asyncio as redis
 from redis import exceptions
 from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
-from redis.typing import EncodableT, FieldT
+from redis.typing import EncodableT
 
 from server.lobby.store.keys import Keys, pack, text, unpack
 from server.lobby.store.timers import TimerStore
@@ -261,8 +264,10 @@ class Games:
                 replicas = self.replicas_of.get(holders[0].name, 0)
                 answer, waited = await self._script_and_wait(holders[0], keys, args, replicas)
                 break
-            except REROUTED:
-                if attempt == 2:
+            except REROUTED as e:
+                # (a pool at its bound is this process's, not the cluster's: a new slot map would only make
+                # every connection reconnect)
+                if attempt == 2 or isinstance(e, exceptions.MaxConnectionsError):
                     raise
                 await cluster.nodes_manager.initialize()
         committed = _committed(answer)
@@ -311,14 +316,10 @@ class Games:
 
     async def mark_sent(self, sent: dict[str, int]) -> None:
         """Records that the messages of these versions (room → v) were broadcast (see Timers.advance)."""
-        if self.clustered:   # one call a room: their games are in different slots
-            await asyncio.gather(*(self._mark_sent(keys=[self.keys.key("game", r)], args=[v])
-                                   for r, v in sent.items()))
-            return
-
-        def marks(pipe: Any) -> None:   # one pipeline for them all (marks only go up: sent again, no harm)
+        def marks(pipe: Any) -> None:   # one pipeline for them all (a cluster's: one connection a node, where
+            # redis-py blocks its `evalsha` but not the command; marks only go up: sent again, no harm)
             for room_id, v in sent.items():
-                pipe.evalsha(self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
+                pipe.execute_command("EVALSHA", self._mark_sent.sha, 1, self.keys.key("game", room_id), v)
 
         if sent:
             await self._by_hash(MARK_SENT, marks)
@@ -366,18 +367,17 @@ class Games:
         """Adds to `pipe` the read of the action log (each line msgpack: `unpack`)."""
         pipe.lrange(self.keys.key("actions", room_id), 0, -1)
 
-    def begin_into(self, pipe: Any, room_id: str, *, game: dict[str, Any]) -> None:
-        """Adds to `pipe` the first state of a game (its fields; `message`: its first game message, packed):
-        the logs of any game before go."""
-        pipe.delete(self.keys.key("patches", room_id), self.keys.key("actions", room_id))
-        fields: dict[FieldT, EncodableT] = {k: v for k, v in game.items() if k != "message"}
-        pipe.hset(self.keys.key("game", room_id), mapping=fields)
-        pipe.rpush(self.keys.key("patches", room_id), game["message"])
+    def keys_of(self, room_id: str) -> list[str]:
+        """The keys of the room's game (KINDS, in that order): they expire with the room (Rooms.update)."""
+        return [self.keys.key(kind, room_id) for kind in KINDS]
 
-    def expire_into(self, pipe: Any, room_id: str, *, ttl: int) -> None:
-        """Adds to `pipe` the expiry of the room's game in `ttl` seconds (with its room)."""
-        for kind in KINDS:
-            pipe.expire(self.keys.key(kind, room_id), ttl)
+    @staticmethod
+    def first_state(game: dict[str, Any]) -> list[EncodableT]:
+        """A game's first state (its fields; `message`: its first game message, packed) as the room's update
+        writes it (Rooms.update: the logs of any game before go): the number of field/value pairs, the pairs,
+        the message."""
+        fields = [(k, v) for k, v in game.items() if k != "message"]
+        return [len(fields), *(x for pair in fields for x in pair), game["message"]]
 
     def delete_into(self, pipe: Any, room_id: str) -> None:
         """Adds to `pipe` the deletion of the room's game (with its room)."""

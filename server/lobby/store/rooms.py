@@ -20,7 +20,6 @@ from typing import Any
 
 import redis.asyncio as redis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import WatchError
 
 from server.lobby.rooms import FINISHED, PLAYING, WAITING, Room
 from server.lobby.store.chat import Chat
@@ -53,6 +52,37 @@ end
 return {1}
 """
 
+# A room's change, written only if the room is still as the change was computed from (compare-and-set: no
+# WATCH, which redis-py's cluster pipeline runs on a private event loop). KEYS: the room, its game's keys
+# (game, patches, actions), its chat's (chat, chatid), then the directory's keys its entries name (a single
+# Redis only: on a cluster they are another slot's, written after). ARGV: the room as read, the room to
+# store, its time to live ('': kept), the number of field/value pairs of a game's first state (0: none
+# begins), the pairs, the game's first message, then the directory's entries, each its command, the index
+# of its key in KEYS, its number of other arguments, those. 1 when written, 0 when the room changed meanwhile.
+UPDATE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+if ARGV[3] == '' then
+  redis.call('PERSIST', KEYS[1])
+else
+  for i = 1, 6 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+end
+local pairs = tonumber(ARGV[4])
+local j = 5 + 2 * pairs
+if pairs > 0 then
+  redis.call('DEL', KEYS[3], KEYS[4])
+  redis.call('HSET', KEYS[2], unpack(ARGV, 5, j - 1))
+  redis.call('RPUSH', KEYS[3], ARGV[j])
+  j = j + 1
+end
+while j <= #ARGV do
+  local n = tonumber(ARGV[j + 2])
+  redis.call(ARGV[j], KEYS[tonumber(ARGV[j + 1])], unpack(ARGV, j + 3, j + 2 + n))
+  j = j + 3 + n
+end
+return 1
+"""
+
 REAL_ROOM = 1e10
 """Added to a listed room's score in the lobby index while it is a real table (playing, or two or more
 people seated): the listing reads the index's top, so empty rooms made in bulk never push one out."""
@@ -83,6 +113,7 @@ class Rooms:
         self.chat = chat
         self.clustered = isinstance(client, RedisCluster)
         self._create = client.register_script(CREATE)
+        self._update = client.register_script(UPDATE)
 
     def __repr__(self) -> str:
         return f"Rooms({self.keys.prefix!r})"
@@ -209,81 +240,68 @@ class Rooms:
 
     async def update(self, room_id: str, change: Callable[[Room], bool], *, ttls: dict[str, float],
                      game: dict[str, Any] | None = None) -> Room | None:
-        """Applies `change` to the room atomically (optimistic WATCH/MULTI, retried on conflict).
+        """Applies `change` to the room atomically (compare-and-set: read, change, then written only if the room
+        is still as read; else read again and retried).
 
         `change` mutates the room and returns whether anything changed (it may raise Rejected: nothing
-        is written). `game`, when given, is the first game state written in the same transaction.
-        Returns the room as stored afterwards, or None when there is no such room. On a cluster the
-        directory's entries of the room (code, lobby index, seated sets) follow right after the
-        transaction (they are another slot's), as the room stored says.
+        is written). `game`, when given, is the first game state written with it. Returns the room as stored
+        afterwards, or None when there is no such room. On a single Redis the directory's entries of the room
+        (code, lobby index, seated sets) are written by the same script; on a cluster, where they are another
+        slot's, right after it, as the room stored says.
         """
         key = self.keys.key("room", room_id)
-        room: Room | None = None
-        directory: list[tuple[str, tuple[Any, ...]]] = []   # (command, arguments) on the directory's keys
-        while True:   # (a fresh pipeline for each try: redis-py's cluster pipeline drops its connection on
-            # a conflict, and a second WATCH on it wrote to a closed transport)
-            async with self.redis.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        return None
-                    room = Room.from_store(unpack(raw))
-                    before = room.humans()
-                    if not change(room):
-                        await pipe.unwatch()  # type: ignore[no-untyped-call]
-                        return room
-                    room.rev += 1
-                    directory = self._directory_entries(room, before, ttls)
-                    pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, pack(room.to_store()))
-                    ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
-                    if ttl is None:
-                        pipe.persist(key)
-                    else:
-                        pipe.expire(key, int(ttl))
-                        self.games.expire_into(pipe, room_id, ttl=int(ttl))
-                        self.chat.expire_into(pipe, room_id, ttl=int(ttl))
-                    if not self.clustered:   # one Redis: all in the one transaction
-                        for command, arguments in directory:
-                            getattr(pipe, command)(*arguments)
-                    if game is not None:
-                        self.games.begin_into(pipe, room_id, game=game)
-                    await pipe.execute()
-                    break
-                except WatchError:
-                    continue
+        while True:
+            raw = await self.redis.get(key)
+            if raw is None:
+                return None
+            room = Room.from_store(unpack(raw))
+            before = room.humans()
+            if not change(room):
+                return room
+            room.rev += 1
+            ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
+            directory = self._directory_entries(room, before, ttls)
+            keys = [key, *self.games.keys_of(room_id), *self.chat.keys_of(room_id)]
+            args: list[Any] = [raw, pack(room.to_store()), "" if ttl is None else int(ttl),
+                               *(self.games.first_state(game) if game is not None else [0])]
+            if not self.clustered:   # one Redis: the directory's entries in the same script
+                for command, entry_key, *rest in directory:
+                    keys.append(entry_key)
+                    args += [command, len(keys), len(rest), *rest]
+            if await self._update(keys=keys, args=args):
+                break
         if self.clustered and directory:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for command, arguments in directory:
-                    getattr(pipe, command)(*arguments)
+                for entry in directory:
+                    pipe.execute_command(*entry)
                 await pipe.execute()
         return room
 
-    def _directory_entries(self, room: Room, before: set[str],
-                           ttls: dict[str, float]) -> list[tuple[str, tuple[Any, ...]]]:
-        """The writes to the directory that a room's new state asks for (`update`)."""
-        out: list[tuple[str, tuple[Any, ...]]] = []
+    def _directory_entries(self, room: Room, before: set[str], ttls: dict[str, float]) -> list[tuple[Any, ...]]:
+        """The writes to the directory that a room's new state asks for (`update`): each a command, its one key,
+        its other arguments."""
+        out: list[tuple[Any, ...]] = []
         code = self.keys.key("code", room.code)
+        lobby = self.keys.key("lobby")
         ttl = {WAITING: ttls["waiting"], FINISHED: ttls["finished"]}.get(room.status)
         if ttl is not None:
-            out.append(("expire", (code, int(ttl))))
+            out.append(("EXPIRE", code, int(ttl)))
         if room.status == PLAYING:
-            out.append(("persist", (code,)))
+            out.append(("PERSIST", code))
         if room.status == FINISHED:
             # out of the lobby index at once (its record lists it): the listing reads the newest 500 of
             # the index, and finished games kept there for their hour pushed rooms still playing out of
             # it, and made each read of it cost hundreds of rooms
-            out.append(("zrem", (self.keys.key("lobby"), room.id)))
+            out.append(("ZREM", lobby, room.id))
         elif not room.settings.private:
             if room.status == WAITING and not room.humans():   # nobody left: nothing to list
-                out.append(("zrem", (self.keys.key("lobby"), room.id)))
+                out.append(("ZREM", lobby, room.id))
             else:   # ranked: a real table above rooms made in bulk (REAL_ROOM)
-                out.append(("zadd", (self.keys.key("lobby"), {room.id: listing_score(room)})))
+                out.append(("ZADD", lobby, listing_score(room), room.id))
         for person in before - room.humans():
-            out.append(("srem", (self.keys.key("seated", person), room.id)))
+            out.append(("SREM", self.keys.key("seated", person), room.id))
         for person in room.humans():
-            out.append(("srem" if room.status == FINISHED else "sadd", (self.keys.key("seated", person), room.id)))
+            out.append(("SREM" if room.status == FINISHED else "SADD", self.keys.key("seated", person), room.id))
         return out
 
     async def listing_generation(self) -> int:
