@@ -13,6 +13,7 @@ export class LobbySession {
     this.net = net;
     this.hooks = hooks;
     this.rooms = new Map();    // the rooms listed, by id
+    this.revs = new Map();     // by id: the newest revision of the room heard (Infinity: it expired, gone for good)
     this.watching = false;     // this page asked for the lobby's events (`lobby_watch`) and did not stop
     this._heard = new Set();   // for each `lobby_watch` on its way: the `lobby` events heard meanwhile
   }
@@ -33,6 +34,7 @@ export class LobbySession {
     }
     if (!res.ok) { this.hooks.refused(res.error); return false; }
     this.rooms = new Map((res.rooms || []).map((r) => [r.id, r]));
+    this.revs = new Map((res.rooms || []).filter((r) => r.rev !== undefined).map((r) => [r.id, r.rev]));
     for (const m of heard) this.apply(m);
     this.hooks.changed();
     return true;
@@ -52,9 +54,18 @@ export class LobbySession {
     this.hooks.changed();
   }
 
+  /** The events of a room come from any server process, so two may arrive in either order: an event older
+   *  than the room's newest heard (its `rev`) is dropped (docs/protocol.md, `lobby`). */
   apply(m) {
-    if (m.op === 'upsert' && m.room) this.rooms.set(m.room.id, m.room);
-    else if (m.op === 'remove') this.rooms.delete(m.room);
+    const id = m.op === 'upsert' ? m.room?.id : m.op === 'remove' ? m.room : undefined;
+    if (!id) return;
+    const rev = m.op === 'upsert' ? m.room.rev : (m.rev ?? Infinity);
+    if (rev !== undefined) {
+      if (rev < (this.revs.get(id) ?? -Infinity)) return;
+      this.revs.set(id, rev);
+    }
+    if (m.op === 'upsert') this.rooms.set(id, m.room);
+    else this.rooms.delete(id);
   }
 
   /** The person's name (at most 24 characters, trimmed): the name the server took, or null (none, or refused). */

@@ -47,6 +47,41 @@ test('the listing, then the events heard while it was on its way applied over it
   assert.deepEqual(net.sent, [['lobby_watch', {}]]);
 });
 
+test('a room\'s change older than one already heard is dropped: events come from every server process', async () => {
+  const net = scripted({ lobby_watch: { ok: true, rooms: [{ ...room('a'), rev: 3 }] } });
+  const [l] = lobby(net);
+  await l.watch();
+  l.onLobby({ op: 'upsert', room: { ...room('a', 'playing'), rev: 5 } });
+  l.onLobby({ op: 'upsert', room: { ...room('a'), rev: 4 } });   // sent before the one above, arrived after
+  assert.equal(l.rooms.get('a').status, 'playing');
+  // its game ended: removed; an older change does not bring it back, a newer one does
+  l.onLobby({ op: 'remove', room: 'a', rev: 7 });
+  l.onLobby({ op: 'upsert', room: { ...room('a', 'playing'), rev: 6 } });
+  assert.equal(l.rooms.has('a'), false);
+  l.onLobby({ op: 'upsert', room: { ...room('a'), rev: 8 } });
+  assert.equal(l.rooms.get('a').rev, 8);
+  // people coming and going change no revision: the same revision applies, in the order it comes
+  l.onLobby({ op: 'remove', room: 'a', rev: 8 });
+  l.onLobby({ op: 'upsert', room: { ...room('a'), rev: 8, spectators: 2 } });
+  assert.equal(l.rooms.get('a').spectators, 2);
+  // a room that expired (a removal without a revision) is gone for good
+  l.onLobby({ op: 'remove', room: 'a' });
+  l.onLobby({ op: 'upsert', room: { ...room('a'), rev: 8 } });
+  assert.equal(l.rooms.has('a'), false);
+});
+
+test('an event heard while the listing was on its way and older than the listing is dropped', async () => {
+  const net = scripted();
+  const [l] = lobby(net);
+  const answer = net.hold('lobby_watch');
+  const watched = l.watch();
+  l.onLobby({ op: 'upsert', room: { ...room('a'), rev: 2 } });   // from before the listing was read
+  l.onLobby({ op: 'upsert', room: { ...room('b', 'playing'), rev: 5 } });   // from after
+  answer({ ok: true, rooms: [{ ...room('a', 'playing'), rev: 3 }, { ...room('b'), rev: 4 }] });
+  await watched;
+  assert.deepEqual([...l.rooms.values()].map((r) => [r.id, r.status, r.rev]), [['a', 'playing', 3], ['b', 'playing', 5]]);
+});
+
 test('a refused watch is told and keeps the listing', async () => {
   const [l, told] = lobby(scripted({ lobby_watch: { ok: false, error: { code: 'rate_limited' } } }));
   l.rooms.set('a', room('a'));

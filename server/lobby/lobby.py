@@ -117,7 +117,7 @@ class Lobby:
         if room.listed(set(present)):
             await self.announce({"op": "upsert", "room": room.summary(spectators)})
         elif room.status == FINISHED or not room.settings.private:
-            await self.announce({"op": "remove", "room": room.id})
+            await self.announce({"op": "remove", "room": room.id, "rev": room.rev})
         return state
 
     async def announce(self, update: dict[str, Any]) -> None:

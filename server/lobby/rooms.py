@@ -337,7 +337,7 @@ class Room:
             "players": [{"seat": i, "kind": s.kind, "name": s.name, "level": s.shown_level}
                         for i, s in enumerate(self.seats) if s.kind != "empty"],
             "spectators": spectators, "variants": self.settings.variants, "clock": self.settings.clock,
-            "game": self.settings.game, "created": self.created,
+            "game": self.settings.game, "created": self.created, "rev": self.rev,
         }
 
     def to_store(self) -> dict[str, Any]:

@@ -127,7 +127,7 @@ async def test_a_departed_hosts_table_leaves_the_listing_at_once_and_comes_back_
     assert [r["id"] for r in (await watcher.ok("lobby_watch"))["rooms"]] == [room]
     await host.close()
     # within the grace (30 s) of their seat, but nobody is at the table: it is not offered to strangers
-    await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby)
+    await watcher.wait(lambda: any(u["op"] == "remove" and u["room"] == room for u in watcher.lobby))
     assert (await watcher.ok("lobby_watch"))["rooms"] == []
     back = await Client("Host").connect(server.url, token=host.session["token"])
     clients.append(back)

@@ -23,7 +23,7 @@ async def test_a_finished_room_expires_and_leaves_the_lobby(config, clients, sto
         await a.play(room, random.Random(1))
         await a.wait(lambda: a.rooms[room]["status"] == "finished")
         # it leaves the lobby's live list as it finishes (its record lists it), and expires after finished_ttl
-        await watcher.wait(lambda: {"op": "remove", "room": room} in watcher.lobby, timeout=8)
+        await watcher.wait(lambda: any(u["op"] == "remove" and u["room"] == room for u in watcher.lobby), timeout=8)
         # and the lobby's index (which the listing reads, newest 500 first) with it: finished games kept
         # there for their hour pushed the rooms still playing out of the listing
         assert room not in await store.rooms.listed()

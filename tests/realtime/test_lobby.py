@@ -129,6 +129,13 @@ async def test_create_list_join_sit_bots_and_live_lobby_updates(server, clients)
                                    and any(p["name"] == "Guest" for p in u["room"]["players"])
                                    for u in watcher.lobby))
 
+    # each change of the room raises the revision its lobby entries carry, by which a client keeps the
+    # newest of them (a room's events come from any process, in either order)
+    revs = {u["room"]["rev"] for u in watcher.lobby if u["op"] == "upsert" and u["room"]["id"] == room}
+    assert len(revs) > 5
+    listed = [r["rev"] for r in (await guest.ok("lobby_watch"))["rooms"] if r["id"] == room]
+    assert listed[0] >= max(revs)
+
     # a spectator is counted
     await watcher.join(room)
     await host.wait(lambda: host.rooms[room]["spectators"] == 2)  # guest (standing) and watcher
