@@ -19,12 +19,11 @@ import time
 from dataclasses import dataclass
 
 from server.game import Game
+from server.game.actions import ActionValue
 from server.game.wire import Action
 
 from .evaluate import evaluate, people, ratings
 from .greedy import GreedyBot
-
-Key = str
 
 ROUND = "round"
 """The default horizon: a playout ends when each rival has played one turn, at random (2 players: one turn,
@@ -51,7 +50,8 @@ class Thought:
 
 
 class _Node:
-    """A node of the tree: reached by an action; `reward` sums the results of the colour that chose it."""
+    """A node of the tree: reached by an action (the engine's typed value, its key among its parent's
+    children); `reward` sums the results of the colour that chose it."""
 
     __slots__ = ("avail", "children", "prior", "reward", "visits")
 
@@ -60,14 +60,7 @@ class _Node:
         self.avail = 0
         self.reward = 0.0
         self.prior = prior
-        self.children: dict[Key, _Node] = {}
-
-
-def key_of(action: Action) -> Key:
-    """A hashable form of a wire action: the tree's edge label. The engine lists every action with its
-    keys in one canonical order (docs/engine.md), so its repr names it; sorting the keys instead cost a
-    third of the search's time on wide decisions."""
-    return repr(action)
+        self.children: dict[ActionValue, _Node] = {}
 
 
 def rewards(game: Game) -> dict[str, float]:
@@ -138,10 +131,10 @@ class SearchBot:
         """A legal action for `game.to_move`."""
         colour = game.to_move
         assert colour is not None, "the game is over: there is nothing to choose"
-        legal = game.legal_actions()
+        legal = game.legal_values()
         if len(legal) == 1:
             self.last = Thought(0, 0.0, 0)
-            return legal[0]
+            return legal[0].to_wire()
         began = time.perf_counter()
         turns = self._horizon_turns(game)
         rng = random.Random(self.seed * 1_000_003 + game.version)
@@ -163,13 +156,13 @@ class SearchBot:
         best = legal[0]
         best_rank = (-1, 0.0)
         for action in legal:
-            child = root.children.get(key_of(action))
+            child = root.children.get(action)
             if child is not None and child.visits > 0:
                 rank = (child.visits, child.reward / child.visits)
                 if rank > best_rank:
                     best, best_rank = action, rank
         self.last = Thought(done, time.perf_counter() - began, max(0, best_rank[0]))
-        return best
+        return best.to_wire()
 
     def _horizon_turns(self, game: Game) -> int:
         """Turns a playout plays before it is judged (-1: to the end)."""
@@ -179,7 +172,7 @@ class SearchBot:
             return max(1, len(game.colours) - 1)
         return int(self.horizon)
 
-    def _priors(self, game: Game, legal: list[Action], colour: str, root: _Node, rng: random.Random,
+    def _priors(self, game: Game, legal: list[ActionValue], colour: str, root: _Node, rng: random.Random,
                 deadline: float | None = None) -> None:
         """The greedy ratings of the root's actions (0 best, negative worse, in points), as children; those
         rated by `deadline` only (a short budget is not overrun by the ratings: each may take tens of ms)."""
@@ -190,11 +183,11 @@ class SearchBot:
         # a wide decision (a free tile placement has over a hundred actions) is rated on a sample, not on
         # the first of its listing, which are all in one corner of the table
         rated = legal if len(legal) <= ROOT_RATED else rng.sample(legal, ROOT_RATED)
-        ratings: dict[Key, float] = {}
+        ratings: dict[ActionValue, float] = {}
         for a in rated:
             if ratings and deadline is not None and time.perf_counter() >= deadline:
                 break
-            ratings[key_of(a)] = rater.rate(copy, a, colour)
+            ratings[a] = rater.rate(copy, a.to_wire(), colour)
         top = max(ratings.values())
         for k, value in ratings.items():
             root.children[k] = _Node(prior=max(-1.0, (value - top) / 4.0))
@@ -207,16 +200,15 @@ class SearchBot:
         c = self.exploration
         while world.to_move is not None:
             mover = world.to_move
-            legal = world.legal_actions()
+            legal = world.legal_values()
             if len(legal) == 1:
                 world.apply(legal[0])
                 continue
-            keys = [key_of(a) for a in legal]
             untried: list[int] = []
             best_i = -1
             best_score = float("-inf")
             children = node.children
-            for i, k in enumerate(keys):
+            for i, k in enumerate(legal):
                 child = children.get(k)
                 if child is None:
                     untried.append(i)
@@ -238,11 +230,11 @@ class SearchBot:
                 i = untried[rng.randrange(len(untried))]
                 child = _Node()
                 child.avail = 1
-                children[keys[i]] = child
+                children[legal[i]] = child
                 world.apply(legal[i])
                 path.append((child, mover))
                 break
-            child = children[keys[best_i]]
+            child = children[legal[best_i]]
             world.apply(legal[best_i])
             path.append((child, mover))
             if child.visits == 0:

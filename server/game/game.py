@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import persistence, position, sampling
+from .actions import ActionValue
 from .catalogue import STACK_TILES, TONGA
 from .errors import IllegalAction
 from .geometry import START
@@ -100,6 +101,11 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """The complete list of legal actions for the pending decision (empty when the game is over)."""
         return self._rules.legal_actions()
+
+    def legal_values(self) -> list[ActionValue]:
+        """The legal actions as typed values (server.game.actions), in the order `legal_actions` lists them:
+        hashable and comparable (a search keys its tree by them), and applied without being parsed again."""
+        return self._rules.legal_values()
 
     def apply(self, action: Any, colour: str | None = None) -> list[Event]:
         """Apply one action of the pending colour (its dict, or its typed value of actions.py); return the

@@ -1,8 +1,10 @@
 """The rules R3–R14 that move a table on: its state, the decisions, and the automatic steps between them.
 
-`Rules` holds one table and applies actions to it; `Game` (game.py) adds creation, views and
-persistence on top. Each rule's options are enumerated once in options.py; R9 (can a chain still end) is
-asked of the solver in chain.py, which the rules tell of every changed tile through one hook.
+`Rules` holds one table and applies actions to it; `Game` (game.py) holds one and adds creation, views
+and persistence. Its public names are the engine's internal interface, for its sibling modules
+(docs/engine.md, "Inside the engine"): `Game`'s are the contract. Each rule's options are enumerated once
+in options.py; R9 (can a chain still end) is asked of the solver in chain.py, which the rules tell of every
+changed tile through one hook.
 """
 
 from __future__ import annotations
@@ -103,6 +105,14 @@ class Rules:
 
     def legal_actions(self) -> list[Action]:
         """The complete list of legal actions for the pending decision (empty when the game is over)."""
+        return [value.to_wire() for value in self._listing()]
+
+    def legal_values(self) -> list[ActionValue]:
+        """The legal actions as typed values, in the order `legal_actions` lists them (a fresh list of the
+        engine's own values, which never change): applied as they are, they are not parsed again."""
+        return list(self._listing())
+
+    def _listing(self) -> list[ActionValue]:
         if self.phase == Phase.OVER:
             return []
         if self.listed is None:
@@ -110,7 +120,7 @@ class Rules:
                 self.listed = [k for k in self.candidates() if self.allowed(k)]
             else:  # candidates are legal by construction
                 self.listed = self.candidates()
-        return [value.to_wire() for value in self.listed]
+        return self.listed
 
     def issue(self, value: ActionValue) -> Action:
         """Hand out a sampled legal action, remembering it: applying it unchanged skips re-validation."""
@@ -149,8 +159,15 @@ class Rules:
         )
 
     def _apply(self, action: Any, colour: str | None) -> list[Event]:
+        held: ActionValue | None = None  # the value itself, when the listing of this decision handed it out
         if isinstance(action, ActionValue):
-            try:  # checked as its dict is: a value built by hand may be ill-typed
+            listed = self.listed
+            if listed is not None:
+                for candidate in listed:
+                    if candidate is action:
+                        held = candidate
+                        break
+            try:  # else checked as its dict is: a value built by hand may be ill-typed
                 action = action.to_wire()
             except TypeError:  # fields that do not sort, such as an int beside a str
                 raise IllegalAction("malformed", f"{show(action)} is not a well-typed action", None) from None
@@ -165,6 +182,9 @@ class Rules:
         if issued is not None and action is issued[0] and action == issued[1] and self._issued is not None:
             value = self._issued  # the action sample_action handed out, unchanged: legal and well formed
             chosen = issued[1]  # its copy, which nobody else holds, goes in the log
+        elif held is not None:
+            value = held  # a listed value: legal and well formed
+            chosen = action  # its wire form, just made, which nobody else holds
         else:
             value = ActionValue.from_wire(action)
         if value.kind() not in ANSWERS[self.phase]:
@@ -175,7 +195,8 @@ class Rules:
                 action,
             )
         if (
-            value != self._issued
+            value is not held
+            and value != self._issued
             and not (self.listed is not None and value in self.listed)
             and not self.allowed(value)
         ):

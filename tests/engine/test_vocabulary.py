@@ -84,3 +84,22 @@ def test_an_ill_typed_typed_value_is_refused_as_malformed_and_changes_nothing() 
         refused += 1
     assert refused >= 1  # the tuples' items are not checked when made, compiled or not
     assert game.to_bytes() == before
+
+
+def test_the_legal_values_are_the_listing_and_apply_as_their_dicts_do() -> None:
+    """`legal_values()` lists the same actions as `legal_actions()`, in order, as values; a listed value
+    applied as it is plays exactly as its dict does (the same events, log and table), and a fresh list is
+    handed out each time."""
+    for seed in range(3):
+        game = Game.new(list(COLOURS[:4]), seed=seed, variants={"free_follow_up": True})
+        bot = RandomBot(seed)
+        while game.to_move is not None:
+            values = game.legal_values()
+            assert [v.to_wire() for v in values] == game.legal_actions()
+            assert game.legal_values() == values and game.legal_values() is not values
+            chosen = ActionValue.from_wire(bot.choose(game))
+            twin = game.clone()
+            held = next(v for v in values if v == chosen)
+            events = game.apply(held)
+            assert events == twin.apply(held.to_wire())
+            assert game.log == twin.log and game.to_bytes() == twin.to_bytes()
