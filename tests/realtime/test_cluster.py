@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -104,6 +105,26 @@ async def test_a_burst_of_room_changes_beyond_the_pool_all_apply_on_the_cluster(
     for _room, person, _seat in seated:
         assert await cluster_store.rooms.seated(person) == [_room.id]
     assert set(await cluster_store.rooms.listed()) == {room.id for room in rooms}   # real tables, listed
+
+
+async def test_one_slots_commands_that_go_together_start_no_thread_on_the_cluster(cluster_store: Store) -> None:
+    """A chat line, a session, a report seen, a game's log read, search bots released: each a few commands
+    of one slot sent together, on the service's event loop (redis-py's cluster transaction runs each
+    command queued in it on a loop of its own, in a thread the service's loop stops for)."""
+    started: list[str] = []
+    threading.settrace(lambda frame, event, arg: started.append(threading.current_thread().name))
+    try:
+        room = "r_" + secrets.token_hex(4)
+        line = await cluster_store.chat.add(room, {"text": "hello"}, cap=10)
+        await cluster_store.people.save_session("t" * 24, person="p_1", name="Ann", ttl=60, kept=True)
+        assert await cluster_store.games.report_seen(room, began_v=3, person="p_1", ttl=60) == {"p_1"}
+        assert await cluster_store.settled_actions(room) is None
+        await cluster_store.searches.release(room)
+    finally:
+        threading.settrace(None)  # type: ignore[arg-type]
+    assert started == []
+    assert await cluster_store.chat.lines(room) == [line]
+    assert await cluster_store.people.session("t" * 24) == ("p_1", "Ann", True)
 
 
 async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Cluster, cluster_store: Store,

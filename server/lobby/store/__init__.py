@@ -34,7 +34,7 @@ from server.bots.worker import BotJob
 from server.lobby.rooms import PLAYING, Room
 from server.lobby.store.chat import Chat
 from server.lobby.store.games import Games, Head, StoredGame
-from server.lobby.store.keys import Keys, unpack
+from server.lobby.store.keys import Keys, one_slot, unpack
 from server.lobby.store.people import People
 from server.lobby.store.presence import Presence
 from server.lobby.store.rooms import Rooms
@@ -83,10 +83,10 @@ class Store:
         return room, raw_room or b"", self.games.parse(raw_game)
 
     async def settled_actions(self, room_id: str) -> tuple[Room, list[dict[str, Any]]] | None:
-        """A playing room and its action log up to the version its pending round began at (one read,
-        atomic). The actions of a round still open are left out: in a mode with simultaneous orders
+        """A playing room and its action log up to the version its pending round began at (one read: on a
+        cluster not atomic, but the log is cut at the head read before it). The actions of a round still open are left out: in a mode with simultaneous orders
         (Expeditions) each is its seat's secret until the round resolves. None: no game is being played."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             self.rooms.get_into(pipe, room_id)
             self.games.head_into(pipe, room_id)
             self.games.actions_into(pipe, room_id)

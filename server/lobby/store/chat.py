@@ -12,7 +12,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys, pack, unpack
+from server.lobby.store.keys import Keys, one_slot, pack, unpack
 
 KINDS = ("chat", "chatid")
 
@@ -30,7 +30,7 @@ class Chat:
     async def add(self, room_id: str, line: dict[str, Any], *, cap: int) -> dict[str, Any]:
         """Numbers `line` and keeps it among the room's last `cap` lines: the line as kept."""
         line = {"id": await self.redis.incr(self.keys.key("chatid", room_id)), **line}
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.rpush(self.keys.key("chat", room_id), pack(line))
             pipe.ltrim(self.keys.key("chat", room_id), -cap, -1)
             await pipe.execute()

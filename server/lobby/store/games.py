@@ -27,7 +27,7 @@ from redis import exceptions
 from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
 from redis.typing import EncodableT
 
-from server.lobby.store.keys import Keys, pack, text, unpack
+from server.lobby.store.keys import Keys, one_slot, pack, text, unpack
 from server.lobby.store.timers import TimerStore
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two
@@ -299,7 +299,7 @@ class Games:
         """Records that `person` has seen the report that began the round of `began_v`; everyone who has
         (the set lives `ttl` seconds)."""
         key = self.keys.key("seen", room_id, str(began_v))
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.sadd(key, person)
             pipe.expire(key, max(1, round(ttl)))
             pipe.smembers(key)

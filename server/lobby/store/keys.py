@@ -1,11 +1,13 @@
 """The names of the lobby's Redis keys and the form of their values: one `Keys` a deployment (its prefix),
-shared by the key-family stores of this package. It sends no command."""
+shared by the key-family stores of this package, and the pipeline for one slot's commands. It sends no
+command."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from server.config import directory_tag
@@ -43,6 +45,14 @@ class Keys:
         if kind in DIRECTORY_KEYS:
             return ":".join((self.directory, *parts))
         return ":".join((self.prefix, *parts))
+
+
+def one_slot(client: Any) -> Any:
+    """A pipeline for commands on one slot's keys that go together: a transaction (MULTI/EXEC) on a single
+    Redis; on a cluster a plain pipeline, in order on the one connection of the slot's node, as redis-py's
+    cluster transaction runs each command queued in it on an event loop of its own, in a thread that the
+    service's loop stops for (ten times a plain pipeline's time)."""
+    return client.pipeline(transaction=not isinstance(client, RedisCluster))
 
 
 def pack(value: Any) -> bytes:

@@ -14,7 +14,7 @@ import hashlib
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys, text
+from server.lobby.store.keys import Keys, one_slot, text
 
 # A session's person and name, its expiry renewed: `ARGV[1]` seconds once kept, `ARGV[2]` before.
 TOUCH_SESSION = """
@@ -68,7 +68,7 @@ class People:
     async def save_session(self, token: str, *, person: str, name: str, ttl: float, kept: bool) -> None:
         """Stores the session for `ttl` seconds; `kept`: it was used (a seat, a name), and stays kept."""
         key = self._session_key(token)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.hset(key, mapping={"person": person, "name": name, **({"kept": "1"} if kept else {})})
             pipe.expire(key, max(1, int(ttl)))
             await pipe.execute()

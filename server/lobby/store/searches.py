@@ -13,7 +13,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys
+from server.lobby.store.keys import Keys, one_slot
 
 # Holds a playing room's search bots against the cap on them all: KEYS = P:searching, P:searching:n;
 # ARGV = room, its search bots, the cap, now, when the hold lapses. Lapsed holds go first. Returns -1 when
@@ -51,7 +51,7 @@ class Searches:
 
     async def release(self, room_id: str) -> None:
         """The room's game is over (or the room gone): its search bots no longer count against the cap."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             self.release_into(pipe, room_id)
             await pipe.execute()
 
