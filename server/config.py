@@ -389,7 +389,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("loop_slice", _number(float, 0, 10), "seconds one engine step may hold a server process's event "
             "loop; a longer step runs again in that process's engine worker (\"Long engine calls\" below); "
             "`0`: no limit"),
-    Setting("tick", _number(float, 0.001, 10), "the timer loop's longest sleep, seconds: it wakes for the timers its process sets (bots, grace periods, clocks) when they fall due, and looks every tick for those another process set"),
+    Setting("tick", _number(float, 0.001, 10), "the timer loop's longest sleep, seconds: it wakes for the "
+            "timers its process sets (bots, grace periods, clocks) when they fall due, and looks every tick for "
+            "those another process set"),
     Setting("presence_ttl", _number(float, 1, 86400), "seconds after which a replica not heard of is taken "
             "for dead (its sockets gone)"),
     Setting("finished_ttl", _number(float, 1, None), "seconds a finished room stays viewable"),

@@ -84,8 +84,9 @@ class Store:
 
     async def settled_actions(self, room_id: str) -> tuple[Room, list[dict[str, Any]]] | None:
         """A playing room and its action log up to the version its pending round began at (one read: on a
-        cluster not atomic, but the log is cut at the head read before it). The actions of a round still open are left out: in a mode with simultaneous orders
-        (Expeditions) each is its seat's secret until the round resolves. None: no game is being played."""
+        cluster not atomic, but the log is cut at the head read before it). The actions of a round still
+        open are left out: in a mode with simultaneous orders (Expeditions) each is its seat's secret until
+        the round resolves. None: no game is being played."""
         async with one_slot(self.redis) as pipe:
             self.rooms.get_into(pipe, room_id)
             self.games.head_into(pipe, room_id)
