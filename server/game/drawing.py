@@ -11,9 +11,9 @@ from .table import Placed
 
 def tile_view(t: Placed) -> dict[str, Any]:
     """A tile on the table as the view draws it: world directions, boats, royal boat. Kept on the tile
-    until it changes (`Placed.changed`), so successive views share the tiles an action left alone: most of
-    them, which makes the view and a server's patch between two views cheap. A view's tiles are read, never
-    changed."""
+    until its boats change (the tile's own methods forget it), so successive views share the tiles an
+    action left alone: most of them, which makes the view and a server's patch between two views cheap. A
+    view's tiles are read, never changed."""
     if t.drawn is not None:
         return t.drawn
     out = tile_shape(t.name, t.rotation)
