@@ -16,12 +16,10 @@ from tablekit import people, table
 
 from server import patch
 from server.app import LOBBY
-from server.game import Game
+from server.game import COLOURS, Game
 from server.game.bots import RandomBot
 from server.records import GameRecord, Records, rebuild
 from server.records.replay import views
-
-COLOURS = ["red", "blue", "green", "yellow", "orange", "purple"]
 
 
 def played(colours: list[str], seed: int, variants: dict[str, bool] | None = None
@@ -51,7 +49,7 @@ def played(colours: list[str], seed: int, variants: dict[str, bool] | None = Non
                                                      (4, 5, {"two_colours": True}),
                                                      (3, 6, {"free_follow_up": True})])
 def test_a_record_replays_to_every_event_and_view_without_the_seed(n, seed, variants):
-    record, seen = played(COLOURS[:n], seed, variants)
+    record, seen = played(list(COLOURS[:n]), seed, variants)
     blob = record.to_bytes()
     again = GameRecord.from_bytes(blob)
     assert again == record and b"seed" not in zlib.decompress(blob)
@@ -112,7 +110,7 @@ async def test_every_finished_game_is_kept_and_served(server, clients, store):
 
 
 async def test_pagination_newest_first_and_retention(store):
-    record, _seen = played(COLOURS[:2], 11)
+    record, _seen = played(list(COLOURS[:2]), 11)
     records = Records(store.redis, store.prefix, retention=3600)
     now = time.time()
     ids = []
@@ -162,7 +160,7 @@ async def test_unknown_games_are_404_with_a_json_error(server, path):
 
 
 def test_the_stored_form_is_msgpack_deflated():
-    record, _seen = played(COLOURS[:3], 21)
+    record, _seen = played(list(COLOURS[:3]), 21)
     body = msgpack.unpackb(zlib.decompress(record.to_bytes()), raw=False)
     assert "seed" not in body and body["drawn"] == record.drawn
 
