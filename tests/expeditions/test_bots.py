@@ -11,9 +11,9 @@ import time
 import pytest
 
 from server.bots import LEVELS, Budget
-from server.bots.expeditions import SearchBot, candidates, expeditions_bot
-from server.game.expeditions import Expeditions
-from server.game.expeditions.bots import RandomBot
+from server.bots.expeditions import SearchBot, candidates, expeditions_bot, likely_orders, rough_order
+from server.game.expeditions import Expeditions, Order, Pass
+from server.game.expeditions.bots import RandomBot, worth
 from server.lobby.expeditions import ExpeditionsMode
 
 
@@ -66,7 +66,9 @@ def test_the_search_is_deterministic_with_an_iteration_budget_and_keeps_a_time_b
     colour = game.colours[-1]
     first, second = SearchBot(5, iterations=60), SearchBot(5, iterations=60)
     assert first.choose(game, colour) == second.choose(game, colour)
-    assert first.last is not None and first.last.iterations == 60
+    assert first.last is not None and second.last is not None
+    assert 60 - len(candidates(game, colour, random.Random(0))) < first.last.iterations <= 60   # the budget, in sweeps
+    assert (first.last.iterations, first.last.visits) == (second.last.iterations, second.last.visits)
     # playouts that play on (quick greedy orders for every colour) are deterministic and legal too
     deeper = [SearchBot(6, iterations=8, horizon=2).choose(game, colour) for _ in range(2)]
     assert deeper[0] == deeper[1] and game.check(colour, deeper[0]) == deeper[0]
@@ -88,3 +90,36 @@ def test_candidates_are_legal_distinct_and_hold_pass_and_every_royal_island() ->
             wires = [o.to_wire() for o in found]
             assert {"type": "pass"} in wires
             assert all({"type": "royal", "island": i} in wires for i in game.legal_orders(colour).royal)
+
+
+def looked(worlds: list[Expeditions], colour: str, order: Order) -> float:
+    """The greedy bot's look at `order`: its worth to `colour` after the turn in each world, its order alone in."""
+    total = 0.0
+    for world in worlds:
+        trial = world.clone()
+        trial.pending = {colour: order}
+        trial.resolve()
+        total += worth(trial, colour)
+    return total
+
+
+def test_the_others_likely_orders_are_the_best_of_their_candidates_in_each_pair_of_worlds() -> None:
+    for game in positions(3, seed=7):
+        colour = game.colours[1]
+        orders = candidates(game, colour, random.Random(3))
+        worlds = [game.imagine(seed) for seed in range(4)]
+        likely = likely_orders(worlds, colour, orders)
+        assert len(likely) == 6 and all(order in orders for order in likely)   # one per pair of the four worlds
+        for (a, b), order in zip([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], likely, strict=True):
+            pair = [worlds[a], worlds[b]]
+            assert looked(pair, colour, order) == max(looked(pair, colour, o) for o in orders)
+
+
+def test_a_playouts_rough_orders_are_legal_and_expand_while_the_supply_lasts() -> None:
+    rng = random.Random(4)
+    for game in positions(12, seed=9):
+        for colour in game.colours:
+            order = rough_order(game, colour, rng)
+            assert game.check(colour, order) == order
+            if game.supply[colour] > 0:
+                assert order != Pass()   # greedy bots expand (random ones pass half the time)

@@ -22,8 +22,15 @@ tie-break counts, and what later migrations build on), and a hundredth per boat 
 
 def worth(game: Expeditions, colour: str) -> float:
     """The greedy bot's worth of a position for `colour` (ISLAND_WEIGHT)."""
+    return worths(game)[colour]
+
+
+def worths(game: Expeditions) -> dict[str, float]:
+    """Every colour's `worth`, the scores counted once (a search judges every colour's)."""
     s = scores(game)
-    return s["scores"][colour] + ISLAND_WEIGHT * s["islands"][colour] + 0.01 * game.on_map(colour)
+    royal = set(game.royal.values())   # the scores' boats count a royal island as one; the map does not
+    return {c: s["scores"][c] + ISLAND_WEIGHT * s["islands"][c] + 0.01 * (s["boats"][c] - (c in royal))
+            for c in game.colours}
 
 
 def _expansion(rng: random.Random, a: Activation, supply: int) -> Expand:
