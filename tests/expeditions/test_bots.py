@@ -1,7 +1,8 @@
 """The Expeditions bot levels (server/bots/expeditions.py) as the bot workers play them: every level orders
 legally through the game mode's `bot_action`, leaves the game alone, never peeks (at the real deck order,
 the random state or another colour's pending order: E3, R15), the search is deterministic with an
-iteration budget and keeps to a time budget, and its candidates are legal and distinct."""
+iteration budget and keeps to a time budget, its candidates are legal and distinct, the others' likely
+orders are the greedy bot's choices, and a playout's rough orders are legal."""
 
 from __future__ import annotations
 
