@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from server.game import Game
+from server.game.actions import Migrate
 from server.game.wire import Action
 
 from .evaluate import DEFAULT, Weights, evaluate
@@ -40,22 +41,23 @@ class GreedyBot:
         """A legal action for `game.to_move`."""
         colour = game.to_move
         assert colour is not None, "the game is over: there is nothing to choose"
-        legal = game.legal_actions()
+        legal = game.legal_values()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0].to_wire()
         if len(legal) > self.width:
             legal = self.rng.sample(legal, self.width)
-        sailing = legal[0]["type"] == "migrate"
+        sailing = isinstance(legal[0], Migrate)
         copies = [game.imagine(self.rng.getrandbits(32)) for _ in range(self.samples if sailing else 1)]
         best = legal[0]
         best_value = float("-inf")
         for action in legal:
+            wire = action.to_wire()
             value = 0.0
             for copy in copies:
-                value += self.rate(copy, action, colour)
+                value += self.rate(copy, wire, colour)
             if value > best_value:
                 best, best_value = action, value
-        return best
+        return best.to_wire()
 
     def rate(self, game: Game, action: Action, colour: str) -> float:
         """The worth for `colour` of the table after `action` is applied to a copy of `game` and the rest of
