@@ -200,6 +200,6 @@ class Game:
 
 def rules_of(game: Game) -> Rules:
     """The rules and table state inside `game`: the engine's inside (docs/engine.md, "Inside the engine"),
-    not its contract. For the engine's own tests of what the contract never shows (the stack's order, a
-    tile's cached values, the R9 solver); a change made through it is the caller's to keep consistent."""
+    not its contract. For tests of what the contract never shows (the stack's order, a tile's cached
+    values, the R9 solver); a change made through it is the caller's to keep consistent."""
     return game._rules
