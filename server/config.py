@@ -67,6 +67,14 @@ CLUSTER_CONNECTIONS = 1000
 (see `WaitingCluster`); a node's `maxclients` (10000 by default) covers several processes at this."""
 
 
+def one_slot(client: Any) -> Any:
+    """A pipeline for commands on one slot's keys that go together: a transaction (MULTI/EXEC) on a single
+    Redis; on a cluster a plain pipeline, in order on the one connection of the slot's node, as redis-py's
+    cluster transaction runs each command queued in it on an event loop of its own, in a thread that the
+    service's loop stops for (ten times a plain pipeline's time)."""
+    return client.pipeline(transaction=not isinstance(client, RedisCluster))
+
+
 class WaitingCluster(RedisCluster):
     """redis-py's Redis Cluster client whose commands and pipelines wait their turn, at most `in_flight` at
     once, as the single-Redis pool waits for a free connection. redis-py's own cluster client cannot wait:

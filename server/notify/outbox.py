@@ -23,7 +23,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 
-from server.config import directory_tag
+from server.config import directory_tag, one_slot
 from server.notify.compose import Message
 
 DONE_TTL = 14 * 86400
@@ -111,7 +111,7 @@ class Outbox:
 
     async def done(self, key: str, how: str = "sent") -> None:
         """Sent (or given up, or no longer wanted): never queued again."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.set(self.key("done", key), how, ex=DONE_TTL)
             pipe.delete(self.key("msg", key))
             pipe.zrem(self.due_key, key)
@@ -140,7 +140,7 @@ class Outbox:
 
     async def take_digest(self, person: str) -> list[dict[str, Any]]:
         """The lines of the person's digest, removed (the next line schedules the next digest)."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.lrange(self.key("digest", person), 0, -1)
             pipe.delete(self.key("digest", person), self.key("digest_due", person))
             raw, _ = await pipe.execute()

@@ -21,7 +21,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from server.config import directory_tag
+from server.config import directory_tag, one_slot
 
 LANGS = ("en", "fr", "de", "nl", "he")
 """The languages of messages: the client's (client/src/lang/)."""
@@ -104,7 +104,7 @@ class Reaches:
 
     async def _save(self, person: str, fields: dict[Any, Any], drop: tuple[str, ...] = ()) -> None:
         key = self.key("reach", person)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             if drop:
                 pipe.hdel(key, *drop)
             if fields:
@@ -118,7 +118,7 @@ class Reaches:
         token = text(await self.redis.hget(self.key("reach", person), "unsub") or "")
         if not token:
             token = secrets.token_urlsafe(18)
-            async with self.redis.pipeline(transaction=True) as pipe:
+            async with one_slot(self.redis) as pipe:
                 pipe.hsetnx(self.key("reach", person), "unsub", token)
                 pipe.hget(self.key("reach", person), "unsub")
                 _, stored = await pipe.execute()
@@ -169,7 +169,7 @@ class Reaches:
         await self._save(person, {}, drop=drop)
 
     async def set_mode(self, person: str, room_id: str, mode: str) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.hset(self.key("prefs", person), room_id, mode)
             pipe.expire(self.key("prefs", person), REACH_TTL)
             await pipe.execute()

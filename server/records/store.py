@@ -20,6 +20,7 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]
 import redis.asyncio as redis
 
+from server.config import one_slot
 from server.records.record import GameRecord
 
 RETENTION = 90 * 24 * 3600.0
@@ -62,7 +63,7 @@ class Records:
         if not record.private:   # a private room's game is listed to its players only
             indexes += [self.key("records")] + [self.key("records", "person", p) for p in people]
         # one transaction: the record never sits in Redis without its expiry; writing it again is harmless
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with one_slot(self.redis) as pipe:
             pipe.hsetnx(key, "body", record.to_bytes())
             pipe.hset(key, "summary", summary)
             pipe.pexpire(key, ms)

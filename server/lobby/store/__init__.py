@@ -31,10 +31,11 @@ from typing import Any
 import redis.asyncio as redis
 
 from server.bots.worker import BotJob
+from server.config import one_slot
 from server.lobby.rooms import PLAYING, Room
 from server.lobby.store.chat import Chat
 from server.lobby.store.games import Games, Head, StoredGame
-from server.lobby.store.keys import Keys, one_slot, unpack
+from server.lobby.store.keys import Keys, unpack
 from server.lobby.store.people import People
 from server.lobby.store.presence import Presence
 from server.lobby.store.rooms import Rooms

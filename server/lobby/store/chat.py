@@ -12,7 +12,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys, one_slot, pack, unpack
+from server.config import one_slot
+from server.lobby.store.keys import Keys, pack, unpack
 
 KINDS = ("chat", "chatid")
 

@@ -27,7 +27,8 @@ from redis import exceptions
 from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
 from redis.typing import EncodableT
 
-from server.lobby.store.keys import Keys, one_slot, pack, text, unpack
+from server.config import one_slot
+from server.lobby.store.keys import Keys, pack, text, unpack
 from server.lobby.store.timers import TimerStore
 
 # The conditional write of a new game state: it applies only on the version it was computed from, so two

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 import msgpack  # type: ignore[import-untyped]
-from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from server.config import directory_tag
@@ -45,14 +44,6 @@ class Keys:
         if kind in DIRECTORY_KEYS:
             return ":".join((self.directory, *parts))
         return ":".join((self.prefix, *parts))
-
-
-def one_slot(client: Any) -> Any:
-    """A pipeline for commands on one slot's keys that go together: a transaction (MULTI/EXEC) on a single
-    Redis; on a cluster a plain pipeline, in order on the one connection of the slot's node, as redis-py's
-    cluster transaction runs each command queued in it on an event loop of its own, in a thread that the
-    service's loop stops for (ten times a plain pipeline's time)."""
-    return client.pipeline(transaction=not isinstance(client, RedisCluster))
 
 
 def pack(value: Any) -> bytes:

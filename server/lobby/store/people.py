@@ -14,7 +14,8 @@ import hashlib
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys, one_slot, text
+from server.config import one_slot
+from server.lobby.store.keys import Keys, text
 
 # A session's person and name, its expiry renewed: `ARGV[1]` seconds once kept, `ARGV[2]` before.
 TOUCH_SESSION = """

@@ -13,7 +13,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from server.lobby.store.keys import Keys, one_slot
+from server.config import one_slot
+from server.lobby.store.keys import Keys
 
 # Holds a playing room's search bots against the cap on them all: KEYS = P:searching, P:searching:n;
 # ARGV = room, its search bots, the cap, now, when the hold lapses. Lapsed holds go first. Returns -1 when
