@@ -52,3 +52,18 @@ def test_documents_name_no_issue_numbers_or_work_history() -> None:
             if HISTORY.search(line):
                 found.append(f"{name}:{n}: {line.strip()}")
     assert found == [], "\n".join(found)
+
+
+def test_test_modules_have_unique_names() -> None:
+    """pytest imports a test module by its name: its base name, qualified by the packages (folders with an
+    `__init__.py`) it sits in; two of one name stop the whole run at collection ("import file mismatch")."""
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        name, folder = path.stem, path.parent
+        while (folder / "__init__.py").exists():
+            name, folder = f"{folder.name}.{name}", folder.parent
+        if name in seen:
+            clashes.append(f"{seen[name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
+        seen.setdefault(name, path)
+    assert not clashes, "test modules of one name: " + "; ".join(clashes)

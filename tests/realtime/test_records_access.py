@@ -67,7 +67,7 @@ async def test_a_private_game_is_listed_to_its_players_and_read_with_a_seat_or_t
 
 @pytest.mark.parametrize(("n", "seed", "step"), [(3, 2, 1), (4, 7, 3)])
 def test_a_live_replay_grown_version_by_version_is_the_replay_rebuilt_from_the_start(n, seed, step):
-    record, _seen = played(COLOURS[:n], seed)
+    record, _seen = played(list(COLOURS[:n]), seed)
     whole = frames(record)
     growing = Growing()
     for k in range(0, len(record.actions) + 1, step):
