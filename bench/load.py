@@ -550,8 +550,8 @@ def main() -> None:
                         help="with several processes: sockets spread one by one (socket) or a room's all to one "
                              "process (room, as nginx's hash on the table socket's room does)")
     parser.add_argument("--floor", action="store_true",
-                        help="also run the floor of the stack (bench/floor.py) under the same load, and print "
-                             "our CPU per action as a ratio to it")
+                        help="also run the floor of the stack (bench/floor.py) under the same load (with each "
+                             "process count under --route room), and print our CPU per action as a ratio to it")
     parser.add_argument("--workers", default="1",
                         help="`tongiaki serve --workers N` (processes on one port); a list compares them")
     parser.add_argument("--sweep", default=None, help="room counts to run in turn (e.g. 200,400,600,800)")
@@ -580,8 +580,10 @@ def main() -> None:
     processes = [int(p) for p in str(args.processes).split(",")]
     points = []
     for n in rooms:
-        if args.floor:
-            point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": 1, "processes": 1, "floor": True,
+        # the floor too with each process count when a room's sockets go to one process (its processes
+        # share nothing else: it has no broadcasts between them)
+        for p in (processes if args.floor and args.route == "room" else [1] if args.floor else []):
+            point = argparse.Namespace(**{**vars(args), "rooms": n, "workers": 1, "processes": p, "floor": True,
                                           "live": lives[0], "slice": slices[0]})
             result = asyncio.run(run(point, False))
             report(result)
@@ -608,21 +610,23 @@ def per_action(r: dict[str, object]) -> float | None:
 
 
 def ratios(points: list[dict[str, object]]) -> None:
-    """CPU per action of each point over one process's at the same rooms, and over the floor's."""
+    """CPU per action of each point over one process's at the same rooms (the floor's over the floor's),
+    and over the floor's with as many processes (else one)."""
     print()
     points = [r for r in points if "rooms" in r]
     for r in points:
-        if r.get("floor"):
-            continue
         mine = per_action(r)
-        same = [x for x in points if x["rooms"] == r["rooms"]]
-        one = next((per_action(x) for x in same if not x.get("floor") and x["processes"] == 1), None)
-        floor = next((per_action(x) for x in same if x.get("floor")), None)
-        parts = [f"{r['rooms']} rooms, {r['processes']} process(es) in all ({r['workers']} per `tongiaki serve`, route "
+        same = [x for x in points if x["rooms"] == r["rooms"] and bool(x.get("floor")) == bool(r.get("floor"))]
+        one = next((per_action(x) for x in same if x["processes"] == 1), None)
+        floors = [x for x in points if x["rooms"] == r["rooms"] and x.get("floor")]
+        floor = next((per_action(x) for x in floors if x["processes"] == r["processes"]),
+                     next((per_action(x) for x in floors if x["processes"] == 1), None))
+        who = "the floor, " if r.get("floor") else ""
+        parts = [f"{r['rooms']} rooms, {who}{r['processes']} process(es) in all ({r['workers']} per process, route "
                  f"{r.get('route')}): {mine:.2f} ms/action" if mine else f"{r['rooms']} rooms: n/a"]
         if mine and one:
             parts.append(f"{mine / one:.2f}x one process's")
-        if mine and floor:
+        if mine and floor and not r.get("floor"):
             parts.append(f"{mine / floor:.2f}x the floor's ({floor:.2f} ms)")
         print("CPU per action       " + "; ".join(parts))
 
@@ -645,7 +649,8 @@ def sweep_table(points: list[dict[str, object]]) -> None:
     for r in points:
         cpu, moves = r.get("server_cpu_percent"), r.get("moves_per_s")
         per = f"{10 * cpu / moves:.2f}" if isinstance(cpu, float) and isinstance(moves, float) and moves else "n/a"
-        print(f"| {'floor' if r.get('floor') else r['processes']} | {r['workers']} | {'yes' if r['live'] else 'no'} | "
+        who = f"floor, {r['processes']}" if r.get("floor") else r["processes"]
+        print(f"| {who} | {r['workers']} | {'yes' if r['live'] else 'no'} | "
               f"{r['rooms']} | "
               f"{float(str(r.get('latency_ms_p50') or 'nan')):.1f} | "
               f"{float(str(r.get('latency_ms_p99') or 'nan')):.1f} | {float(str(cpu or 'nan')):.0f} | {per} | "
