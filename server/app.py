@@ -147,8 +147,8 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                                             path=embedded.socket, max_connections=64, timeout=10,
                                             **REDIS_OPTIONS)
         client = redis.Redis(connection_pool=pool)
-    # the timer loop's alarm: whoever brings a room's check forward in this process rings it (the store's
-    # timers, the authority storing an action), so the loop sleeps until its next check, not a tick at a time
+    # the timer loop's alarm: every timer this process sets rings it (the store's timers, an action's commit
+    # included), so the loop sleeps until its next check, not a tick at a time
     alarm = Alarm()
     store = Store(client, config.prefix, on_schedule=alarm.nudge)
     sio = app[SIO]
@@ -171,7 +171,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     records = app[api.RECORDS] = Records(client, config.prefix, config.record_ttl)
     authority = Authority(MODES, store, outbox=outbox, lobby=lobby, metrics=app[METRICS], timings=timings, bots=bots,
                           live_games=config.live_games, offload=offload, facts=facts if mailer or pusher else None,
-                          records=records, alarm=alarm)
+                          records=records)
     app[api.LIVE] = LiveRecords(store, MODES).record
     app[api.VIEWER] = lambda request: _viewer(store, request)
     app[api.ADDRESS] = app[notify_api.ADDRESS] = lambda request: client_address(

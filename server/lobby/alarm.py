@@ -1,7 +1,7 @@
 """The timer loop's alarm: the loop sleeps until its next planned check, and whoever brings a room's check
-forward (the authority, storing an action or starting a clock) rings it, so the loop wakes for that check
-instead of sleeping on to what it planned (up to a tick later). The composition root gives the one alarm
-to both, so neither is set up on the other after it was built."""
+forward in this process (the store's timers: an action's commit, a clock started, a grace period) rings
+it, so the loop wakes for that check instead of sleeping on to what it planned (up to a tick later). The
+composition root gives the one alarm to both, so neither is set up on the other after it was built."""
 
 from __future__ import annotations
 

@@ -11,13 +11,11 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from server import patch
 from server.bots.worker import BotJob, BotQueue
-from server.lobby.alarm import Alarm
 from server.lobby.errors import Rejected
 from server.lobby.keeper import keep_finished
 from server.lobby.lobby import Lobby
@@ -104,7 +102,7 @@ class Authority:
     def __init__(self, modes: dict[str, GameMode], store: Store, *, outbox: Outbox, lobby: Lobby,
                  metrics: Metrics, timings: Timings, bots: BotQueue, live_games: bool = True,
                  offload: Offload | None = None, facts: Facts | None = None,
-                 records: Records | None = None, alarm: Alarm | None = None) -> None:
+                 records: Records | None = None) -> None:
         self.modes = modes
         self.facts = facts   # what the notifier hears of (server/notify/); None: nobody
         self.offload = offload or Offload(0)   # 0: every engine call on the loop (tests that build one)
@@ -119,8 +117,6 @@ class Authority:
         self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
         self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
         self.records = records   # where finished games are kept (None: nowhere)
-        # each action this process stores may bring its room's check forward: the timers' alarm hears of it
-        self.on_check: Callable[[float | None], None] = alarm.nudge if alarm is not None else lambda check: None
 
     def __repr__(self) -> str:
         return f"Authority(modes={sorted(self.modes)}, held={len(self._held)})"
@@ -328,7 +324,6 @@ class Authority:
                             view=view)
         self._hold(room.id, Held(stored, room, held.room_raw, live if keep else None,
                                  after if self.live_games else None))
-        self.on_check(check)
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
         # "nothing changed". A message stored but not marked sent is resent by the timers (`resend`), and
         # clients heal gaps with `since`.
@@ -390,7 +385,6 @@ class Authority:
             return False
         if held is not None and held.began_v == record.began_v:
             held.stored = dataclasses.replace(held.stored, began=now)
-        self.on_check(now + clock)
         await self.lobby.publish(room)
         await self._tell_round(room_id, record.began_v, record.deciding, now, room)   # its deadline is known now
         return True

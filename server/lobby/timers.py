@@ -55,7 +55,7 @@ class Timers:
         self.metrics = metrics
         self.timings = timings
         self.proc = proc
-        self.alarm = alarm   # rung when a room's next check comes before the loop wakes (the authority rings it)
+        self.alarm = alarm   # rung when a room's next check comes before the loop wakes (the store's timers ring it)
         self._closed_before = 0                          # closed connections counted at the last collection
         self._last_collection = time.time()
         self._heap_after = sys.getallocatedblocks()      # the heap's blocks after it

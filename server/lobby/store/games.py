@@ -53,11 +53,12 @@ redis.call('RPUSH', KEYS[3], ARGV[8])
 -- whether a socket of another process watches the room (KEYS[5], the watchers' fields `{process}|{sid}`;
 -- ARGV[17] this process's `{process}|`, empty: taken as yes): only then must this version's broadcasts
 -- go through pub/sub (a process starts watching a room before it reads the room's game)
-local elsewhere = 0
-if ARGV[17] == '' then elsewhere = 1 end
-for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
-  if elsewhere == 1 then break end
-  if string.sub(field, 1, #ARGV[17]) ~= ARGV[17] then elsewhere = 1 end
+local elsewhere = 1
+if ARGV[17] ~= '' then
+  elsewhere = 0
+  for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
+    if string.sub(field, 1, #ARGV[17]) ~= ARGV[17] then elsewhere = 1 break end
+  end
 end
 return {1, tonumber(ARGV[2]), elsewhere}
 """
@@ -242,6 +243,8 @@ class Games:
                 pipe.wait(self.replicas, REPLICA_WAIT_MS)
 
         answer, *rest = await self._by_hash(COMMIT, commit)
+        if check is not None:
+            self.timers.scheduled(check)
         if self.replicas and answer[0] == 1 and rest[-1] < self.replicas:
             log.warning("room %s v%d committed before a replica had it (%d of %d within %d ms)", room_id, v + 1,
                         rest[-1], self.replicas, REPLICA_WAIT_MS)

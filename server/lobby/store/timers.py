@@ -57,11 +57,16 @@ class TimerStore:
     async def schedule(self, room_id: str, at: float, *, earlier_only: bool = False) -> None:
         """The room is due at `at` (`earlier_only`: unless it is due earlier already)."""
         await self.redis.zadd(self.key, {room_id: at}, lt=earlier_only)
+        self.scheduled(at)
+
+    def scheduled(self, at: float) -> None:
+        """A timer of this process is set to `at` (`forward_into`'s caller says so once its pipeline ran)."""
         if self.on_schedule is not None:
             self.on_schedule(at)
 
     def forward_into(self, pipe: Any, room_id: str, *, at: float) -> None:
-        """Adds to `pipe` bringing the room's timer forward to `at` (a later one stays)."""
+        """Adds to `pipe` bringing the room's timer forward to `at` (a later one stays); once the pipeline
+        ran, the caller calls `scheduled(at)`."""
         pipe.zadd(self.key, {room_id: at}, lt=True)
 
     async def unschedule(self, room_id: str) -> None:
