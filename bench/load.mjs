@@ -27,6 +27,9 @@ const warmup = Number(args.warmup ?? 5) * 1000;
 const bots = Number(args.bots ?? 0);
 const botPace = Number(args["bot-pace"] ?? 1);
 const people = 4 - bots;
+// per-message deflate offered only when the measured server compresses (--deflate=1): a server that would
+// compress what it is offered (the floor: engine.io's stock websocket does) then pays what ours does not
+const deflate = args.deflate === "1" ? { threshold: 1024 } : false;
 
 const stats = { moves: 0, messages: 0, bytes: 0, actions: 0, rejected: 0, latencies: [], patchBytes: [], viewBytes: [],
                 messageBytes: [], legalBytes: [], legals: 0, measuring: false, gaps: 0, errors: {} };
@@ -35,6 +38,7 @@ function connect(name, table) {
   return new Promise((resolve, reject) => {
     const url = byRoom ? urls[table % urls.length] : urls[nextUrl++ % urls.length];
     const socket = io(url, { transports: ["websocket"], parser, forceNew: true, reconnection: false,
+                             perMessageDeflate: deflate,
                              auth: { protocol: 2, name } });
     socket.once("session", () => resolve(socket));
     socket.once("connect_error", reject);

