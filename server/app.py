@@ -181,7 +181,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
                                log_budget=app[LOG_BUDGET])
     sio.register_namespace(namespace)
     app[STORE], app[LOBBY], app[AUTHORITY], app[NAMESPACE] = store, lobby, authority, namespace
-    await store.heartbeat(proc)
+    await store.heartbeat(proc, silent_after=time.time() - timings.presence_ttl)
     stop = asyncio.Event()
     timers = asyncio.create_task(Timers(store, lobby, authority=authority, outbox=outbox, metrics=app[METRICS],
                                         timings=timings, proc=proc, alarm=alarm).run(stop))

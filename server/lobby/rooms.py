@@ -11,6 +11,10 @@ from server.lobby.settings import Settings
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
+PRESENCE_ROUNDS = 4
+"""A playing room's own look at who is present comes every 2 to 4 presence TTLs (`Room.next_check`):
+what a socket's leaving does not tell, a process's falling silent does (Store.heartbeat)."""
+
 SEARCH = "search"
 """The level whose every decision thinks for up to a second (server/bots): the one the caps count."""
 
@@ -249,10 +253,12 @@ class Room:
                    presence_ttl: float) -> float:
         """When the room's timers must next be looked at (at `now`; the deciding colour's turn began at
         `turn_at`, the pending round of `deciding` at `began`): a bot's pace (once per turn) or the clock's
-        deadline, a grace period's end, and presence every `presence_ttl`."""
-        # presence within presence_ttl, at a random point of its second half: rooms started together (or
-        # all of them after a restart) do not all come due in the same tick
-        times = [now + presence_ttl * random.uniform(0.5, 1.0)]
+        deadline, a grace period's end, and presence every `PRESENCE_ROUNDS` times `presence_ttl`."""
+        # Presence changes without a socket's leaving only when a process falls silent or comes back, and
+        # then every room is looked at (Store.heartbeat): this look only mends what was missed. At a random
+        # point of its second half: rooms started together (or all after a restart) do not all come due
+        # in the same tick.
+        times = [now + PRESENCE_ROUNDS * presence_ttl * random.uniform(0.5, 1.0)]
         if any(s.kind == "bot" or s.autopilot for s in (self.seats[self.seat_of_colour(c)] for c in deciding)):
             times.append(turn_at + self.settings.bot_pace)
         if self.settings.clock is not None:

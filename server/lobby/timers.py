@@ -184,7 +184,10 @@ class Timers:
             try:
                 now = time.time()
                 if now - last_beat >= min(1.0, self.timings.presence_ttl / 3):
-                    await self.store.heartbeat(self.proc)
+                    changed = await self.store.heartbeat(self.proc, silent_after=now - self.timings.presence_ttl)
+                    if changed:
+                        log.info("processes fell silent or came back (%s): every room's presence is looked at",
+                                 ", ".join(changed))
                     last_beat = now
                 if now - last_sweep >= min(5.0, self.timings.finished_ttl):
                     await self.sweep()

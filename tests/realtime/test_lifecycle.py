@@ -92,8 +92,10 @@ async def test_readyz_says_503_when_redis_is_gone_and_healthz_stays_200(tmp_path
 
 async def test_a_room_of_people_is_looked_at_once_per_presence_period(config, clients, store):
     """The timer loop claims a due room with a short lease; when it is done it sets the room's next check
-    (here presence, within 30 s: in its second half), instead of leaving the lease to bring the room back
-    every 2 s."""
+    (here presence, every PRESENCE_ROUNDS presence TTLs: in its second half), instead of leaving the lease
+    to bring the room back every 2 s."""
+    from server.lobby.rooms import PRESENCE_ROUNDS
+
     server = await InProcessServer(config.with_(presence_ttl=30.0)).start()
     try:
         room, players = await table(server.url, humans=2)
@@ -103,9 +105,10 @@ async def test_a_room_of_people_is_looked_at_once_per_presence_period(config, cl
             return float(await store.redis.zscore(store.keys.key("timers"), room) or 0) - time.time()
 
         async with asyncio.timeout(5):
-            while await next_check() < 12:  # room_start makes it due at once; the loop looks, reschedules
+            # room_start makes it due at once; the loop looks, reschedules
+            while await next_check() < PRESENCE_ROUNDS * 30 / 2 - 5:
                 await asyncio.sleep(0.05)
-        assert await next_check() <= 30
+        assert await next_check() <= PRESENCE_ROUNDS * 30
     finally:
         for c in clients:
             await c.close()

@@ -245,7 +245,7 @@ async def test_presence_survives_a_late_heartbeat_but_not_a_gone_process(store) 
     procs = store.keys.key("procs")
     await store.redis.zadd(procs, {"proc-a": now - 20, "proc-b": now - PROCESS_GONE_AFTER - 5})
     assert await store.presence.watchers("r_test", alive_after=now - 15) == {}
-    await store.heartbeat("proc-a")  # Redis is back and so is proc-a's heartbeat
+    await store.heartbeat("proc-a", silent_after=now - 15)  # Redis is back and so is proc-a's heartbeat
     assert await store.presence.watchers("r_test", alive_after=now - 15) == {"p_alice": 1}
     fields = await store.redis.hkeys(store.keys.key("watch", "r_test"))
     assert [f.decode() for f in fields] == ["proc-a|sid-1"], "the gone process's socket is dropped"

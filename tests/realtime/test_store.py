@@ -62,8 +62,8 @@ async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_de
     import time
 
     now = time.time()
-    await store.heartbeat("proc-a")
-    await store.heartbeat("proc-b")
+    await store.heartbeat("proc-a", silent_after=now - 5)
+    await store.heartbeat("proc-b", silent_after=now - 5)
     assert await store.cluster_figures("proc-a", lease=60.0, alive_after=now - 5) is not None   # free: taken
     assert await store.cluster_figures("proc-b", lease=60.0, alive_after=now - 5) is None       # a live holder keeps it
     assert await store.cluster_figures("proc-a", lease=60.0, alive_after=now - 5) is not None   # and renews it
@@ -107,3 +107,35 @@ async def test_a_commit_goes_on_once_after_redis_lost_its_scripts(store):
     await store.redis.script_flush()   # the sent marks, all rooms in one pipeline, likewise
     await store.games.mark_sent({"r_test0001": 2, "r_gone": 1})
     assert await store.games.sent("r_test0001") == 2
+
+
+async def test_a_process_falling_silent_or_coming_back_brings_every_rooms_look_forward(store):
+    """A room's own presence check is rare (every 2 to 4 presence TTLs, Room.next_check): what makes
+    presence change without a socket's leaving is a process's falling silent (its sockets stop counting)
+    or beating again, and then every room is looked at within 2 s (Store.heartbeat). Each change is told
+    once, by whichever process beats first."""
+    import time
+
+    from server.lobby.rooms import PRESENCE_ROUNDS
+
+    now = time.time()
+    timers = store.keys.key("timers")
+    later = now + PRESENCE_ROUNDS * 15
+    await store.redis.zadd(timers, {"r_far1": later, "r_far2": later, "r_soon": now + 0.5})
+    await store.heartbeat("proc-a", silent_after=now - 15)
+    await store.heartbeat("proc-b", silent_after=now - 15)
+    assert await store.redis.zscore(timers, "r_far1") == later, "nothing changed: no room is looked at"
+
+    procs = store.keys.key("procs")
+    await store.redis.zadd(procs, {"proc-b": now - 20})           # proc-b stopped beating 20 s ago
+    assert await store.heartbeat("proc-a", silent_after=now - 15) == ["proc-b"]
+    after = {room: score for room, score in await store.redis.zrange(timers, 0, -1, withscores=True)}
+    assert all(now <= after[r] <= time.time() + 2.0 for r in (b"r_far1", b"r_far2")), after
+    assert after[b"r_soon"] <= now + 0.5, "a room due earlier stays due then"
+    await store.redis.zadd(timers, {"r_far1": later})
+    assert await store.heartbeat("proc-a", silent_after=now - 15) == [], "told once"
+    assert await store.redis.zscore(timers, "r_far1") == later
+
+    assert await store.heartbeat("proc-b", silent_after=time.time() - 15) == ["proc-b"], "back: told once"
+    assert await store.redis.zscore(timers, "r_far1") <= time.time() + 2.0
+    assert await store.heartbeat("proc-b", silent_after=time.time() - 15) == []

@@ -12,7 +12,7 @@ deployment's (`P:{P}:lobby`: one slot); the rest (sessions, rate counts) are spr
 | `rooms` (caps, seats) | `P:hosted:{person}`, `P:hosted_from:{address}`, `P:seated:{person}` |
 | `games` | `P:game:{id}`, `P:patches:{id}`, `P:actions:{id}`, `P:seen:{id}:{began_v}` |
 | `chat` | `P:chat:{id}`, `P:chatid:{id}` |
-| `presence` | `P:procs`, `P:watch:{id}`, `P:metrics_lease` |
+| `presence` | `P:procs`, `P:silent`, `P:watch:{id}`, `P:metrics_lease` |
 | `timers` | `P:timers` |
 | `searches` | `P:searching`, `P:searching:n` |
 | `people` | `P:session:{sha256(token)}`, `P:chatrate:{person}`, `P:newpeople:{address}` |
@@ -25,6 +25,7 @@ lessons (server/tutorial/sessions.py), notifications (server/notify/) and the br
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -43,6 +44,9 @@ from server.lobby.store.searches import Searches
 from server.lobby.store.timers import TimerStore
 
 log = logging.getLogger(__name__)
+
+LOOK_SPREAD = 2.0
+"""Seconds over which every room's look is spread when the processes alive change (`Store.heartbeat`)."""
 
 class Store:
     """The lobby's Redis store: its key families' stores (`rooms`, `games`, `chat`, `presence`, `timers`,
@@ -101,10 +105,17 @@ class Store:
         return room, [line for line in lines if line["v"] <= head.began_v]
 
     # -- presence ----------------------------------------------------------------------------------
-    async def heartbeat(self, proc: str) -> None:
-        """This process is alive; and how many replicas each commit waits for now (`Games.count_replicas`)."""
-        await self.presence.beat(proc)
+    async def heartbeat(self, proc: str, *, silent_after: float) -> list[str]:
+        """This process is alive; and how many replicas each commit waits for now (`Games.count_replicas`).
+        When processes fell silent or came back (`Presence.beat`: returned), the sockets that count in the
+        rooms changed: every room is looked at within `LOOK_SPREAD` seconds (Timers.advance: presence, and
+        what a dead process stored but did not broadcast). That is why a room's own presence check can be
+        rare (Room.next_check)."""
+        changed = await self.presence.beat(proc, silent_after=silent_after)
+        if changed:
+            await self.timers.look_at_all(time.time(), LOOK_SPREAD)
         await self.games.count_replicas()
+        return changed
 
     async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and

@@ -4,6 +4,7 @@ slot's, the processes and the metrics lease the directory's: server/lobby/store/
 | key | type | holds |
 | --- | --- | --- |
 | `P:procs` | zset | server process ids by last heartbeat |
+| `P:silent` | set | the processes taken for silent (no heartbeat for the presence TTL) and not heard of since |
 | `P:watch:{id}` | hash | `{process}|{sid}` → person, for each socket that joined the room |
 | `P:metrics_lease` | string | the process that exports the cluster-wide figures on /metrics |
 """
@@ -29,6 +30,24 @@ return 1
 """The metrics lease (Presence.take_metrics_lease): KEYS = lease, procs; ARGV = process, lease ms, alive
 after."""
 
+BEAT = """
+local back = redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
+local changed = {}
+if back == 1 then table.insert(changed, ARGV[1]) end
+for _, proc in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])) do
+  if redis.call('SADD', KEYS[2], proc) == 1 then table.insert(changed, proc) end
+end
+for _, proc in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if not redis.call('ZSCORE', KEYS[1], proc) then redis.call('SREM', KEYS[2], proc) end
+end
+return changed
+"""
+"""A process's heartbeat (Presence.beat): KEYS = procs, silent; ARGV = process, now, silent before, gone
+before. Answers the processes that fell silent since anyone's last beat, and this one if it had been
+taken for silent (each is answered once)."""
+
 PROCESS_GONE_AFTER = 3600.0
 """Seconds without a heartbeat after which a server process is taken to be gone for good: its sockets'
 presence records are deleted. Shorter silences (a Redis outage) only make them not count for a while."""
@@ -41,18 +60,22 @@ class Presence:
         self.redis = client
         self.keys = keys
         self.procs = keys.key("procs")
+        self.silent = keys.key("silent")
         self._lease = client.register_script(LEASE)
+        self._beat = client.register_script(BEAT)
 
     def __repr__(self) -> str:
         return f"Presence({self.procs!r})"
 
-    async def beat(self, proc: str) -> None:
-        """This process is alive (and the processes gone for good are forgotten)."""
+    async def beat(self, proc: str, *, silent_after: float) -> list[str]:
+        """This process is alive (and the processes gone for good are forgotten). The processes whose
+        sockets stopped or started counting since the last heartbeat of any process, each told once:
+        those that fell silent (no heartbeat since `silent_after`) and this one, if it had been taken
+        for silent."""
         now = time.time()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self.procs, {proc: now})
-            pipe.zremrangebyscore(self.procs, "-inf", now - PROCESS_GONE_AFTER)
-            await pipe.execute()
+        changed = await self._beat(keys=[self.procs, self.silent],
+                                   args=[proc, now, silent_after, now - PROCESS_GONE_AFTER])
+        return [p.decode() if isinstance(p, bytes) else str(p) for p in changed]
 
     async def alive(self, proc: str, after: float) -> bool:
         """Whether the server process `proc` has sent a heartbeat since `after`."""
