@@ -525,7 +525,12 @@ def test_a_replay_tells_each_replayed_turns_report(browser: Any, contexts: list[
     assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
     page.locator("[data-testid=report-steps] li").last.click()
     assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "1"
+    # its way back names the replay's moment, not a live table's "today"
+    assert page.inner_text("[data-testid=report-today]").strip() == "Back to the map of this moment"
     page.screenshot(path=str(artifacts / f"45-expeditions-replay-report-{tag}.png"), full_page=touch)
+    page.click("[data-testid=report-today]")
+    assert page.get_attribute("[data-testid=board]", "data-turn-shown") == "now"
+    page.locator("[data-testid=report-steps] li").last.click()
     # the replay's next turn: turn 1 resolved, its report; the one after: turn 2's
     page.click("[data-testid=replay-next-turn]")
     page.wait_for_function("(v) => document.querySelector('[data-testid=replay-pos]').dataset.v === String(v)",

@@ -260,7 +260,8 @@ export class ExpeditionsTable {
     if (unkept) clear(this.thenEl).append(el('span', { text: t('ex.map_not_kept', { turn: rep.turn }) }));
     else if (!live) {
       clear(this.thenEl).append(el('span', { text: t('ex.as_it_was', { turn: rep.turn }) }), ' ',
-        el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => this.showReport(this.reports.length - 1) }, t('ex.today')));
+        el('button', { type: 'button', 'data-testid': 'report-today', onclick: () => this.showReport(this.reports.length - 1) },
+          t(this.replay ? 'ex.replay_now' : 'ex.today')));   // a replay's "now" is the version it is at
     }
     const e = rep && this.step >= 0 ? rep.events[this.step] : null;
     this.captionEl.hidden = !e || !this.animating;

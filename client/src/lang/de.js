@@ -283,6 +283,7 @@ export default {
   'ex.skip': 'Überspringen',
   'ex.as_it_was': 'Die Karte nach Zug {turn}',
   'ex.today': 'Zurück zur heutigen Karte',
+  'ex.replay_now': 'Zurück zur Karte dieses Moments',
   'ex.change': 'Befehl ändern',
   'ex.withdraw': 'Befehl zurückziehen',
   'ex.withdrawn': 'Dein Befehl ist zurückgezogen.',

@@ -283,6 +283,7 @@ export default {
   'ex.skip': 'Skip',
   'ex.as_it_was': 'The map after turn {turn}',
   'ex.today': 'Back to today’s map',
+  'ex.replay_now': 'Back to the map of this moment',
   'ex.change': 'Change my order',
   'ex.withdraw': 'Withdraw my order',
   'ex.withdrawn': 'Your order is withdrawn.',

@@ -283,6 +283,7 @@ export default {
   'ex.skip': 'Passer',
   'ex.as_it_was': 'La carte après le tour {turn}',
   'ex.today': 'Revenir à la carte actuelle',
+  'ex.replay_now': 'Revenir à la carte de ce moment',
   'ex.change': 'Changer mon ordre',
   'ex.withdraw': 'Retirer mon ordre',
   'ex.withdrawn': 'Votre ordre est retiré.',

@@ -283,6 +283,7 @@ export default {
   'ex.skip': 'דלג',
   'ex.as_it_was': 'המפה אחרי תור {turn}',
   'ex.today': 'חזרה למפה של היום',
+  'ex.replay_now': 'חזרה למפה של רגע זה',
   'ex.change': 'שינוי הפקודה',
   'ex.withdraw': 'ביטול הפקודה',
   'ex.withdrawn': 'הפקודה שלך בוטלה.',

@@ -283,6 +283,7 @@ export default {
   'ex.skip': 'Overslaan',
   'ex.as_it_was': 'De kaart na beurt {turn}',
   'ex.today': 'Terug naar de kaart van nu',
+  'ex.replay_now': 'Terug naar de kaart van dit moment',
   'ex.change': 'Mijn bevel wijzigen',
   'ex.withdraw': 'Mijn bevel intrekken',
   'ex.withdrawn': 'Je bevel is ingetrokken.',
