@@ -189,8 +189,10 @@ class Timers:
                         log.info("processes fell silent or came back (%s): every room's presence is looked at",
                                  ", ".join(changed))
                     last_beat = now
-                if now - last_sweep >= min(5.0, self.timings.finished_ttl):
-                    await self.sweep()
+                period = min(5.0, self.timings.finished_ttl)
+                if now - last_sweep >= period:
+                    if await self.store.rooms.take_sweep(period):   # one process a period sweeps
+                        await self.sweep()
                     last_sweep = now
                 if now - last_flush >= self.timings.tick:
                     await self.authority.flush_sent()

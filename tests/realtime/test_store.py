@@ -56,6 +56,17 @@ async def test_expired_rooms_are_found_without_reading_the_rooms(store):
     assert await store.rooms.expired() == [ids[1], ids[4]]
 
 
+async def test_one_process_a_period_sweeps_the_expired_rooms(store):
+    """The sweep reads every room's key: the first process to ask in a period does it, the others not,
+    so its cost does not grow with the number of processes; the next period it is anyone's again."""
+    import asyncio
+
+    taken = await asyncio.gather(*(store.rooms.take_sweep(0.3) for _ in range(4)))
+    assert sorted(taken) == [False, False, False, True]
+    await asyncio.sleep(0.4)
+    assert await store.rooms.take_sweep(0.3)
+
+
 async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_dead_one(store):
     """/metrics exports the cluster-wide figures from one replica only; a replica killed while holding
     that lease must not keep them off every /metrics until it expires (its heartbeat lapses first)."""

@@ -8,7 +8,7 @@ deployment's (`P:{P}:lobby`: one slot); the rest (sessions, rate counts) are spr
 
 | module | keys |
 | --- | --- |
-| `rooms` | `P:room:{id}`, `P:code:{code}`, `P:rooms`, `P:lobby`, `P:lobby_gen` |
+| `rooms` | `P:room:{id}`, `P:code:{code}`, `P:rooms`, `P:lobby`, `P:lobby_gen`, `P:sweep` |
 | `rooms` (caps, seats) | `P:hosted:{person}`, `P:hosted_from:{address}`, `P:seated:{person}` |
 | `games` | `P:game:{id}`, `P:patches:{id}`, `P:actions:{id}`, `P:seen:{id}:{began_v}` |
 | `chat` | `P:chat:{id}`, `P:chatid:{id}` |

@@ -15,7 +15,7 @@ ROOM_KEYS = frozenset({"room", "game", "patches", "actions", "chat", "chatid", "
 """The kinds of key that belong to one room (`Keys.key`: tagged with the room id, one cluster slot)."""
 
 DIRECTORY_KEYS = frozenset({"code", "lobby", "rooms", "timers", "procs", "lobby_gen", "hosted", "hosted_from",
-                            "metrics_lease", "seated", "searching", "silent"})
+                            "metrics_lease", "seated", "searching", "silent", "sweep"})
 """The kinds of key of the shared directory (`Keys.key`: tagged with the deployment, one cluster slot)."""
 
 StoreUnavailable = RedisError

@@ -11,6 +11,7 @@
 | `P:hosted:{person}` | set | ids of rooms the person created (the cap on open rooms per person) |
 | `P:hosted_from:{address}` | set | ids of rooms created from a client address (the cap per address) |
 | `P:seated:{person}` | set | room ids where the person holds a seat |
+| `P:sweep` | string | set while one process's expiry sweep holds the period (`take_sweep`) |
 """
 
 from __future__ import annotations
@@ -184,6 +185,11 @@ class Rooms:
 
     async def all_ids(self) -> list[str]:
         return [text(m) for m in await self.redis.zrange(self.keys.key("rooms"), 0, -1)]
+
+    async def take_sweep(self, period: float) -> bool:
+        """Whether this process sweeps now (`expired`): the first to ask in each `period` seconds does, so
+        the sweep, which reads every room's key, costs the same whatever the number of processes."""
+        return bool(await self.redis.set(self.keys.key("sweep"), 1, nx=True, px=max(1, int(period * 1000))))
 
     async def expired(self, batch: int = 1000) -> list[str]:
         """Ids in the room index whose room key is gone (expired), without reading the rooms."""
