@@ -204,7 +204,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         offload.close()
         answers.cancel()
         await _within("the bot answers", answers)
-        await _within("dropping this process's presence", store.presence.drop_process(proc))
+        await _within("dropping this process's presence", store.drop_process(proc))
         if await _within("closing the Redis client", client.aclose()):
             closed.append("the Redis client")
         if pool is not None:
@@ -295,7 +295,7 @@ async def _close_sockets(app: web.Application) -> None:
         if await _within("closing the sockets", app[NAMESPACE].close(IN_FLIGHT), IN_FLIGHT + SHUTDOWN_STEP):
             app[CLOSED].append(f"{sockets} sockets")
         # our sockets' presence records die with this
-        await _within("dropping this process's presence", app[STORE].presence.drop_process(app[LOBBY].proc))
+        await _within("dropping this process's presence", app[STORE].drop_process(app[LOBBY].proc))
     await _within("closing the websockets", app[WEBSOCKETS].close_all())
     await _within("stopping Socket.IO", app[SIO].shutdown())
     if isinstance(app[SIO].manager, Fanout) and await _within("closing pub/sub", app[SIO].manager.aclose()):

@@ -150,3 +150,8 @@ async def test_a_process_falling_silent_or_coming_back_brings_every_rooms_look_f
     assert await store.heartbeat("proc-b", silent_after=time.time() - 15) == ["proc-b"], "back: told once"
     assert await store.redis.zscore(timers, "r_far1") <= time.time() + 2.0
     assert await store.heartbeat("proc-b", silent_after=time.time() - 15) == []
+
+    await store.redis.zadd(timers, {"r_far1": later})
+    await store.drop_process("proc-b")                              # a graceful stop: at once, not after the TTL
+    assert await store.redis.zscore(procs, "proc-b") is None
+    assert await store.redis.zscore(timers, "r_far1") <= time.time() + 2.0

@@ -117,6 +117,12 @@ class Store:
         await self.games.count_replicas()
         return changed
 
+    async def drop_process(self, proc: str) -> None:
+        """This process stops (gracefully): its sockets stop counting at once, and every room is looked at
+        within `LOOK_SPREAD` seconds, for the seats whose leaving its closing sockets did not get to say."""
+        await self.presence.drop_process(proc)
+        await self.timers.look_at_all(time.time(), LOOK_SPREAD)
+
     async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and
         `watchers`."""
