@@ -86,10 +86,16 @@ export class LobbySession {
   }
 
   /** The table of a private code joined (the page leaves the lobby for it): the `room_join` answer, or null
-   *  when refused. */
+   *  when refused. Where the proxy routes a table's socket by its room (`net.byRoom`), the code was answered
+   *  by whichever replica holds the lobby's socket: the socket then follows the table to the replica that
+   *  holds it (`net.follow`) and joins it there, so that the table's sockets are all on one replica. */
   async joinCode(code) {
     this.unwatch();
-    const res = await this.net.request('room_join', { code });
+    let res = await this.net.request('room_join', { code });
+    if (res.ok && this.net.byRoom) {
+      await this.net.follow(res.room.id);
+      res = await this.net.request('room_join', { room: res.room.id });
+    }
     if (!res.ok) { this.hooks.refused(res.error); return null; }
     return res;
   }

@@ -210,8 +210,10 @@ class App {
 
   async joinCode(code) {
     if (this.room) await this.leaveRoom();
+    const was = this.screen;
+    this.screen = 'joining';   // (the socket may reconnect to follow the table: that picks up no lobby)
     const res = await this.lobby.joinCode(code);
-    if (!res) return;
+    if (!res) { this.screen = was; if (was === 'lobby') this.lobby.watch(); return; }   // (it left the lobby)
     this.setupRoom(res.room.id, res);
     history.replaceState(null, '', `#/room/${res.room.id}`);
   }

@@ -125,6 +125,17 @@ test('a table joined by its code: the lobby left first, the answer handed back; 
   assert.deepEqual(told.refused, ['not_found']);
 });
 
+test('a table joined by its code where the proxy routes by room: followed to its replica and joined there', async () => {
+  const net = scripted({ room_join: (d) => ({ ok: true, room: { id: 'r_1' }, joined: d }) });
+  net.byRoom = true;
+  net.follow = async (room) => { net.sent.push(['follow', room]); };
+  const [l] = lobby(net);
+  const res = await l.joinCode('ABCD');
+  assert.deepEqual(net.sent, [['room_join', { code: 'ABCD' }], ['follow', 'r_1'],
+    ['room_join', { room: 'r_1' }]]);
+  assert.deepEqual(res.joined, { room: 'r_1' }, 'the answer of the table\'s own replica');
+});
+
 test('a name is trimmed to 24 characters; an empty one is not sent; the server\'s name is the one taken', async () => {
   const net = scripted({ set_name: ({ name }) => (name === 'taken' ? { ok: false, error: { code: 'name_taken' } }
     : { ok: true, name: name === 'Ann' ? 'Ann 2' : undefined }) });
