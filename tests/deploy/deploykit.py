@@ -12,6 +12,7 @@ import fcntl
 import os
 import random
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -27,6 +28,7 @@ import redis.asyncio as aioredis
 import socketio
 
 from server import patch
+from server.lobby import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -580,3 +582,64 @@ class Player:
                 if not await self.wait_for(lambda v=v: self.v != v or self.gap or not self.connected
                                            or self.may_act(), QUIET):
                     await self._quiet()
+
+
+def static_root(tmp: Path) -> Path:
+    """The built web client when there is one (make setup builds it), else a stand-in page."""
+    built = ROOT / "client" / "dist"
+    if (built / "index.html").is_file():
+        return built
+    stand_in = tmp / "dist"
+    stand_in.mkdir()
+    (stand_in / "index.html").write_text("<!doctype html><title>Tongiaki Online</title>stand-in\n")
+    return stand_in
+
+
+class Topology:
+    """Redis, two replicas and the proxy, as docker-compose.yml wires them (`env`: more of the replicas'
+    settings)."""
+
+    def __init__(self, tmp: Path, env: dict[str, str] | None = None) -> None:
+        self.tmp = tmp
+        self.prefix = "deploy-" + secrets.token_hex(3)
+        self.static = static_root(tmp)
+        self.redis = RedisProcess(tmp)
+        self.servers = [ServerProcess(tmp, f"server-{i}", self.redis.url, self.prefix, self.static) for i in (1, 2)]
+        for s in self.servers:   # (settings of the replicas beyond the kit's)
+            s.env.update(env or {})
+        self.nginx = NginxProcess(tmp, [s.port for s in self.servers], self.static)
+
+    async def start(self) -> Topology:
+        await self.redis.start().ready()
+        for s in self.servers:
+            s.start()
+        await asyncio.gather(*(s.ready() for s in self.servers))
+        checked = self.nginx.check()
+        assert checked.returncode == 0, checked.stderr
+        await self.nginx.start().ready()
+        return self
+
+    def stop(self) -> None:
+        self.nginx.stop()
+        for s in self.servers:
+            s.stop()
+        self.redis.stop()
+
+    async def store(self, read: Callable[[Store], object]) -> object:
+        """One read with a fresh connection (Redis may have restarted since the last one)."""
+        client = aioredis.Redis.from_url(self.redis.url)
+        try:
+            return await read(Store(client, self.prefix))  # type: ignore[misc]
+        finally:
+            await client.aclose()
+
+    async def placement(self, room: str) -> dict[str, set[str]]:
+        """person → the replicas where that person has a socket in the room (from the presence records)."""
+        procs = {s.proc_id: s.name for s in self.servers if s.proc_id}
+        fields = await self.store(lambda st: st.redis.hgetall(st.keys.key("watch", room)))
+        where: dict[str, set[str]] = {}
+        for field, person in fields.items():  # type: ignore[union-attr]
+            proc = field.decode().split("|", 1)[0]
+            if proc in procs:
+                where.setdefault(person.decode(), set()).add(procs[proc])
+        return where

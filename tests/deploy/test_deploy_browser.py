@@ -6,16 +6,12 @@ lands on the replica that holds it, those of people who joined the table by its 
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import redis.asyncio as aioredis
-from deploykit import NginxProcess, RedisProcess, ServerProcess, nginx_binary
-
-from server.lobby.store import Store
+from deploykit import Topology, nginx_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "client" / "dist"
@@ -24,59 +20,20 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/c
 GUESTS = 4   # each lands on the table's replica by chance with odds of one in two without the page's follow
 
 
-class Site:
-    """Redis, two replicas routing tables by room, and the proxy, serving the built client."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.prefix = "browser-" + secrets.token_hex(3)
-        self.redis = RedisProcess(tmp)
-        self.servers = [ServerProcess(tmp, f"server-{i}", self.redis.url, self.prefix, DIST) for i in (1, 2)]
-        for s in self.servers:
-            s.env["TONGIAKI_ROUTE_BY_ROOM"] = "on"
-        self.nginx = NginxProcess(tmp, [s.port for s in self.servers], DIST)
-
-    async def start(self) -> Site:
-        await self.redis.start().ready()
-        for s in self.servers:
-            await s.start().ready()
-        await self.nginx.start().ready()
-        return self
-
-    def stop(self) -> None:
-        self.nginx.stop()
-        for s in self.servers:
-            s.stop()
-        self.redis.stop()
-
-    async def placement(self, room: str) -> dict[str, set[str]]:
-        """person → the replicas where that person has a socket in the room (the presence records)."""
-        procs = {s.proc_id: s.name for s in self.servers}
-        client = aioredis.Redis.from_url(self.redis.url)
-        try:
-            store = Store(client, self.prefix)
-            fields = await client.hgetall(store.keys.key("watch", room))
-        finally:
-            await client.aclose()
-        where: dict[str, set[str]] = {}
-        for field, person in fields.items():
-            where.setdefault(person.decode(), set()).add(procs.get(field.decode().split("|", 1)[0], "?"))
-        return where
-
-
 @pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[Site]:
+async def site(tmp_path: Path) -> AsyncIterator[Topology]:
     if not nginx_binary():
         pytest.fail("needs nginx: scripts/bootstrap.sh --browser installs it")
     if not (DIST / "index.html").is_file():
         pytest.fail("needs the built client: scripts/bootstrap.sh builds it")
-    s = Site(tmp_path)
+    t = Topology(tmp_path, env={"TONGIAKI_ROUTE_BY_ROOM": "on"})
     try:
-        yield await s.start()
+        yield await t.start()
     finally:
-        s.stop()
+        t.stop()
 
 
-async def test_a_table_joined_by_its_code_through_the_proxy_is_served_by_the_replica_holding_it(site: Site):
+async def test_a_table_joined_by_its_code_through_the_proxy_is_served_by_the_replica_holding_it(site: Topology):
     from playwright.async_api import async_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

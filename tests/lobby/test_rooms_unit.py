@@ -9,7 +9,7 @@ from server.lobby.errors import Rejected
 from server.lobby.modes import MODES
 from server.lobby.person import Person
 from server.lobby.rematch import _new_room
-from server.lobby.rooms import FINISHED, PLAYING, WAITING, BotLevels, Room, Seat
+from server.lobby.rooms import FINISHED, PLAYING, PRESENCE_ROUNDS, WAITING, BotLevels, Room, Seat
 from server.lobby.settings import Settings
 from server.lobby.store.rooms import REAL_ROOM, listing_score
 
@@ -156,9 +156,10 @@ def test_a_waiting_rooms_seat_is_freed_once_its_person_stayed_away_past_the_grac
 
 def test_the_next_check_is_the_earliest_of_pace_clock_grace_and_presence():
     r = playing(clock=20, bot_pace=2)
-    # a person decides: the clock's deadline, unless presence comes first (within the presence TTL)
+    # a person decides: the clock's deadline, unless presence comes first (every PRESENCE_ROUNDS TTLs)
     assert r.next_check(("red",), 100.0, 100.0, 100.0, 60.0) == 120.0
-    assert 100.0 + 30.0 <= r.next_check(("red",), 100.0, 200.0, 100.0, 60.0) <= 160.0   # presence: 0.5-1 TTL
+    assert 100.0 + PRESENCE_ROUNDS * 30.0 <= r.next_check(("red",), 100.0, 900.0, 100.0, 60.0) \
+        <= 100.0 + PRESENCE_ROUNDS * 60.0   # presence: in the second half of PRESENCE_ROUNDS TTLs
     r.seats[1] = Seat("bot", None, "Bot 1", level="greedy")
     assert r.next_check(("blue",), 100.0, 100.0, 100.0, 60.0) == 102.0   # the bot's pace from its turn
     r.seats[0].away_since = 85.0
