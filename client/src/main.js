@@ -213,7 +213,11 @@ class App {
     const was = this.screen;
     this.screen = 'joining';   // (the socket may reconnect to follow the table: that picks up no lobby)
     const res = await this.lobby.joinCode(code);
-    if (!res) { this.screen = was; if (was === 'lobby') this.lobby.watch(); return; }   // (it left the lobby)
+    if (!res) {   // refused (the person was told): back to the lobby it left, or to it from a code's link
+      if (location.hash.startsWith('#/code/')) history.replaceState(null, '', '#/');
+      if (was === 'lobby') { this.screen = was; this.lobby.watch(); } else await this.enterLobby();
+      return;
+    }
     this.setupRoom(res.room.id, res);
     history.replaceState(null, '', `#/room/${res.room.id}`);
   }

@@ -380,6 +380,11 @@ def test_private_table_with_both_variants_played_to_the_end(browser: Any, contex
     assert guest.url.endswith(f"#/room/{room}")
     guest.click("[data-testid=leave]")
     guest.wait_for_selector("[data-testid=create-form]")
+    # a link whose code leads nowhere: the lobby, and why (not an empty page)
+    guest.goto(f"{base_url}/{FAST}#/code/NOSUCH")
+    guest.wait_for_selector("[data-testid=create-form]")
+    guest.wait_for_function("document.querySelector('[data-testid=global-toast]')?.textContent.length > 0")
+    assert guest.evaluate("location.hash") in ("", "#/")
 
     page.click("[data-testid=start-bots]")
     page.wait_for_selector("[data-testid=board]")
