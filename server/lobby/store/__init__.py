@@ -119,9 +119,10 @@ class Store:
 
     async def drop_process(self, proc: str) -> None:
         """This process stops (gracefully): its sockets stop counting at once, and every room is looked at
-        within `LOOK_SPREAD` seconds, for the seats whose leaving its closing sockets did not get to say."""
-        await self.presence.drop_process(proc)
-        await self.timers.look_at_all(time.time(), LOOK_SPREAD)
+        within `LOOK_SPREAD` seconds, for the seats whose leaving its closing sockets did not get to say
+        (once: a shutdown drops the process at its sockets' closing and again at its end)."""
+        if await self.presence.drop_process(proc):
+            await self.timers.look_at_all(time.time(), LOOK_SPREAD)
 
     async def look(self, room_id: str, alive_after: float) -> tuple[Room | None, Head | None, dict[str, int]]:
         """What the timer loop needs of a room, in one round trip: the room, its game's head and

@@ -82,8 +82,9 @@ class Presence:
         beat = await self.redis.zscore(self.procs, proc)
         return beat is not None and float(beat) >= after
 
-    async def drop_process(self, proc: str) -> None:
-        await self.redis.zrem(self.procs, proc)
+    async def drop_process(self, proc: str) -> bool:
+        """The process `proc` stops beating; whether this call dropped it (it was not dropped before)."""
+        return bool(await self.redis.zrem(self.procs, proc))
 
     def count_alive_into(self, pipe: Any, after: float) -> None:
         """Adds to `pipe` the count of processes that sent a heartbeat since `after`."""
