@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 
 from server.bots import DEFAULT_LEVEL, LEVELS
 from server.bots.worker import CLASSES, QUICK, BotQueue
-from server.config import REDIS_OPTIONS, Config, redis_client
+from server.config import REDIS_OPTIONS, Config, PackedUnixConnection, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.alarm import Alarm
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
@@ -143,7 +143,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     else:
         embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
         url = f"unix://{embedded.socket}"   # for the bot workers
-        pool = redis.BlockingConnectionPool(connection_class=redis.UnixDomainSocketConnection,
+        pool = redis.BlockingConnectionPool(connection_class=PackedUnixConnection,
                                             path=embedded.socket, max_connections=64, timeout=10,
                                             **REDIS_OPTIONS)
         client = redis.Redis(connection_pool=pool)
