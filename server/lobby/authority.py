@@ -87,6 +87,12 @@ class Held:
         return self.stored.in_round(v)
 
 
+MARK_AFTER = 1 / 3
+"""Presence TTLs a broadcast version waits for its room's next commit to record it as sent (`flush_sent`):
+within the heartbeat's period, so a process found dead (a TTL without a beat) has recorded nearly all it
+sent, and another process resends at most these last seconds' messages again (clients ignore duplicates).
+Recording each version with a script of its own cost Redis a tenth of an action's time."""
+
 HELD_ROOMS = 4096
 """Games a process keeps in memory (least recently used go first); one is a few tens of KB."""
 
@@ -114,7 +120,9 @@ class Authority:
         self.metrics = metrics
         self.timings = timings
         self._held: OrderedDict[str, Held] = OrderedDict()
-        self._sent: dict[str, int] = {}   # versions broadcast, not yet recorded in the store (flush_sent)
+        # versions broadcast, not yet recorded in the store: room -> (version, since when it waits); the
+        # room's next commit records it, or `flush_sent` once it waited MARK_AFTER presence TTLs
+        self._sent: dict[str, tuple[int, float]] = {}
         self._unsent: dict[str, int] = {}  # versions stored whose broadcast failed (resend_failed)
         self.records = records   # where finished games are kept (None: nowhere)
 
@@ -312,12 +320,15 @@ class Authority:
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
         check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
         state, view = step.state, pack(after)
+        carried = self._sent.get(room.id, (0, 0.0))
         committed = await self.store.games.commit(room.id, held.v, state=state, view=view, deciding=deciding,
                                                   message=message, action=line, cap=self.timings.patch_log,
                                                   check=check, room=held.room_raw, began=(began, began_v),
-                                                  proc=self.lobby.proc, turn_at=turn_at)
+                                                  proc=self.lobby.proc, turn_at=turn_at, sent=carried[0])
         if committed is None:
             return None
+        if self._sent.get(room.id) == carried:   # recorded (unless a later broadcast came meanwhile)
+            del self._sent[room.id]
         local = not committed.heard_elsewhere   # no other process has a socket in the room: tell only ours
         keep = self.live_games and live is not None
         stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state,
@@ -334,7 +345,8 @@ class Authority:
             await self._send_private(room, v, step.privates, local=local)
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
-            self._sent[room.id] = max(v, self._sent.get(room.id, 0))
+            waiting = self._sent.get(room.id)
+            self._sent[room.id] = (v, time.monotonic()) if waiting is None else (max(v, waiting[0]), waiting[1])
             if deciding and not step.same_round and (self.mode_of(room).simultaneous or deciding != held.deciding):
                 await self._tell_round(room.id, v, deciding, began, room)   # a new turn, not a chain's next step
             if not deciding:
@@ -541,9 +553,10 @@ class Authority:
         """A process that died between storing a version and broadcasting it leaves its message unsent
         (`sent`, the version last recorded as broadcast, is behind): any process sends it again (clients
         ignore duplicates), and the legal actions of that version. A process still beating is only busy
-        (it records what it sent at its next tick) or resends its own failures (`resend_failed`)."""
-        if now - head.at < 1.0 or head.sent >= head.v:
-            return
+        (it records what it sent with the room's next commit, or within MARK_AFTER presence TTLs) or resends
+        its own failures (`resend_failed`)."""
+        if now - head.at < 1.0 or head.sent >= head.v or head.proc == self.lobby.proc:
+            return   # (this process's own versions: sent, or being sent, or resent by `resend_failed`)
         if head.proc and await self.store.presence.alive(head.proc, now - self.timings.presence_ttl):
             return
         await self._send_again(room.id, head, "its process stopped before broadcasting")
@@ -565,12 +578,21 @@ class Authority:
             await self.outbox.legal(room_id, person, payload)
         await self.store.games.mark_sent({room_id: head.v})
 
-    async def flush_sent(self) -> None:
-        """Records the versions broadcast since the last call, in one round trip (kept on failure)."""
-        sent, self._sent = self._sent, {}
+    async def flush_sent(self, everything: bool = False) -> None:
+        """Records the versions broadcast that waited MARK_AFTER presence TTLs for their room's next commit
+        to record them (`everything`: all of them, as the process stops), in one round trip (kept on
+        failure). A room in play records them with its commits: no script of its own a version."""
+        now = time.monotonic()
+        after = MARK_AFTER * self.timings.presence_ttl
+        due = {r: w for r, w in self._sent.items() if everything or now - w[1] >= after}
+        if not due:
+            return
+        for room_id in due:
+            del self._sent[room_id]
         try:
-            await self.store.games.mark_sent(sent)
+            await self.store.games.mark_sent({room_id: v for room_id, (v, _since) in due.items()})
         except BaseException:
-            for room_id, v in sent.items():
-                self._sent[room_id] = max(v, self._sent.get(room_id, 0))
+            for room_id, (v, since) in due.items():
+                waiting = self._sent.get(room_id)
+                self._sent[room_id] = (v, since) if waiting is None else (max(v, waiting[0]), since)
             raise

@@ -219,8 +219,8 @@ class Timers:
             if not await self.alarm.sleep(wait):
                 self.metrics.lag(max(0.0, time.monotonic() - slept - wait))
         relay.cancel()
-        with contextlib.suppress(Exception):   # what was broadcast since the last tick
-            await self.authority.flush_sent()
+        with contextlib.suppress(Exception):   # what was broadcast and not yet recorded
+            await self.authority.flush_sent(everything=True)
 
     @staticmethod
     async def _guarded(work: Awaitable[None]) -> None:

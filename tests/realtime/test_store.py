@@ -155,3 +155,23 @@ async def test_a_process_falling_silent_or_coming_back_brings_every_rooms_look_f
     await store.drop_process("proc-b")                              # a graceful stop: at once, not after the TTL
     assert await store.redis.zscore(procs, "proc-b") is None
     assert await store.redis.zscore(timers, "r_far1") <= time.time() + 2.0
+
+
+async def test_a_commit_records_the_version_broadcast_before_it(store):
+    """The version a process broadcast rides on the room's next commit (Authority.flush_sent marks only the
+    rooms whose next commit is slow to come): recorded as a mark is, and only upwards."""
+    raw = await started(store)
+
+    async def commit_sent(v: int, sent: int) -> bool:
+        return await store.games.commit("r_test0001", v, state=b"s", view=b"", deciding=("blue",),
+                                        message={"room": "r_test0001", "v": v + 1}, action={}, cap=10, check=None,
+                                        room=raw, sent=sent)
+    assert await commit_sent(0, 0)
+    assert await store.games.sent("r_test0001") == 0
+    assert await commit_sent(1, 1)
+    assert await store.games.sent("r_test0001") == 1
+    await store.games.mark_sent({"r_test0001": 2})
+    assert await commit_sent(2, 1)   # a late one: the mark stays
+    assert await store.games.sent("r_test0001") == 2
+    assert not await commit_sent(2, 3)   # a commit that does not apply records nothing
+    assert await store.games.sent("r_test0001") == 2

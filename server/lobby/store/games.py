@@ -36,17 +36,21 @@ from server.lobby.store.timers import TimerStore
 # it is the room as the action was checked against (msgpack bytes): the write applies only if the room
 # is still exactly that (a process that holds the room in memory need not read it first).
 COMMIT = """
-local v = tonumber(redis.call('HGET', KEYS[1], 'v'))
+local head = redis.call('HMGET', KEYS[1], 'v', 'began_v', 'began', 'sent')
+local v = tonumber(head[1])
 if v == nil or v ~= tonumber(ARGV[1]) then return {0, v or -1} end
 if ARGV[12] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[12] then return {2, v} end
 local began = ARGV[13]
-if redis.call('HGET', KEYS[1], 'began_v') == ARGV[14] then
+if head[2] == ARGV[14] then
   -- the same round: its clock's start stays as stored (START_CLOCK may have brought it forward)
-  began = redis.call('HGET', KEYS[1], 'began') or began
+  began = head[3] or began
 end
+-- ARGV[18]: the version this process last broadcast in the room, recorded with the commit instead of a
+-- MARK_SENT of its own (0: none); it only goes up
+local sent = math.max(tonumber(head[4]) or 0, tonumber(ARGV[18]) or 0)
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
            'to_move', ARGV[5], 'at', ARGV[6], 'began', began, 'began_v', ARGV[14], 'proc', ARGV[15],
-           'turn_at', ARGV[16])
+           'turn_at', ARGV[16], 'sent', sent)
 redis.call('RPUSH', KEYS[2], ARGV[7])
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[9]), -1)
 redis.call('RPUSH', KEYS[3], ARGV[8])
@@ -213,13 +217,14 @@ class Games:
     async def commit(self, room_id: str, v: int, *, state: bytes, view: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
                      room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
-                     turn_at: float | None = None) -> Committed | None:
+                     turn_at: float | None = None, sent: int = 0) -> Committed | None:
         """Stores version v+1 (`state`: engine bytes, `view`: msgpack, `deciding`: the colours to decide,
         `message`: the game message, kept in the patch log of at most `cap` messages, `action`: the action
         log's line) if the stored version is still v and, when `room` (the stored bytes) is given, the room
         is unchanged; and brings the room's timer forward to `check`. `began`: when and at which version the
         pending round began (None: with this version); `proc`: the process storing it (see `alive`);
-        `turn_at`: when the deciding colour's turn began (None: now). None when it did not apply. The
+        `turn_at`: when the deciding colour's turn began (None: now); `sent`: a version this process broadcast,
+        recorded as `mark_sent` would (0: none). None when it did not apply. The
         commit reads the room's watchers (`P:watch:{id}`, server/lobby/store/presence.py), never writes them."""
         now = time.time()
         began_at, began_v = began if began is not None else (now, v + 1)
@@ -227,7 +232,7 @@ class Games:
                 self.keys.key("room", room_id), self.keys.key("watch", room_id)]
         args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
                                   cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at,
-                                  f"{proc}|" if proc else ""]
+                                  f"{proc}|" if proc else "", sent]
         if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
             # (a timer brought forward for an action that did not apply only costs a look)
             forward = [self.timers.schedule(room_id, check, earlier_only=True)] if check is not None else []
