@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
             print("tongiaki: a notifier needs the service's Redis: --redis-url or $REDIS_URL", file=sys.stderr)
             sys.exit(2)
         asyncio.run(notify_worker.run(config.redis_url, config.prefix,
-                                      lambda client, _prefix: notify_worker.notifier_for(config, client)))
+                                      lambda client, _prefix: notify_worker.notifier_for(config, client, MODES)))
         return
     if args.command == "vapid":
         try:

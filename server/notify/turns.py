@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.lobby.mode import GameMode
 from server.lobby.rooms import PLAYING, Room
 from server.lobby.store import Store
 from server.lobby.store.games import Head
@@ -28,17 +29,17 @@ def turn_of(view: dict[str, Any] | None, head: Head | None) -> int:
     return head.began_v if head is not None else 0
 
 
-async def table(store: Store, room_id: str) -> tuple[Table, Room, dict[str, Any]] | None:
-    """The table as messages may show it, with its room and public view; None when it is gone."""
-    room = await store.rooms.get(room_id)
-    head = await store.games.game_head(room_id)
-    snapshot = await store.games.snapshot(room_id)
-    if room is None or head is None or snapshot is None:
+async def table(store: Store, game_modes: dict[str, GameMode],
+                room_id: str) -> tuple[Table, Room, dict[str, Any]] | None:
+    """The table as messages may show it, with its room and public view; None when it is gone. The view
+    is not stored: it is computed from the stored state by the room's rule set (of `game_modes`)."""
+    room, _raw, game = await store.room_and_game(room_id)
+    if room is None or game is None:
         return None
-    view = snapshot["view"]
+    view = game_modes[room.settings.game].load(game.state).public_view()
     clock = room.settings.clock
-    deadline = head.began + clock if clock is not None and head.deciding else None
-    return Table(room.id, room.settings.name, turn_of(view, head), head.deciding, head.began_v, deadline, clock,
+    deadline = game.began + clock if clock is not None and game.deciding else None
+    return Table(room.id, room.settings.name, turn_of(view, game), game.deciding, game.began_v, deadline, clock,
                  people_of(room)), room, view
 
 

@@ -26,6 +26,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError, ResponseError
 
 from server.config import REDIS_OPTIONS, Config
+from server.lobby.mode import GameMode
 from server.lobby.store import Store
 from server.notify import compose
 from server.notify.facts import parse, stream_key
@@ -57,15 +58,17 @@ POLL = 0.05
 
 
 class Notifier:
-    """One notifier: `mailer` and `pusher` are None when the operator configured none (their messages
-    are then not made)."""
+    """One notifier: `game_modes` are the rule sets rooms may play, by name (a table's view follows from
+    its stored state through its rule set); `mailer` and `pusher` are None when the operator configured none
+    (their messages are then not made)."""
 
-    def __init__(self, client: redis.Redis, prefix: str, base_url: str, mailer: Mailer | None,
-                 pusher: Pusher | None, retry: float = 30.0, digest_every: float = 86400.0,
+    def __init__(self, client: redis.Redis, prefix: str, game_modes: dict[str, GameMode], base_url: str,
+                 mailer: Mailer | None, pusher: Pusher | None, retry: float = 30.0, digest_every: float = 86400.0,
                  reclaim: float = 30.0, consumer: str | None = None, remind: float = compose.REMIND_AT,
                  late: float = LATE) -> None:
         self.redis = client
         self.store = Store(client, prefix)
+        self.game_modes = game_modes
         self.reaches = Reaches(client, prefix)
         self.outbox = Outbox(client, prefix)
         self.stream = stream_key(prefix)
@@ -165,7 +168,7 @@ class Notifier:
             return
         if kind not in ("round", "end"):
             return
-        found = await table_of(self.store, fact["room"])
+        found = await table_of(self.store, self.game_modes, fact["room"])
         if found is None:
             return
         table, room, view = found
@@ -355,8 +358,8 @@ def channels_of(config: Config) -> tuple[Mailer | None, Pusher | None]:
     return mailer, pusher
 
 
-def notifier_for(config: Config, client: redis.Redis) -> Notifier:
-    """The notifier the configuration describes."""
+def notifier_for(config: Config, client: redis.Redis, game_modes: dict[str, GameMode]) -> Notifier:
+    """The notifier the configuration describes, for rooms of `game_modes` (the composition root's registry)."""
     mailer, pusher = channels_of(config)
-    return Notifier(client, config.prefix, config.public_url or "", mailer, pusher, config.notify_retry,
+    return Notifier(client, config.prefix, game_modes, config.public_url or "", mailer, pusher, config.notify_retry,
                     config.digest_every, remind=config.remind_share)

@@ -18,6 +18,7 @@ import aiohttp
 import redis.asyncio as redis
 from aiosmtpd.smtp import SMTP
 
+from server.lobby.modes import MODES
 from server.notify.mail import Mailer, MailServer
 from server.notify.push import Pusher
 from server.notify.worker import LATE, Notifier
@@ -82,8 +83,8 @@ async def running(redis_url: str, prefix: str, base: str, smtp_port: int | None,
     a loaded machine too little time to send before the turn is over)."""
     client = redis.Redis.from_url(redis_url)
     mailer = Mailer(MailServer("127.0.0.1", smtp_port, "off", SENDER)) if smtp_port else None
-    notifier = Notifier(client, prefix, base, mailer, pusher, retry=retry, digest_every=digest_every, reclaim=0.5,
-                        remind=remind, late=late)
+    notifier = Notifier(client, prefix, MODES, base, mailer, pusher, retry=retry, digest_every=digest_every,
+                        reclaim=0.5, remind=remind, late=late)
     stop = asyncio.Event()
     task = asyncio.create_task(notifier.run(stop))
     try:

@@ -308,7 +308,7 @@ async def test_a_reminder_caught_up_on_past_its_deadline_is_not_sent(config, red
                 await reach_by_mail(server.url, inbox, cas, "cas@example.org", "en")
                 await ana.ok("room_start", {"room": room})
                 await inbox.wait(lambda: len(inbox.messages) == 2)   # turn 1, to each
-                found = await table_of(Store(client, prefix), room)
+                found = await table_of(Store(client, prefix), notifier.game_modes, room)
                 assert found is not None
                 table, now = found[0], time.time()
                 reaches = Reaches(client, prefix)
