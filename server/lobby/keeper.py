@@ -20,17 +20,20 @@ log = logging.getLogger(__name__)
 
 
 async def keep_finished(records: Records, store: Store, room: Room, mode: GameMode) -> GameRecord | None:
-    """Keeps the record of the finished `room`, a game of `mode`, from the action log and final view in
-    `store`. A failure is logged, never raised: the game is over either way."""
+    """Keeps the record of the finished `room`, a game of `mode`, from the action log and the final state in
+    `store` (its result: the final public view's). A failure is logged, never raised: the game is over either
+    way."""
     try:
         log_lines = await store.games.actions(room.id)
-        snapshot = await store.games.snapshot(room.id)
-        result = snapshot["view"].get("result") if snapshot else None
-        if not log_lines or result is None:
-            return None
         game = await store.games.game(room.id)
         state = game["state"] if game else b""
-        frames = await asyncio.to_thread(mode.frames, state, log_lines) if state else None
+        if not log_lines or not state:
+            return None
+        # the view is not stored: computed from the state, off the loop like the frames
+        result = (await asyncio.to_thread(lambda: mode.load(state).public_view())).get("result")
+        if result is None:
+            return None
+        frames = await asyncio.to_thread(mode.frames, state, log_lines)
         record = GameRecord.of_room(room, log_lines, result, room.finished or time.time(), frames)
         await records.keep(record)
         return record
