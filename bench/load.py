@@ -245,7 +245,6 @@ async def slow_games(url: str, redis_url: str, prefix: str, pace: float, figures
     from bench.held import GAMES, actions_of
     from server.game import Game
     from server.lobby.store import Store
-    from server.lobby.store.keys import pack
     from server.lobby.tongiaki import TongiakiGame
 
     client = redis.Redis.from_url(redis_url)
@@ -277,7 +276,7 @@ async def slow_games(url: str, redis_url: str, prefix: str, pace: float, figures
                 game = TongiakiGame(Game.new(colours, seed=seed, variants=variants))
                 now = time.time()
                 await client.hset(Store(client, prefix).keys.key("game", room), mapping={
-                    "v": 1, "state": game.to_bytes(), "view": pack(game.public_view()),
+                    "v": 1, "state": game.to_bytes(),
                     "to_move": ",".join(game.deciding), "at": now, "began": now, "began_v": 1})
                 v = 1
                 seat_of = {c: i for i, c in enumerate(colours)}

@@ -25,7 +25,7 @@ from server.lobby.person import Facts, Outbox, Person, Timings
 from server.lobby.rooms import FINISHED, PLAYING, Room
 from server.lobby.store import Store
 from server.lobby.store.games import Head, StoredGame
-from server.lobby.store.keys import StoreUnavailable, pack, unpack
+from server.lobby.store.keys import StoreUnavailable, pack
 from server.metrics import Metrics
 from server.records import Records, logged
 
@@ -35,10 +35,10 @@ log = logging.getLogger(__name__)
 @dataclass
 class Held:
     """A game as this process last stored (or read) it: the stored game (`stored`: its version, the colours
-    deciding, when and at which version the pending round began, the engine state and the view as stored),
-    the room as stored (bytes, and parsed), and, once this process has played on it, the live engine object
-    and the public view it stands for (`game`, `public`): the next action needs neither to rebuild the
-    game from its bytes nor to decode the view, and keeps the engine's caches (its R9 verdicts). Any
+    deciding, when and at which version the pending round began, the engine state as stored), the room as
+    stored (bytes, and parsed), and, once this process has played on it, the live engine object and the
+    public view it stands for (`game`, `public`): the next action needs neither to rebuild the game from its
+    bytes nor to compute the view again, and keeps the engine's caches (its R9 verdicts). Any
     process may change a room or its game: an action computed on a held game is stored only if the stored
     version is still `v` and the stored room still `room_raw` (Store.commit), so what is held need not be
     fresh, only exactly what it says."""
@@ -77,10 +77,6 @@ class Held:
     @property
     def state(self) -> bytes:
         return self.stored.state
-
-    @property
-    def view(self) -> bytes:
-        return self.stored.view
 
     def in_round(self, v: int) -> bool:
         """Whether version v belongs to the pending round (an action sent at v still stands)."""
@@ -152,9 +148,9 @@ class Authority:
         game = self.mode_of(room).new(room.settings, seed)
         view = game.public_view()
         message = {"room": room.id, "v": 0, "events": [], "patch": patch.diff(None, view)}
-        state_raw, view_raw = game.to_bytes(), pack(view)
+        state_raw = game.to_bytes()
         now = time.time()
-        record = {"v": 0, "sent": 0, "state": state_raw, "view": view_raw, "to_move": ",".join(game.deciding),
+        record = {"v": 0, "sent": 0, "state": state_raw, "to_move": ",".join(game.deciding),
                   "at": now, "began": now, "began_v": 0, "turn_at": now, "proc": self.lobby.proc,
                   "message": pack(message)}
 
@@ -176,7 +172,7 @@ class Authority:
                 await self.store.searches.release(room.id)
             raise
         self._hold(room.id, Held(StoredGame(0, game.deciding, now, now, 0, proc=self.lobby.proc, turn_at=now,
-                                            state=state_raw, view=view_raw), room, pack(room.to_store())))
+                                            state=state_raw), room, pack(room.to_store())))
         await self.outbox.game_message(room.id, message)
         await self._send_private(room, 0, privates_of(game, self._human_colours(room)))
         await self._tell_round(room.id, 0, game.deciding, now, room)
@@ -287,18 +283,20 @@ class Authority:
         broadcasts. Returns the new version and the room's next timer check (None when the game ended),
         or None when the stored game or room moved on meanwhile (nothing was stored)."""
         room = held.room
-        if held.public is not None:
-            before = held.public
-        else:
-            before = unpack(held.view)
-            before.pop("legal", None)   # stored by protocol 1
+        mode = self.mode_of(room)
         # Taken: from here the held game may be changed (or half changed by a step abandoned on the loop),
         # so nobody plays on it again; what results is held below once stored.
         game, held.game = held.game, None
         if self._held.get(room.id) is held:
             del self._held[room.id]
+        if held.public is not None:
+            before = held.public
+        else:   # the view before, from the state (not stored); the game loaded for it is the one the step plays on
+            if game is None:
+                game = mode.load(held.state)
+            before = game.public_view()
         try:
-            step, live = await self.offload.step(room.id, self.mode_of(room), game, held.state, action, colour,
+            step, live = await self.offload.step(room.id, mode, game, held.state, action, colour,
                                                  self._human_colours(room))
         except Illegal as e:   # nothing was stored; the next action rebuilds the game from its bytes
             raise Rejected("illegal_action", e.message, reason=e.reason) from None
@@ -308,7 +306,6 @@ class Authority:
         if how != "person":   # the log says who decided for a seat: a bot, the clock or the takeover bot
             message["by"] = how
         now = time.time()
-        mode = self.mode_of(room)
         kept = None if action is None else mode.logged(action)   # None: the deadline closed the round
         line = logged(v, colour, kept, by, how, now, mode.drawn(events))   # who, when, tiles drawn
         began, began_v = (held.began, held.began_v) if step.same_round else (now, v)
@@ -319,9 +316,9 @@ class Authority:
         # waited once at the turn's start, is not waited again
         turn_at = held.turn_at if colour is not None and held.deciding == deciding == (colour,) else now
         check = room.next_check(deciding, turn_at, began, now, self.timings.presence_ttl) if deciding else None
-        state, view = step.state, pack(after)
+        state = step.state
         carried = self._sent.get(room.id, (0, 0.0))
-        committed = await self.store.games.commit(room.id, held.v, state=state, view=view, deciding=deciding,
+        committed = await self.store.games.commit(room.id, held.v, state=state, deciding=deciding,
                                                   message=message, action=line, cap=self.timings.patch_log,
                                                   check=check, room=held.room_raw, began=(began, began_v),
                                                   proc=self.lobby.proc, turn_at=turn_at, sent=carried[0])
@@ -331,8 +328,7 @@ class Authority:
             del self._sent[room.id]
         local = not committed.heard_elsewhere   # no other process has a socket in the room: tell only ours
         keep = self.live_games and live is not None
-        stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state,
-                            view=view)
+        stored = StoredGame(v, deciding, now, began, began_v, proc=self.lobby.proc, turn_at=turn_at, state=state)
         self._hold(room.id, Held(stored, room, held.room_raw, live if keep else None,
                                  after if self.live_games else None))
         # The move is stored: from here on a failure (say Redis going away) must not be answered as
@@ -501,9 +497,9 @@ class Authority:
             if messages is not None and not any(_protocol_1(m["patch"]) for m in messages):
                 answer = {"v": messages[-1]["v"] if messages else since, "messages": messages}
         if answer is None:
-            snapshot = await self.store.games.snapshot(room_id)
-            assert snapshot is not None
-            snapshot["view"].pop("legal", None)   # stored by protocol 1
+            snapshot = await self._snapshot(room_id, head.v)
+            if snapshot is None:
+                return {"v": None}
             answer = {"v": snapshot["v"], "snapshot": snapshot}
         if person is not None:
             mine = [payload for p, payload in await self._privates(room_id, answer["v"]) if p == person]
@@ -512,6 +508,18 @@ class Authority:
             if len(mine) > 1:   # a person holding several seats gets each seat's (docs/protocol.md §14)
                 answer["legals"] = mine
         return answer
+
+    async def _snapshot(self, room_id: str, v: int) -> dict[str, Any] | None:
+        """The game's version and public view (`{v, view}`; None: gone): the view this process holds when it
+        holds the game at version v, else computed from the stored state (the view is not stored)."""
+        held = self._held.get(room_id)
+        if held is not None and held.v == v and held.public is not None:
+            return {"v": v, "view": held.public}
+        room, _raw, record = await self.store.room_and_game(room_id)
+        if room is None or record is None:
+            return None
+        # from the stored bytes, not the held game: a call abandoned on the loop would leave that one unsure
+        return {"v": record.v, "view": await self.offload.public_view(self.mode_of(room), record.state)}
 
     async def _privates(self, room_id: str, v: int) -> list[tuple[str, dict[str, Any]]]:
         """The `legal` payloads of version v (if v is still current), to the persons they belong to."""

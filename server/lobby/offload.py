@@ -100,6 +100,11 @@ def _privates_stored(mode: GameMode, state: bytes, colours: tuple[str, ...]) -> 
     return privates_of(mode.load(state), colours)
 
 
+def _public_stored(mode: GameMode, state: bytes) -> View:
+    """The public view of the game stored as `state`, in the engine worker."""
+    return mode.load(state).public_view()
+
+
 class Offload:
     """The event loop's guard against long engine calls: runs a step on the loop under a watch of `slice`
     seconds (0: no watch, every step on the loop), and a step that outgrows it in a worker process. The
@@ -156,6 +161,16 @@ class Offload:
         except TooLong:
             pass
         return await self._elsewhere(_privates_stored, mode, state, colours)  # type: ignore[no-any-return]
+
+    async def public_view(self, mode: GameMode, state: bytes) -> View:
+        """The public view of the game stored as `state` (the view is not stored: it follows from the state)."""
+        live = mode.load(state)
+        try:
+            with self._watching(live):
+                return live.public_view()
+        except TooLong:
+            pass
+        return await self._elsewhere(_public_stored, mode, state)  # type: ignore[no-any-return]
 
     def _watching(self, game: LiveGame) -> _Watch:
         return _Watch(game, self.slice)

@@ -23,6 +23,8 @@ from rediskit import stop_process
 from server import patch
 from server.app import ADMISSION, init_app
 from server.config import Config
+from server.lobby import Store
+from server.lobby.modes import MODES
 from server.realtime.accept import GuardedSite
 from server.workers import bound
 
@@ -336,6 +338,14 @@ def walk(value: Any) -> Any:
 
 def packed(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)
+
+
+async def stored_view(store: Store, room: str) -> dict[str, Any]:
+    """The stored game's version and public view, `{v, view}`, as a snapshot gives them: the view is not
+    stored, it is computed from the stored state by the room's rule set, as the authority does."""
+    found, _raw, game = await store.room_and_game(room)
+    assert found is not None and game is not None, f"no game stored for {room}"
+    return {"v": game.v, "view": MODES[found.settings.game].load(game.state).public_view()}
 
 
 async def people(url: str, made: list[Client], *names: str) -> list[Client]:

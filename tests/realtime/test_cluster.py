@@ -18,7 +18,7 @@ import redis.asyncio as redis
 from redis.asyncio.cluster import RedisCluster
 from redis.cluster import key_slot
 from rediskit import Cluster
-from tablekit import Client, InProcessServer, table
+from tablekit import Client, InProcessServer, stored_view, table
 
 from server.config import Config, redis_client
 from server.lobby import Settings, Store
@@ -143,7 +143,7 @@ async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Clus
         await watcher.join(room)
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players))),
                                timeout=60)
-        final = await cluster_store.games.snapshot(room)
+        final = await stored_view(cluster_store, room)
         assert final is not None
         for c in [*players, watcher]:
             await c.wait(lambda c=c: c.v(room) == final["v"])

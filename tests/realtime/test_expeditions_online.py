@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from tablekit import Client, InProcessServer, packed, people, table, walk
+from tablekit import Client, InProcessServer, packed, people, stored_view, table, walk
 
 from server.game.expeditions import Expeditions
 from server.game.expeditions.bots import RandomBot
@@ -115,7 +115,7 @@ async def test_a_whole_game_with_people_and_bots_ends_with_a_result(server, clie
         await c.wait(lambda c=c: room in c.views)
     assert host.view(room)["mode"] == "expeditions" and host.view(room)["turn"] == 1
     turns = await asyncio.gather(*(order_every_turn(p, room, random.Random(i)) for i, p in enumerate(players)))
-    final = await store.games.snapshot(room)
+    final = await stored_view(store, room)
     assert final["view"]["phase"] == "over" and final["view"]["result"] is not None
     for c in players + [spectator]:
         await c.wait(lambda c=c: c.v(room) == final["v"])
@@ -550,7 +550,7 @@ async def test_a_long_games_replay_is_whole_from_turn_one(config, clients, store
             assert answer["ok"], answer
             await blue.wait(lambda t=turn: blue.over(room) or blue.view(room)["turn"] > t)
         assert live_checked
-        final = await store.games.snapshot(room)
+        final = await stored_view(store, room)
         await spectator.wait(lambda: spectator.v(room) == final["v"])
         await spectator.wait(lambda: spectator.rooms[room]["status"] == "finished")
         assert final["v"] > 3 * 12   # far more messages than the patch log holds

@@ -18,7 +18,7 @@ from typing import cast
 import pytest
 from redis.asyncio.cluster import RedisCluster
 from rediskit import Cluster, Sentinels, cli
-from tablekit import Client, InProcessServer, table
+from tablekit import Client, InProcessServer, stored_view, table
 
 from server.app import STORE
 from server.config import Config, redis_client
@@ -135,7 +135,7 @@ async def kill_mid_game(url: str, tmp_path: Path,
         acked: list[tuple[int, object, float]] = []
         await asyncio.wait_for(asyncio.gather(*(act_until(p, room, random.Random(i), acked, 10)
                                                 for i, p in enumerate(players))), 60)
-        await store.games.snapshot(room)   # (a cluster client learns the slot map)
+        await store.games.game_head(room)   # (a cluster client learns the slot map)
         failed: list[float] = []
         playing = [asyncio.create_task(act_until(p, room, random.Random(10 + i), acked, 40, failed))
                    for i, p in enumerate(players)]
@@ -154,7 +154,7 @@ async def kill_mid_game(url: str, tmp_path: Path,
         log = {line["v"]: line["action"] for line in await store.games.actions(room)}
         lost = [(v, action) for v, action, _ in acked if log.get(v) != action]
         assert not lost, f"acknowledged actions lost in the failover: {lost}"
-        final = await store.games.snapshot(room)
+        final = await stored_view(store, room)
         assert final is not None
         for p in players:
             await heal(p, room, lambda p=p: p.v(room) == final["v"])

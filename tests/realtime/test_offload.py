@@ -14,7 +14,7 @@ from server.game import Game
 from server.game.bots import RandomBot
 from server.lobby.mode import Illegal
 from server.lobby.modes import MODES
-from server.lobby.offload import Offload, TooLong, _step_stored, take_step
+from server.lobby.offload import Offload, TooLong, _public_stored, _step_stored, take_step
 
 SIX = ["red", "blue", "green", "yellow", "orange", "purple"]
 TONGIAKI = MODES["tongiaki"]
@@ -89,6 +89,19 @@ async def test_short_steps_stay_on_the_loop_with_their_live_game():
         step, live = await offload.step("r_short", TONGIAKI, game, state, action, colour, (colour,))
         assert live is game and step.state == game.to_bytes()
     assert offload.offloaded == 0
+
+
+async def test_a_stored_games_public_view_is_the_same_on_the_loop_and_in_the_worker():
+    """The view is not stored: a snapshot's is computed from the state, on the loop under the watch, or in
+    the worker (`Offload.public_view`, as `privates`)."""
+    game = TONGIAKI.new(_settings(4), seed=11)
+    state = game.to_bytes()
+    offload = Offload(0.004)
+    try:
+        assert await offload.public_view(TONGIAKI, state) == game.public_view() and offload.offloaded == 0
+        assert await offload._elsewhere(_public_stored, TONGIAKI, state) == game.public_view()
+    finally:
+        offload.close()
 
 
 async def test_an_illegal_action_is_refused_from_the_worker_too():

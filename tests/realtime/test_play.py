@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tablekit import Client, InProcessServer, packed, people, table
+from tablekit import Client, InProcessServer, packed, people, stored_view, table
+
+from server.app import AUTHORITY
 
 
 def stream(client: Client, room: str) -> list[bytes]:
@@ -19,7 +21,7 @@ async def test_full_game_of_four_clients_to_the_end(server, clients, store):
     room, players = await table(server.url, humans=4)
     clients.extend(players)
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
-    snapshot = await store.games.snapshot(room)
+    snapshot = await stored_view(store, room)
     assert snapshot is not None and snapshot["view"]["phase"] == "over" and snapshot["view"]["result"]
     for p in players:
         assert p.views[room] == (snapshot["v"], snapshot["view"])  # patches rebuilt the exact view
@@ -44,7 +46,7 @@ async def test_one_person_and_three_bots_and_spectators_see_the_identical_stream
     await host.ok("room_start", {"room": room})
     await host.wait(lambda: room in host.views)
     assert await host.play(room, random.Random(7)) > 0
-    final = (await store.games.snapshot(room))["v"]
+    final = (await store.games.game_head(room)).v
     for s in spectators:
         await s.wait(lambda s=s: s.over(room))
         assert s.views[room] == host.views[room]
@@ -259,6 +261,29 @@ def replay(client: Client, room: str) -> tuple[list[dict], list[str | None]]:
         view = patch.apply(view, m["patch"])
         deciders.append(view["pending"]["colour"] if view["pending"] else None)
     return messages, deciders
+
+
+async def test_a_game_this_process_does_not_hold_is_seen_and_played_from_its_stored_state(server, clients, store):
+    """The public view is not stored: a process that does not hold the game (another process played it, or
+    it forgot it) computes a snapshot's view, and the view the next action's patch starts from, from the
+    stored state; both are exactly what the clients hold."""
+    room, (a,) = await table(server.url, humans=1, bots=1, first=0)
+    clients.append(a)
+    await a.play(room, random.Random(3), stop_at=6)
+    await a.wait(lambda: a.my_turn(room))   # the bot waits for a: the version stands still
+    v = a.v(room)
+    server.app[AUTHORITY]._held.clear()
+    watcher = (await people(server.url, clients, "w"))[0]
+    joined = await watcher.join(room)
+    assert "snapshot" in joined["game"] and watcher.views[room] == a.views[room]
+    assert watcher.views[room] == (v, (await stored_view(store, room))["view"])
+    answer = await a.ok("since", {"room": room, "v": v + 50})   # "ahead": a snapshot, and the legal actions
+    assert answer["snapshot"] == {"v": v, "view": a.view(room)} and answer["legal"]["v"] == v
+    server.app[AUTHORITY]._held.clear()
+    await a.play(room, random.Random(4), stop_at=v + 1)   # its patch is from the view computed from the state
+    await watcher.wait(lambda: watcher.v(room) == a.v(room) > v)
+    assert watcher.catchups["snapshot"] == 1 and watcher.view(room) == a.view(room)
+    assert watcher.views[room] == tuple((await stored_view(store, room)).values())
 
 
 async def test_catch_up_over_messages_stored_by_protocol_1_is_a_snapshot(server, clients, store):

@@ -8,7 +8,7 @@ import contextlib
 import random
 import time
 
-from tablekit import Client, packed
+from tablekit import Client, packed, stored_view
 
 
 async def seat_everyone(host: Client, others: list[Client], seats: int, **settings) -> str:
@@ -44,7 +44,7 @@ async def test_players_on_two_processes_play_a_whole_game(two_servers, clients, 
                                      for c in (on_a[0], twin)))
     assert sorted(x["ok"] for x in answers) == [False, True]
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
-    final = await store.games.snapshot(room)
+    final = await stored_view(store, room)
     for c in players + watchers:
         await c.wait(lambda c=c: c.v(room) == final["v"])
         assert c.view(room) == final["view"]
@@ -85,7 +85,7 @@ async def test_a_process_killed_mid_game_and_the_game_goes_on(two_servers, clien
         back.append(again)
     clients.extend(back)
     await asyncio.gather(tasks[1], *(p.play(room, random.Random(10 + i)) for i, p in enumerate(back)))
-    final = await store.games.snapshot(room)
+    final = await stored_view(store, room)
     assert final["view"]["phase"] == "over"
     log = await store.games.actions(room)
     assert [x["v"] for x in log] == list(range(1, final["v"] + 1))    # nothing lost, nothing twice

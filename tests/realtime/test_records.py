@@ -12,7 +12,7 @@ import zlib
 import aiohttp
 import msgpack
 import pytest
-from tablekit import people, table
+from tablekit import people, stored_view, table
 
 from server import patch
 from server.app import LOBBY
@@ -61,7 +61,7 @@ async def test_every_finished_game_is_kept_and_served(server, clients, store):
     room, players = await table(server.url, humans=2, seats=3, bots=1)
     clients.extend(players)
     await asyncio.gather(*(p.play(room, random.Random(i)) for i, p in enumerate(players)))
-    snapshot = await store.games.snapshot(room)
+    snapshot = await stored_view(store, room)
     for p in players:
         await p.wait(lambda p=p: p.rooms[room]["status"] == "finished")
     async with aiohttp.ClientSession() as http:

@@ -7,7 +7,7 @@ import asyncio
 import json
 import random
 
-from tablekit import Client, InProcessServer, table
+from tablekit import Client, InProcessServer, stored_view, table
 
 from server.app import SIO
 from server.realtime.fanout import Fanout
@@ -48,7 +48,7 @@ async def test_a_process_hears_the_tables_it_has_sockets_in_and_the_lobby_only(c
         assert set(b.app[SIO].manager.tables) == {room}
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(10 + i), stop_at=14)
                                                 for i, p in enumerate(players))), 60)
-        final = await store.games.snapshot(room)
+        final = await stored_view(store, room)
         await looker.wait(lambda: looker.v(room) == final["v"])
         assert looker.view(room) == final["view"]
         assert [e for e, r in on_b if r == f"room:{room}" and e == "game"]
@@ -100,7 +100,7 @@ async def test_a_move_goes_through_pub_sub_only_while_another_process_has_a_sock
         before = len(from_a)
         await asyncio.wait_for(asyncio.gather(*(p.play(room, random.Random(10 + i), stop_at=14)
                                                 for i, p in enumerate(players))), 60)
-        final = await store.games.snapshot(room)
+        final = await stored_view(store, room)
         await looker.wait(lambda: looker.v(room) == final["v"])
         assert looker.view(room) == final["view"]
         assert [e for c, e in from_a[before:] if c == channel and e == "game"]

@@ -7,11 +7,12 @@ from server.lobby import PLAYING, Room, Settings
 from server.lobby.store.keys import pack
 
 
-async def started(store, room_id: str = "r_test0001") -> bytes:
-    """A playing room with a game at version 0; returns the room as stored."""
+async def started(store, room_id: str = "r_test0001", **fields: bytes) -> bytes:
+    """A playing room with a game at version 0 (with `fields` more in its game hash); returns the room as
+    stored."""
     room = Room.new(room_id, "CODE42", "p_host", "Host", Settings(name="t", seats=2), 0.0)
     assert await store.rooms.create(room, ttl=60)
-    record = {"v": 0, "sent": 0, "state": b"s0", "view": pack({}), "to_move": "red", "at": 0.0,
+    record = {"v": 0, "sent": 0, "state": b"s0", "to_move": "red", "at": 0.0, **fields,
               "message": pack({"room": room_id, "v": 0})}
 
     def begin(r: Room) -> bool:
@@ -22,7 +23,7 @@ async def started(store, room_id: str = "r_test0001") -> bytes:
 
 
 async def commit(store, v: int, room: bytes, room_id: str = "r_test0001") -> bool:
-    return await store.games.commit(room_id, v, state=b"s", view=pack({"v": v + 1}), deciding=("blue",),
+    return await store.games.commit(room_id, v, state=b"s", deciding=("blue",),
                               message={"room": room_id, "v": v + 1}, action={"v": v + 1}, cap=10, check=None,
                               room=room)
 
@@ -84,22 +85,37 @@ async def test_the_metrics_lease_is_held_by_one_live_process_and_taken_from_a_de
     assert await store.cluster_figures("proc-a", lease=60.0, alive_after=time.time() - 5) is None
 
 
+async def test_a_game_stored_with_its_view_is_read_and_played_on_and_no_commit_stores_one(store):
+    """The public view follows from the state and is not stored; a game stored with one beside its state
+    (by an older server) reads as any other, and its `view` field is left alone, unread, until it expires."""
+    raw = await started(store, view=pack({"turn": 0}))
+    game = await store.games.game("r_test0001")
+    assert (game["v"], game["state"]) == (0, b"s0") and "view" not in game
+    key = store.keys.key("game", "r_test0001")
+    assert await commit(store, 0, raw)
+    stored = await store.redis.hgetall(key)
+    assert stored[b"state"] == b"s" and stored[b"view"] == pack({"turn": 0})
+    await store.redis.hdel(key, "view")
+    assert await commit(store, 1, raw)
+    assert (await store.games.game("r_test0001"))["v"] == 2 and not await store.redis.hexists(key, "view")
+
+
 async def test_a_rounds_clock_starts_once_and_a_commit_of_that_round_keeps_the_start(store):
     """A new round whose clock waits for its report (docs/protocol.md §14): `start_clock` brings its start
     forward once, only for that round; a process that held the round's first start and stores an order of
     the same round keeps the stored one; a new round sets its own."""
     raw = await started(store)
     room_id, later = "r_test0001", 1000.0
-    assert await store.games.commit(room_id, 0, state=b"s", view=pack({}), deciding=("red", "blue"), message={"v": 1},
+    assert await store.games.commit(room_id, 0, state=b"s", deciding=("red", "blue"), message={"v": 1},
                               action={"v": 1}, cap=10, check=None, room=raw, began=(later, 1))
     assert not await store.games.start_clock(room_id, began_v=0, now=500.0, deadline=530.0)    # another round: nothing
     assert await store.games.start_clock(room_id, began_v=1, now=500.0, deadline=530.0)
     assert not await store.games.start_clock(room_id, began_v=1, now=510.0, deadline=540.0)    # started already
     assert (await store.games.game_head(room_id)).began == 500.0
-    assert await store.games.commit(room_id, 1, state=b"s", view=pack({}), deciding=("blue",), message={"v": 2},
+    assert await store.games.commit(room_id, 1, state=b"s", deciding=("blue",), message={"v": 2},
                               action={"v": 2}, cap=10, check=None, began=(later, 1))
     assert (await store.games.game_head(room_id)).began == 500.0          # the same round: kept
-    assert await store.games.commit(room_id, 2, state=b"s", view=pack({}), deciding=("red",), message={"v": 3},
+    assert await store.games.commit(room_id, 2, state=b"s", deciding=("red",), message={"v": 3},
                               action={"v": 3}, cap=10, check=None, began=(600.0, 3))
     assert (await store.games.game_head(room_id)).began == 600.0          # a new round: its own
     assert await store.games.report_seen(room_id, began_v=3, person="p_a", ttl=60) == {"p_a"}
@@ -163,7 +179,7 @@ async def test_a_commit_records_the_version_broadcast_before_it(store):
     raw = await started(store)
 
     async def commit_sent(v: int, sent: int) -> bool:
-        return await store.games.commit("r_test0001", v, state=b"s", view=b"", deciding=("blue",),
+        return await store.games.commit("r_test0001", v, state=b"s", deciding=("blue",),
                                         message={"room": "r_test0001", "v": v + 1}, action={}, cap=10, check=None,
                                         room=raw, sent=sent)
     assert await commit_sent(0, 0)

@@ -3,13 +3,15 @@ server/lobby/store/keys.py).
 
 | key | type | holds |
 | --- | --- | --- |
-| `P:game:{id}` | hash | `v`, `state`, `view`, `to_move`, `at`, `began`, `began_v`, `sent`, `proc`, `turn_at` |
+| `P:game:{id}` | hash | `v`, `state`, `to_move`, `at`, `began`, `began_v`, `sent`, `proc`, `turn_at` |
 | `P:patches:{id}` | list | the last game messages `{room, v, events, patch}` (msgpack), capped |
 | `P:actions:{id}` | list | every applied action `{v, colour, action, by, how, at, drawn?}` (server/records) |
 | `P:seen:{id}:{began_v}` | set | persons who have seen the report that began the round of `began_v` (expires) |
 
 A game's first state is written with its room's change that starts it, by the room's update script
-(`first_state`, Rooms.update), which also expires the game's keys with the room.
+(`first_state`, Rooms.update), which also expires the game's keys with the room. The public view is not
+stored: it follows from the state (`GameMode.load(state).public_view()`), where it is read. A game stored
+with a `view` field beside its state keeps it until it expires; nothing reads it.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ end
 -- ARGV[18]: the version this process last broadcast in the room, recorded with the commit instead of a
 -- MARK_SENT of its own (0: none); it only goes up
 local sent = math.max(tonumber(head[4]) or 0, tonumber(ARGV[18]) or 0)
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3], 'view', ARGV[4],
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'state', ARGV[3],
            'to_move', ARGV[5], 'at', ARGV[6], 'began', began, 'began_v', ARGV[14], 'proc', ARGV[15],
            'turn_at', ARGV[16], 'sent', sent)
 redis.call('RPUSH', KEYS[2], ARGV[7])
@@ -104,7 +106,7 @@ class Committed:
 
 
 HEAD_FIELDS = ("v", "to_move", "at", "began", "began_v", "sent", "proc", "turn_at")
-GAME_FIELDS = (*HEAD_FIELDS, "state", "view")
+GAME_FIELDS = (*HEAD_FIELDS, "state")
 
 
 def deciding_of(raw: str) -> tuple[str, ...]:
@@ -149,10 +151,9 @@ class Head:
 
 @dataclass(frozen=True)
 class StoredGame(Head):
-    """A stored game: its head, and its bytes: the engine state (secret) and the public view (msgpack)."""
+    """A stored game: its head, and the engine state (secret; the public view follows from it)."""
 
     state: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
-    view: bytes = dataclasses.field(default=b"", kw_only=True, repr=False)
 
 
 def _committed(answer: list[Any]) -> Committed | None:
@@ -196,7 +197,7 @@ class Games:
         if head is None:
             return None
         values = {f.name: getattr(head, f.name) for f in dataclasses.fields(Head)}
-        return StoredGame(**values, state=raw[-2], view=raw[-1])
+        return StoredGame(**values, state=raw[-1])
 
     async def game_head(self, room_id: str) -> Head | None:
         """The stored game without its state."""
@@ -208,17 +209,11 @@ class Games:
         head = await self.game_head(room_id)
         return head is not None and head.in_round(v) and colour in head.deciding
 
-    async def snapshot(self, room_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.hmget(self.keys.key("game", room_id), "v", "view")
-        if raw[0] is None:
-            return None
-        return {"v": int(raw[0]), "view": unpack(cast(bytes, raw[1]))}
-
-    async def commit(self, room_id: str, v: int, *, state: bytes, view: bytes, deciding: tuple[str, ...],
+    async def commit(self, room_id: str, v: int, *, state: bytes, deciding: tuple[str, ...],
                      message: dict[str, Any], action: dict[str, Any], cap: int, check: float | None,
                      room: bytes = b"", began: tuple[float, int] | None = None, proc: str = "",
                      turn_at: float | None = None, sent: int = 0) -> Committed | None:
-        """Stores version v+1 (`state`: engine bytes, `view`: msgpack, `deciding`: the colours to decide,
+        """Stores version v+1 (`state`: engine bytes, `deciding`: the colours to decide,
         `message`: the game message, kept in the patch log of at most `cap` messages, `action`: the action
         log's line) if the stored version is still v and, when `room` (the stored bytes) is given, the room
         is unchanged; and brings the room's timer forward to `check`. `began`: when and at which version the
@@ -230,7 +225,8 @@ class Games:
         began_at, began_v = began if began is not None else (now, v + 1)
         keys = [self.keys.key("game", room_id), self.keys.key("patches", room_id), self.keys.key("actions", room_id),
                 self.keys.key("room", room_id), self.keys.key("watch", room_id)]
-        args: list[EncodableT] = [v, v + 1, state, view, ",".join(deciding), now, pack(message), pack(action),
+        # (ARGV[4], [10] and [11] are unused: empty, so that the others keep their places)
+        args: list[EncodableT] = [v, v + 1, state, "", ",".join(deciding), now, pack(message), pack(action),
                                   cap, "", "", room, began_at, began_v, proc, now if turn_at is None else turn_at,
                                   f"{proc}|" if proc else "", sent]
         if self.clustered:   # the room's slot and the timers' are two nodes': the timer beside, not after
