@@ -279,6 +279,23 @@ async def test_a_game_this_process_does_not_hold_is_seen_and_played_from_its_sto
     assert watcher.views[room] == (v, (await stored_view(store, room))["view"])
     answer = await a.ok("since", {"room": room, "v": v + 50})   # "ahead": a snapshot, and the legal actions
     assert answer["snapshot"] == {"v": v, "view": a.view(room)} and answer["legal"]["v"] == v
+    # the view computed once is held: more snapshots at that version compute nothing again
+    offload = server.app[AUTHORITY].offload
+    computed = 0
+    real = offload.public_view
+
+    async def counted(*args):
+        nonlocal computed
+        computed += 1
+        return await real(*args)
+    offload.public_view = counted
+    try:
+        for _ in range(3):
+            answer = await a.ok("since", {"room": room, "v": v + 50})
+            assert answer["snapshot"] == {"v": v, "view": a.view(room)}
+    finally:
+        offload.public_view = real
+    assert computed == 0
     server.app[AUTHORITY]._held.clear()
     await a.play(room, random.Random(4), stop_at=v + 1)   # its patch is from the view computed from the state
     await watcher.wait(lambda: watcher.v(room) == a.v(room) > v)
