@@ -15,14 +15,13 @@ from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
 
-import redis.asyncio as redis
 import socketio
 from aiohttp import web
 from redis.exceptions import RedisError
 
 from server.bots import DEFAULT_LEVEL, LEVELS
 from server.bots.worker import CLASSES, QUICK, BotQueue
-from server.config import REDIS_OPTIONS, Config, PackedUnixConnection, redis_client
+from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.alarm import Alarm
 from server.lobby.embedded import EmbeddedRedis, die_with_parent
@@ -138,15 +137,11 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # a bounded pool that waits for a free connection (the default one fails at once when exhausted)
     if config.redis_url:
         url = config.redis_url
-        client = redis_client(url)
-        pool = getattr(client, "connection_pool", None)   # (a cluster client has one per node)
     else:
         embedded = EmbeddedRedis(config.data_dir)   # from the main thread: it dies with it (embedded.py)
-        url = f"unix://{embedded.socket}"   # for the bot workers
-        pool = redis.BlockingConnectionPool(connection_class=PackedUnixConnection,
-                                            path=embedded.socket, max_connections=64, timeout=10,
-                                            **REDIS_OPTIONS)
-        client = redis.Redis(connection_pool=pool)
+        url = f"unix://{embedded.socket}"   # (the bot workers connect by it too)
+    client = redis_client(url)
+    pool = getattr(client, "connection_pool", None)   # (a cluster client has one per node)
     # the timer loop's alarm: every timer this process sets rings it (the store's timers, an action's commit
     # included), so the loop sleeps until its next check, not a tick at a time
     alarm = Alarm()

@@ -341,9 +341,8 @@ class Authority:
             await self._send_private(room, v, step.privates, local=local)
             # marked sent only now: a process that dies before the legal actions went out leaves them
             # to `resend`, or the person deciding would wait for them forever
-            waiting = self._sent.get(room.id)
-            self._sent[room.id] = (v, time.monotonic()) if waiting is None else (max(v, waiting[0]), waiting[1])
-            if deciding and not step.same_round and (self.mode_of(room).simultaneous or deciding != held.deciding):
+            self._broadcast(room.id, v, time.monotonic())
+            if deciding and not step.same_round and (mode.simultaneous or deciding != held.deciding):
                 await self._tell_round(room.id, v, deciding, began, room)   # a new turn, not a chain's next step
             if not deciding:
                 await self.finish(room.id)
@@ -605,6 +604,11 @@ class Authority:
             await self.store.games.mark_sent({room_id: v for room_id, (v, _since) in due.items()})
         except BaseException:
             for room_id, (v, since) in due.items():
-                waiting = self._sent.get(room_id)
-                self._sent[room_id] = (v, since) if waiting is None else (max(v, waiting[0]), since)
+                self._broadcast(room_id, v, since)
             raise
+
+    def _broadcast(self, room_id: str, v: int, since: float) -> None:
+        """Version v of the room was broadcast and waits to be recorded as sent, since `since` at the latest
+        (the oldest unrecorded broadcast's time is kept: MARK_AFTER counts from it)."""
+        waiting = self._sent.get(room_id)
+        self._sent[room_id] = (v, since) if waiting is None else (max(v, waiting[0]), min(since, waiting[1]))
