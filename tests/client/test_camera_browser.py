@@ -244,11 +244,12 @@ RENDERED_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAn
 # resize, the readable one).
 ZOOMED_OUT_JS = r"""
 () => {
-  const b = window.__tongiaki.room.table.board, frame = b.frame.bind(b);
+  // On the class, not the board: a table built again (a reconnect under load) keeps the watch.
+  const proto = Object.getPrototypeOf(window.__tongiaki.room.table.board), frame = proto.frame;
   window.__zoomedOut = false;
-  b.frame = (...args) => {
-    const zoom = b.zoom, moved = frame(...args);
-    window.__zoomedOut = moved && b.zoom < zoom - 1e-3;
+  proto.frame = function (...args) {
+    const zoom = this.zoom, moved = frame.apply(this, args);
+    window.__zoomedOut = moved && this.zoom < zoom - 1e-3;
     return moved;
   }; }
 """
