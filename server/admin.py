@@ -117,7 +117,7 @@ async def close(store: Store, url: str, prefix: str, room_id: str) -> dict[str, 
     gone = await store.rooms.close(room_id)
     assert gone is not None
     emitter = socketio.AsyncRedisManager(url, channel=f"{prefix}:socketio", write_only=True,
-                                         redis_options=REDIS_OPTIONS)
+                                         redis_options=dict(REDIS_OPTIONS))
     try:
         await emitter.emit("resync", {"reason": "the room was closed by an operator"}, namespace="/",
                            room=room_channel(room_id))

@@ -92,7 +92,7 @@ def init_app(config: Config) -> web.Application:
     if config.redis_url:
         # several processes share rooms: broadcasts fan out through Redis pub/sub
         # (the namespace comes later, with the services: its sockets are looked up when a resync is due)
-        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio", redis_options=REDIS_OPTIONS,
+        manager = Fanout(config.redis_url, channel=f"{config.prefix}:socketio", redis_options=dict(REDIS_OPTIONS),
                          local_sids=lambda: list(app[NAMESPACE].connections) if NAMESPACE in app else [])
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, cast
 
 import hiredis
@@ -25,17 +26,20 @@ REDIS_CONNECT = 5.0
 """Seconds to connect to Redis, and (redis-py uses the same bound) to close a connection: without it a
 close may wait on its socket for ever and hang a shutdown (redis/redis-py#3941)."""
 
-REDIS_OPTIONS: dict[str, Any] = {
+REDIS_OPTIONS: Mapping[str, Any] = MappingProxyType({
     "socket_connect_timeout": REDIS_CONNECT,
     "retry": Retry(NoBackoff(), 1),
-    **({"driver_info": None} if hasattr(redis, "DriverInfo") else {"lib_name": None, "lib_version": None})}
+    **({"driver_info": None} if hasattr(redis, "DriverInfo") else {"lib_name": None, "lib_version": None})})
 """Options of every Redis connection the service makes: `REDIS_CONNECT`; one retry on a new connection
 when a command finds its pooled connection dead (after a Redis restart every connection in the pool is,
 and without it each failed one request, some seconds after Redis was back); and no CLIENT SETINFO on
 connecting. A Redis older than 7.2 (the embedded one is 6.2) refuses that command, and redis-py's read
 of the refusal leaves its frame and the error in a reference cycle holding the task that connected: for
 a connection made while answering a websocket, that whole connection, until a full collection. (redis-py
-5.0-7.1 turn it off with `lib_name=None, lib_version=None`, later ones with `driver_info=None`.)"""
+5.0-7.1 turn it off with `lib_name=None, lib_version=None`, later ones with `driver_info=None`.)
+Read-only: python-socketio's Sentinel connection adds the URL's options to the dict it is given, which,
+shared, then broke every later Sentinel client ("got multiple values for keyword argument 'db'"): hand
+it a copy."""
 
 
 CLUSTER_SCHEME = "redis+cluster://"

@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 from redis.asyncio.connection import Connection
 
 from server.config import (
+    REDIS_OPTIONS,
     PackedConnection,
     PackedSentinelConnection,
     PackedSSLConnection,
     PackedUnixConnection,
     redis_client,
 )
+from server.realtime.fanout import Fanout
 
 ARGUMENT = st.one_of(st.binary(max_size=9000), st.text(max_size=300), st.integers(), st.floats(allow_nan=False))
 
@@ -43,6 +45,19 @@ def test_every_kind_of_connection_packs_with_hiredis() -> None:
         assert client.connection_pool.connection_class is kind, url
     sentinel = redis_client("redis+sentinel://127.0.0.1:1/0/mymaster")
     assert sentinel.connection_pool.connection_class is PackedSentinelConnection
+
+
+def test_a_sentinel_fanout_leaves_the_shared_options_alone() -> None:
+    """python-socketio's Sentinel connection adds the URL's options to the dict it is handed: the shared
+    options (read-only) must not be that dict, or every later Sentinel client fails on a second `db`."""
+    before = dict(REDIS_OPTIONS)
+    fanout = Fanout("redis+sentinel://127.0.0.1:1/0/mymaster", channel="t", redis_options=dict(REDIS_OPTIONS))
+    fanout._redis_connect()   # (makes the Sentinel client; connects at its first command)
+    assert dict(REDIS_OPTIONS) == before
+    with pytest.raises(TypeError):
+        REDIS_OPTIONS["db"] = 1  # type: ignore[index]
+    assert redis_client("redis+sentinel://127.0.0.1:1/0/mymaster").connection_pool.connection_class \
+        is PackedSentinelConnection
 
 
 async def test_a_real_redis_answers_packed_commands(redis_url: str, prefix: str) -> None:
