@@ -9,10 +9,11 @@ Redis's answer, and the messages of one turn of the event loop cost one round tr
 order: one task sends them all). And the listener drops this process's own messages (it delivered them
 when it sent them) before decoding them.
 
-Delivery to this process's sockets (`deliver`) encodes an event once and puts it straight into each
-recipient's send queue; python-socketio's own emit makes a task per recipient and waits for them all,
-which for the six sockets of a table at every move was a good part of what a broadcast cost. Both
-managers deliver that way: `Fanout` (several processes) and `LocalManager` (one).
+Delivery to this process's sockets (`deliver`) encodes an event once and writes it into each
+recipient's connection at once (`Session.send_now`; into its send queue when something waits there);
+python-socketio's own emit makes a task per recipient and waits for them all, which for the six sockets
+of a table at every move was a good part of what a broadcast cost. Both managers deliver that way:
+`Fanout` (several processes) and `LocalManager` (one).
 
 Broadcasts are sharded by table: what goes to a table's Socket.IO rooms (`room_channel`, `person_channel`)
 is published on that table's own channel, `{channel}:{room id}`, which a process subscribes to while it has
@@ -82,7 +83,7 @@ def arguments(data: Any) -> list[Any]:
 def deliver(manager: socketio.AsyncManager, event: str, args: list[Any], namespace: str | None,
             room: Any, skip_sid: Any) -> None:
     """Sends `event` to this process's sockets in `room` (a room, a sid, several, or None: everyone in
-    the namespace) but `skip_sid`: encoded once, put in each socket's send queue at once, in order. What
+    the namespace) but `skip_sid`: encoded once, written to each socket at once, in order. What
     python-socketio's emit without a callback does, without its task per recipient. A socket closed
     meanwhile is skipped; one whose client stopped answering pings is sent to the slow way, which closes
     it."""
@@ -106,6 +107,10 @@ def deliver(manager: socketio.AsyncManager, event: str, args: list[Any], namespa
             for frame in frames:   # (Engine.IO's send notices the silence and closes the socket)
                 task = asyncio.ensure_future(socket.send(frame))
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            continue
+        send_now = getattr(socket, "send_now", None)   # (an accepted session: transport.Session)
+        if send_now is not None:
+            send_now(frames)
             continue
         for frame in frames:
             socket.queue.put_nowait(frame)   # (the queue is unbounded or a SendQueue: it never waits)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import struct
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import socketio
@@ -102,6 +103,19 @@ class SendQueue(asyncio.Queue[Any]):
         item = super()._get()
         self.queued_bytes -= _weight(item)
         return item
+
+
+def ws_frame(message: bytes | str) -> bytes:
+    """One websocket frame as a server sends it (RFC 6455 §5.2: final, unmasked, not compressed; binary
+    for bytes, text for str). aiohttp's writer writes frames only in a coroutine; `Session.send_now`
+    writes in the caller's turn, and the frame's header is these few lines."""
+    payload, opcode = (message, 0x2) if isinstance(message, bytes) else (message.encode(), 0x1)
+    n = len(payload)
+    if n < 126:
+        return bytes((0x80 | opcode, n)) + payload
+    if n < 1 << 16:
+        return struct.pack("!BBH", 0x80 | opcode, 126, n) + payload
+    return struct.pack("!BBQ", 0x80 | opcode, 127, n) + payload
 
 
 def _weight(packet: Any) -> int:
@@ -333,9 +347,27 @@ class Session(AsyncSocket):  # type: ignore[misc]
     collector walks at every collection (docs/deploy.md)."""
 
     tongiaki_ping: Any = None
+    tongiaki_ws: Any = None
+    tongiaki_writing = False   # the writer holds packets it has not written yet
     last_ping: float | None   # (Engine.IO's)
     connected: bool
     upgraded: bool
+
+    def send_now(self, packets: list[Any]) -> None:
+        """Sends these packets: written into the connection at once when nothing waits before them and
+        it takes them without waiting (the common case: a broadcast then wakes no writer task, one per
+        recipient, and costs no turn of the event loop), else queued for the writer, in order."""
+        ws = self.tongiaki_ws
+        if (not self.upgraded or self.tongiaki_writing or ws is None or not self.queue.empty()
+                or not ws.write_now([pkt.encode() for pkt in packets])):
+            for pkt in packets:
+                self.queue.put_nowait(pkt)   # (the queue is unbounded or a SendQueue: it never waits)
+
+    async def send(self, pkt: Any) -> None:
+        """Engine.IO's (an ack, a ping, a packet to one socket), written at once when it can be
+        (`send_now`)."""
+        if await self.check_ping_timeout():
+            self.send_now([pkt])
 
     def schedule_ping(self) -> None:
         """Engine.IO's, keeping the ping task so that closing can cancel it."""
@@ -431,11 +463,14 @@ class Session(AsyncSocket):  # type: ignore[misc]
 
         async def writer() -> None:
             while packets := await self.poll():
+                self.tongiaki_writing = True   # (taken from the queue: what comes now waits behind them)
                 try:
                     for pkt in packets:
                         await ws.send(pkt.encode())
                 except Exception:  # noqa: BLE001 - the connection went away: the read ends too
                     break
+                finally:
+                    self.tongiaki_writing = False
             await ws.close()
 
         writing = asyncio.ensure_future(writer())
@@ -533,6 +568,19 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             if self.transport is not None:
                 self.transport.abort()
 
+        def write_now(self, messages: list[bytes | str]) -> bool:
+            """Writes these messages into the connection now, if it takes them without waiting (its
+            buffer empty, they fit under the high-water mark, no deflate); False: nothing written."""
+            transport, sock = self.transport, self._sock
+            if (deflate or transport is None or transport.is_closing() or sock is None or sock.closed
+                    or transport.get_write_buffer_size()):
+                return False
+            frames = [ws_frame(m) for m in messages]
+            if sum(map(len, frames)) > transport.get_write_buffer_limits()[1]:
+                return False
+            transport.writelines(frames)
+            return True
+
         async def send(self, message: bytes | str) -> None:
             # a client that does not read makes the write wait for buffer space: not longer than this
             # (`timeout`, not `wait_for`: a write nearly always completes without waiting, and
@@ -541,14 +589,17 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             # while the transport is paused: from above the high mark until back at the low one, and
             # an empty buffer is below both): no timer for it, the common case by far
             transport = self.transport
+            # aiohttp's own send: Engine.IO's asks `inspect.iscoroutinefunction` of it at every message
+            send: Callable[[Any], Awaitable[None]] = (self._sock.send_bytes if isinstance(message, bytes)
+                                                      else self._sock.send_str)
             if (not deflate and transport is not None and not transport.is_closing()
                     and transport.get_write_buffer_size() == 0
                     and len(message) <= transport.get_write_buffer_limits()[1]):
-                await super().send(message)
+                await send(message)
                 return
             try:
                 async with asyncio.timeout(write_timeout):
-                    await super().send(message)
+                    await send(message)
             except TimeoutError:
                 log.info("dropping a slow reader: a write waited %.1f s", write_timeout)
                 dropped()

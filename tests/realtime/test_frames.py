@@ -19,7 +19,7 @@ from tablekit import people
 
 from bench.rawsocket import RawSocket
 from server.app import NAMESPACE
-from server.realtime.transport import MALFORMED_FRAMES
+from server.realtime.transport import MALFORMED_FRAMES, ws_frame
 
 SENT = 2 * MALFORMED_FRAMES
 """Frames of one kind sent on one socket: many more than it may send before it is closed."""
@@ -170,3 +170,34 @@ async def test_a_long_polling_session_still_upgrades_to_a_websocket(server):
     finally:
         await client.disconnect()
 
+
+
+async def test_frames_written_at_once_read_as_aiohttps_own() -> None:
+    """`ws_frame` (what `Session.send_now` writes without aiohttp's coroutine): a real aiohttp client reads
+    each, text and binary, at every length where the header changes (RFC 6455 §5.2: 7, 16, 64 bits)."""
+    messages: list[bytes | str] = [b"", "", b"\x00" * 125, "é" * 62 + "x", b"\xff" * 126, "a" * 127,
+                                   b"m" * 65535, b"n" * 65536, "t" * 70_000]
+
+    async def handler(request: aiohttp.web.Request) -> aiohttp.web.WebSocketResponse:
+        ws = aiohttp.web.WebSocketResponse()
+        await ws.prepare(request)
+        assert request.transport is not None
+        request.transport.writelines([ws_frame(m) for m in messages])
+        await ws.receive()   # (the client's close)
+        return ws
+
+    app = aiohttp.web.Application()
+    app.router.add_get("/", handler)
+    runner = aiohttp.web.AppRunner(app)
+    await runner.setup()
+    site = aiohttp.web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{port}/") as ws:
+            got = [(await ws.receive()).data for _ in messages]
+            await ws.close()
+        assert got == messages
+        assert [type(g) for g in got] == [type(m) for m in messages]
+    finally:
+        await runner.cleanup()
