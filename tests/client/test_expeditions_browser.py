@@ -167,6 +167,32 @@ def started_game(page: Any, base_url: str) -> None:
     page.wait_for_selector("[data-testid=order-send]")
 
 
+CONTRAST_JS = r"""
+(e) => {   // WCAG 2 contrast of an element's text on its own background, as drawn now
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const s = getComputedStyle(e), [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05); }
+"""
+
+
+def test_the_deadline_stays_readable_in_its_last_seconds(browser: Any, contexts: list[Any], base_url: str,
+                                                         artifacts: Path) -> None:
+    """The last 10 s of the turn's deadline turn the countdown red: its figures stay readable on it (they
+    were red on red: an Expeditions rule coloured them like the pill)."""
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
+    started_game(page, base_url)
+    clock = page.locator(".ex-clock [data-testid=countdown]")
+    assert clock.evaluate(CONTRAST_JS) >= 4.5
+    # as its ticker draws the last seconds (in one turn of the page: the next tick draws it afresh)
+    warned = clock.evaluate(f"(e) => {{ e.classList.add('warn'); e.style.animation = 'none';"
+                            f" return [({CONTRAST_JS})(e), getComputedStyle(e).color]; }}")
+    assert warned[0] >= 4.5, warned
+    page.screenshot(path=str(artifacts / "44-expeditions-deadline-warning-phone.png"))
+    assert page.errors == []
+
+
 @pytest.mark.parametrize(("viewport", "touch"), SIZES)
 def test_the_order_form_and_the_report_speak_in_words(browser: Any, contexts: list[Any], base_url: str,
                                                       artifacts: Path, viewport: dict[str, int], touch: bool) -> None:
