@@ -198,7 +198,7 @@ export default {
   'rules.variants': 'Varianten: zwei Farben pro Spieler zu zweit; freie Folgeplättchen (jedes weitere Plättchen einer Seefahrt drehst du nach Wunsch).',
 
   // the Expeditions table
-  'ex.game': 'Spiel', 'ex.game.tongiaki': 'Tongiaki (das Brettspiel)', 'ex.game.expeditions': 'Expeditionen (gleichzeitige Befehle, über Tage)',
+  'ex.game': 'Spiel', 'ex.game.tongiaki': 'Tongiaki (das Brettspiel)', 'ex.game.expeditions': 'Expeditionen (gleichzeitige Befehle)',
   'ex.deadline': 'Frist pro Runde', 'ex.mode': 'Expeditionen',
   'ex.turn': 'Runde {turn} von 10', 'ex.deadline_left': 'Befehle fällig in', 'ex.over': 'Das Spiel ist vorbei',
   'ex.orders': 'Dein Befehl', 'ex.kind.expand': 'Ausbreiten', 'ex.kind.royal': 'Königsinsel', 'ex.kind.place': 'Boot einsetzen',

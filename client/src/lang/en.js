@@ -198,7 +198,7 @@ export default {
   'rules.variants': 'Variants: two colours each for two players; free follow-up tiles (you turn every further tile of a voyage as you like).',
 
   // the Expeditions table
-  'ex.game': 'Game', 'ex.game.tongiaki': 'Tongiaki (the board game)', 'ex.game.expeditions': 'Expeditions (orders at once, over days)',
+  'ex.game': 'Game', 'ex.game.tongiaki': 'Tongiaki (the board game)', 'ex.game.expeditions': 'Expeditions (orders at once)',
   'ex.deadline': 'Turn deadline', 'ex.mode': 'Expeditions',
   'ex.turn': 'Turn {turn} of 10', 'ex.deadline_left': 'Orders due in', 'ex.over': 'The game is over',
   'ex.orders': 'Your order', 'ex.kind.expand': 'Expand', 'ex.kind.royal': 'Royal island', 'ex.kind.place': 'Place a boat',

@@ -198,7 +198,7 @@ export default {
   'rules.variants': 'Variantes : deux couleurs chacun à deux joueurs ; tuiles suivantes libres (vous tournez à votre guise chaque tuile suivante d\u2019un voyage).',
 
   // the Expeditions table
-  'ex.game': 'Jeu', 'ex.game.tongiaki': 'Tongiaki (le jeu de plateau)', 'ex.game.expeditions': 'Expéditions (ordres simultanés, sur plusieurs jours)',
+  'ex.game': 'Jeu', 'ex.game.tongiaki': 'Tongiaki (le jeu de plateau)', 'ex.game.expeditions': 'Expéditions (ordres simultanés)',
   'ex.deadline': 'Délai par tour', 'ex.mode': 'Expéditions',
   'ex.turn': 'Tour {turn} sur 10', 'ex.deadline_left': 'Ordres attendus dans', 'ex.over': 'La partie est terminée',
   'ex.orders': 'Votre ordre', 'ex.kind.expand': 'Expansion', 'ex.kind.royal': 'Île royale', 'ex.kind.place': 'Poser un bateau',

@@ -198,7 +198,7 @@ export default {
   'rules.variants': 'וריאנטים: שני צבעים לכל שחקן במשחק של שניים; אריחי המשך חופשיים (כל אריח נוסף במסע מסובבים כרצונכם).',
 
   // the Expeditions table
-  'ex.game': 'משחק', 'ex.game.tongiaki': 'טונגיאקי (משחק הלוח)', 'ex.game.expeditions': 'משלחות (פקודות בו-זמניות, לאורך ימים)',
+  'ex.game': 'משחק', 'ex.game.tongiaki': 'טונגיאקי (משחק הלוח)', 'ex.game.expeditions': 'משלחות (פקודות בו-זמניות)',
   'ex.deadline': 'מועד לכל תור', 'ex.mode': 'משלחות',
   'ex.turn': 'תור {turn} מתוך 10', 'ex.deadline_left': 'הפקודות נדרשות בעוד', 'ex.over': 'המשחק הסתיים',
   'ex.orders': 'הפקודה שלך', 'ex.kind.expand': 'התפשטות', 'ex.kind.royal': 'אי מלכותי', 'ex.kind.place': 'הצבת סירה',

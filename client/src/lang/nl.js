@@ -198,7 +198,7 @@ export default {
   'rules.variants': 'Varianten: twee kleuren per speler met twee spelers; vrije volgtegels (je draait elke verdere tegel van een zeereis zoals je wilt).',
 
   // the Expeditions table
-  'ex.game': 'Spel', 'ex.game.tongiaki': 'Tongiaki (het bordspel)', 'ex.game.expeditions': 'Expedities (gelijktijdige orders, over dagen)',
+  'ex.game': 'Spel', 'ex.game.tongiaki': 'Tongiaki (het bordspel)', 'ex.game.expeditions': 'Expedities (gelijktijdige orders)',
   'ex.deadline': 'Termijn per beurt', 'ex.mode': 'Expedities',
   'ex.turn': 'Beurt {turn} van 10', 'ex.deadline_left': 'Orders binnen', 'ex.over': 'Het spel is afgelopen',
   'ex.orders': 'Jouw order', 'ex.kind.expand': 'Uitbreiden', 'ex.kind.royal': 'Koningseiland', 'ex.kind.place': 'Boot plaatsen',
