@@ -9,7 +9,7 @@ run: setup
 
 test:
 	./scripts/bootstrap.sh --browser
-	.venv/bin/python -m pytest -q -n auto --dist loadfile --reruns 1 -rfER
+	.venv/bin/python -m pytest -q -n auto --dist loadfile --reruns 1 -rfER --durations=25
 
 bench: setup
 	.venv/bin/python -m bench.engine
