@@ -359,7 +359,7 @@ class Session(AsyncSocket):  # type: ignore[misc]
         recipient, and costs no turn of the event loop), else queued for the writer, in order."""
         ws = self.tongiaki_ws
         if (not self.upgraded or self.tongiaki_writing or ws is None or not self.queue.empty()
-                or not ws.write_now([pkt.encode() for pkt in packets])):
+                or not ws.write_now(packets)):
             for pkt in packets:
                 self.queue.put_nowait(pkt)   # (the queue is unbounded or a SendQueue: it never waits)
 
@@ -568,14 +568,15 @@ def install_websocket(sio: socketio.AsyncServer, deflate: bool, write_timeout: f
             if self.transport is not None:
                 self.transport.abort()
 
-        def write_now(self, messages: list[bytes | str]) -> bool:
-            """Writes these messages into the connection now, if it takes them without waiting (its
-            buffer empty, they fit under the high-water mark, no deflate); False: nothing written."""
+        def write_now(self, packets: list[Any]) -> bool:
+            """Writes these Engine.IO packets into the connection now, if it takes them without waiting
+            (its buffer empty, they fit under the high-water mark, no deflate); False: nothing written
+            (and nothing encoded: the writer encodes what it sends)."""
             transport, sock = self.transport, self._sock
             if (deflate or transport is None or transport.is_closing() or sock is None or sock.closed
                     or transport.get_write_buffer_size()):
                 return False
-            frames = [ws_frame(m) for m in messages]
+            frames = [ws_frame(pkt.encode()) for pkt in packets]
             if sum(map(len, frames)) > transport.get_write_buffer_limits()[1]:
                 return False
             transport.writelines(frames)
