@@ -270,8 +270,12 @@ def test_the_targets_stay_wholly_in_view_when_the_board_changes_size(browser: An
     problems: list[Any] = []
     seen = zoomed_out = 0
     deadline = time.monotonic() + 120
+    state = None
     while (seen < 6 or not zoomed_out) and time.monotonic() < deadline:
-        if page.evaluate(STATE_JS) == "act" and page.evaluate(HIDDEN_JS)["count"]:
+        state = page.evaluate(STATE_JS)
+        if state == "over":   # (the game ended first: said so at once, not after the deadline)
+            break
+        if state == "act" and page.evaluate(HIDDEN_JS)["count"]:
             seen += 1
             for size in ({"width": 320, "height": PHONE["height"] - 30}, PHONE):
                 page.set_viewport_size(size)
@@ -284,6 +288,6 @@ def test_the_targets_stay_wholly_in_view_when_the_board_changes_size(browser: An
                     page.screenshot(path=str(artifacts / "55-camera-targets-after-resize-phone.png"))
         step(page)
         time.sleep(0.05)
-    assert seen >= 6 and zoomed_out >= 1, (seen, zoomed_out)   # the targets of some needed a zoom out
+    assert seen >= 6 and zoomed_out >= 1, (seen, zoomed_out, state)   # the targets of some needed a zoom out
     assert problems == [], problems
     assert page.errors == []
