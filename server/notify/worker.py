@@ -25,7 +25,7 @@ from typing import Any
 import redis.asyncio as redis
 from redis.exceptions import RedisError, ResponseError
 
-from server.config import REDIS_OPTIONS, Config
+from server.config import Config, redis_client
 from server.lobby.mode import GameMode
 from server.lobby.store import Store
 from server.notify import compose
@@ -330,7 +330,7 @@ async def run(url: str, prefix: str, make: Callable[[redis.Redis, str], Notifier
                 stop.set()
             await asyncio.sleep(1.0)
 
-    client = redis.Redis.from_url(url, **REDIS_OPTIONS)
+    client = redis_client(url)   # the service's one way: a cluster or Sentinel URL as well as a plain one
     notifier = make(client, prefix)
     log.info("%r reading facts", notifier)
     watcher = asyncio.create_task(orphaned())

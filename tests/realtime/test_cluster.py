@@ -159,3 +159,13 @@ async def test_a_whole_game_through_the_service_on_a_redis_cluster(cluster: Clus
         for c in made:
             await c.close()
         await server.stop()
+
+
+
+async def test_tongiaki_serve_on_the_cluster_starts_a_notifier_that_reads_and_sends(cluster: Cluster,
+                                                                                    tmp_path: Path) -> None:
+    """`tongiaki serve`'s notifier connects to the cluster as the service does (`redis+cluster://`, which a
+    plain client cannot open), reads the facts and sends the confirmation an address asks for."""
+    from test_notify import a_served_notifier_confirms_an_address
+
+    await a_served_notifier_confirms_an_address(cluster.url, tmp_path)

@@ -83,6 +83,15 @@ async def act_until(c: Client, room: str, rng: random.Random, acked: list[tuple[
                 await c.since(room)
 
 
+async def test_tongiaki_serve_behind_sentinel_starts_a_notifier_that_reads_and_sends(sentinels: Sentinels,
+                                                                                     tmp_path: Path) -> None:
+    """`tongiaki serve`'s notifier connects to the primary Sentinel names (`redis+sentinel://`), as the
+    service does, reads the facts and sends the confirmation an address asks for."""
+    from test_notify import a_served_notifier_confirms_an_address
+
+    await a_served_notifier_confirms_an_address(sentinels.url, tmp_path)
+
+
 async def test_a_primary_killed_mid_game_loses_no_acknowledged_action(sentinels: Sentinels, tmp_path: Path) -> None:
     async def kill(server: InProcessServer, store: Store, room: str) -> Callable[[], bool]:
         assert server.app[STORE].games.replicas == 1   # the server saw the replica: its commits wait for it

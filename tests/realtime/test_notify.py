@@ -420,20 +420,32 @@ async def test_your_turns_lists_the_tables_that_wait_for_you(server, clients):
     assert [r["expected"] for r in answer["turns"]] == [True]
 
 
-async def test_tongiaki_serve_starts_a_notifier(redis_url, prefix, tmp_path, clients):
+async def test_tongiaki_serve_starts_a_notifier(redis_url, tmp_path):
     """`tongiaki serve` with a mail server configured starts its notifier (`tongiaki notify`, a process
-    of its own), which sends the confirmation an address asks for; the link confirms it."""
+    of its own), which sends the confirmation an address asks for; the link confirms it. (On a Redis
+    Cluster and behind Sentinel: tests/realtime/test_cluster.py, test_failover.py.)"""
+    await a_served_notifier_confirms_an_address(redis_url, tmp_path)
+
+
+async def a_served_notifier_confirms_an_address(redis_url: str, tmp_path: Any) -> None:
+    """`tongiaki serve` on `redis_url` with a mail server: a person asks to be reached by mail, the
+    server's notifier process sends the confirmation, its link confirms it."""
+    import secrets
+
     from tablekit import ServerProcess
 
     async with smtp_server() as (inbox, port):
-        server = ServerProcess(redis_url, prefix, tmp_path, TONGIAKI_SMTP_HOST="127.0.0.1",
+        server = ServerProcess(redis_url, f"test-{secrets.token_hex(4)}", tmp_path, TONGIAKI_SMTP_HOST="127.0.0.1",
                                TONGIAKI_SMTP_PORT=str(port), TONGIAKI_SMTP_TLS="off", TONGIAKI_SMTP_SENDER=SENDER,
                                TONGIAKI_PUBLIC_URL=BASE, TONGIAKI_BOT_WORKERS="0")
+        made: list[Client] = []
         try:
             await server.ready()
-            (ana,) = await people(server.url, clients, "Ana")
+            (ana,) = await people(server.url, made, "Ana")
             await reach_by_mail(server.url, inbox, ana, "ana@example.org", "de")
         finally:
+            for c in made:
+                await c.close()
             server.stop()
 
 
