@@ -94,6 +94,35 @@ def test_a_half_made_choice_survives_a_quiet_spell(browser: Any, contexts: list[
 
 
 
+# The page's running animations: each one's target, whether it ends, and its name.
+RUNNING_JS = r"""
+() => document.getAnimations().filter((a) => a.playState === 'running').map((a) => ({
+  target: `${a.effect?.target?.tagName}.${[...(a.effect?.target?.classList || [])].join('.')}`,
+  name: a.animationName || '', ends: Number.isFinite(a.effect.getComputedTiming().iterations) }))
+"""
+
+
+def test_a_waiting_decision_leaves_the_board_at_rest(browser: Any, contexts: list[Any], base_url: str) -> None:
+    """On a phone: the targets of a decision pulse as they appear, then stay lit and still while the person
+    thinks. (A pulse without end repaints the board sixty times a second for as long as they think: 16-18 %
+    of a core in Chromium against 1-2 % at rest, a phone's battery.)"""
+    page = open_page(browser, contexts, viewport=PHONE, touch=True)
+    create_table(page, base_url, name="Rua", seats=2)
+    page.click("[data-testid=start-bots]")
+    _wait_kind(page)
+    running = page.evaluate(RUNNING_JS)
+    pulsing = [r for r in running if r["name"] == "pulse"]
+    assert pulsing, running   # the targets draw the eye as they appear
+    assert all(r["ends"] for r in running), running
+    page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')", timeout=10_000)
+    # at rest, the same decision still waits, its targets lit
+    assert page.get_attribute("[data-testid=board]", "data-interactive") == "yes"
+    lit = page.evaluate("""() => [...document.querySelectorAll('[data-testid=board] .clickable')]
+      .map((e) => getComputedStyle(e.querySelector('.beach-arc, .hex') || e).stroke)""")
+    assert lit and all(s not in ("none", "") for s in lit), lit
+    assert page.errors == []
+
+
 def test_a_half_made_choice_survives_a_reload_of_the_page(browser: Any, contexts: list[Any], base_url: str,
                                                          artifacts: Path) -> None:
     """The same seat, the same version, the same half-made choice after a reload (nothing
