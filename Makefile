@@ -16,3 +16,4 @@ bench: setup
 	.venv/bin/python -m bench.load
 	.venv/bin/python -m bench.deflate
 	.venv/bin/python -m bench.soak
+	.venv/bin/python -m bench.disconnect
