@@ -296,11 +296,10 @@ export class ExpeditionsTable {
   /** Beside the countdown (ClockTicker ticks it): its box shown while the turn's clock runs, and the note that
    *  it waits for the report to be seen. */
   clockShown(left, d) {
-    this.clockBox.hidden = left === null;
-    if (left === null) { this.waitsEl.hidden = true; return; }
-    const waits = d.starts > performance.now();
-    this.clockEl.dataset.waits = waits ? 'yes' : 'no';
-    this.waitsEl.hidden = !waits;
+    if (this.clockBox.hidden !== (left === null)) this.clockBox.hidden = left === null;
+    const waits = left !== null && d.starts > performance.now();
+    if (left !== null && this.clockEl.dataset.waits !== (waits ? 'yes' : 'no')) this.clockEl.dataset.waits = waits ? 'yes' : 'no';
+    if (this.waitsEl.hidden !== !waits) this.waitsEl.hidden = !waits;
   }
 
   /** The players (a part of the shared panels): who has ordered, never what, and each one's numbers. */

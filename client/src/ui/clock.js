@@ -46,12 +46,15 @@ export class ClockTicker {
 
   tick() {
     const left = this.left(this.state);
+    // (only what changed is written: a write, even of the same text, is a mutation the page lays out again,
+    // four times a second for as long as the clock runs)
     for (const node of this.root.querySelectorAll('[data-clock]')) {
-      node.hidden = left === null;
+      if (node.hidden !== (left === null)) node.hidden = left === null;
       if (left === null) continue;
-      node.textContent = formatLeft(left);
+      const text = formatLeft(left);
+      if (node.textContent !== text) node.textContent = text;
       node.dataset.ms = String(Math.round(left));
-      node.classList.toggle('warn', left <= WARN_MS);
+      if (node.classList.contains('warn') !== left <= WARN_MS) node.classList.toggle('warn', left <= WARN_MS);
     }
     const d = this.state.deadline;
     if (left !== null && left <= WARN_MS && left > 0 && this._warned !== d) {
