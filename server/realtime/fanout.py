@@ -120,7 +120,7 @@ class RoomIndex:
     """The rooms of each socket, kept beside python-socketio's rooms (a mixin of both managers): its
     `basic_disconnect` and `get_rooms` look for a socket in every room of the namespace, and every socket
     has a room of its own, so a disconnect cost as much as the sockets connected and a replica losing
-    all its sockets at once (a network blip, a shutdown) paid their square: 10,000 sockets took 4.7 s of
+    all its sockets at once (a network blip, a shutdown) paid their square: 10,000 sockets took 5.6 s of
     the event loop (bench/disconnect.py). Here a disconnect leaves the socket's own rooms only."""
 
     rooms: dict[Any, dict[Any, Any]]
