@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -430,8 +431,6 @@ async def test_tongiaki_serve_starts_a_notifier(redis_url, tmp_path):
 async def a_served_notifier_confirms_an_address(redis_url: str, tmp_path: Any) -> None:
     """`tongiaki serve` on `redis_url` with a mail server: a person asks to be reached by mail, the
     server's notifier process sends the confirmation, its link confirms it."""
-    import secrets
-
     from tablekit import ServerProcess
 
     async with smtp_server() as (inbox, port):

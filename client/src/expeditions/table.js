@@ -296,10 +296,10 @@ export class ExpeditionsTable {
   /** Beside the countdown (ClockTicker ticks it): its box shown while the turn's clock runs, and the note that
    *  it waits for the report to be seen. */
   clockShown(left, d) {
-    if (this.clockBox.hidden !== (left === null)) this.clockBox.hidden = left === null;
-    const waits = left !== null && d.starts > performance.now();
-    if (left !== null && this.clockEl.dataset.waits !== (waits ? 'yes' : 'no')) this.clockEl.dataset.waits = waits ? 'yes' : 'no';
-    if (this.waitsEl.hidden !== !waits) this.waitsEl.hidden = !waits;
+    const shown = left !== null, waits = shown && d.starts > performance.now(), mark = waits ? 'yes' : 'no';
+    if (this.clockBox.hidden === shown) this.clockBox.hidden = !shown;
+    if (shown && this.clockEl.dataset.waits !== mark) this.clockEl.dataset.waits = mark;
+    if (this.waitsEl.hidden === waits) this.waitsEl.hidden = !waits;
   }
 
   /** The players (a part of the shared panels): who has ordered, never what, and each one's numbers. */

@@ -54,7 +54,7 @@ export class ClockTicker {
       const text = formatLeft(left);
       if (node.textContent !== text) node.textContent = text;
       node.dataset.ms = String(Math.round(left));
-      if (node.classList.contains('warn') !== left <= WARN_MS) node.classList.toggle('warn', left <= WARN_MS);
+      node.classList.toggle('warn', left <= WARN_MS);   // (a toggle to the state it has changes nothing)
     }
     const d = this.state.deadline;
     if (left !== null && left <= WARN_MS && left > 0 && this._warned !== d) {
