@@ -97,7 +97,10 @@ def init_app(config: Config) -> web.Application:
     sio = socketio.AsyncServer(
         async_mode="aiohttp", serializer=WirePacket, client_manager=manager or LocalManager(),
         cors_allowed_origins=list(config.allowed_origins) or None,  # None: same origin as Host only
-        max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False)
+        max_http_buffer_size=FRAME_LIMIT, logger=False, engineio_logger=False,
+        # a request is handled on its socket's reader, not in a task of its own (a task and a turn of the
+        # loop per request): a socket's requests are answered in the order sent, one at a time
+        async_handlers=False)
     app = web.Application(middlewares=[polling_guard(sio, FRAME_LIMIT)])
     app[CONFIG] = config
     app[METRICS] = Metrics()

@@ -8,7 +8,7 @@ import contextlib
 import math
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -16,6 +16,8 @@ from typing import Any, cast
 
 import hiredis
 import redis
+from redis.asyncio import Redis as AsyncRedis
+from redis.asyncio.client import Pipeline
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocketConnection, parse_url
 from redis.asyncio.retry import Retry
@@ -131,20 +133,80 @@ class _HiredisPacking:
             raise redis.DataError(str(e)) from None
 
 
-class PackedConnection(_HiredisPacking, Connection):
-    """A TCP connection packing with hiredis."""
+class _TimedWrite:
+    """A command's write bounded by `asyncio.timeout` instead of redis-py's `asyncio.wait_for`, which on
+    Python 3.11 runs every command's write as a task of its own: three turns of the event loop for a write
+    that the transport takes at once, of the dozen an action took in all (bench/RESULTS.md, "Turns of the
+    loop"). The same bound (the socket timeout), and on any failure the connection is dropped, as
+    redis-py's."""
+
+    socket_timeout: float | None
+    is_connected: bool
+    _writer: Any
+
+    async def send_packed_command(self, command: bytes | str | Iterable[bytes], check_health: bool = True) -> None:
+        if not self.is_connected or not self.socket_timeout:   # (connecting, or no bound: redis-py's)
+            await super().send_packed_command(command, check_health)  # type: ignore[misc]
+            return
+        if check_health:
+            await self.check_health()  # type: ignore[attr-defined]
+        if isinstance(command, str):
+            command = command.encode()
+        if isinstance(command, bytes):
+            command = [command]
+        try:
+            async with asyncio.timeout(self.socket_timeout):
+                self._writer.writelines(command)
+                await self._writer.drain()
+        except TimeoutError:
+            await self.disconnect(nowait=True)  # type: ignore[attr-defined]
+            raise redis.TimeoutError("Timeout writing to socket") from None
+        except OSError as e:
+            await self.disconnect(nowait=True)  # type: ignore[attr-defined]
+            raise redis.ConnectionError(f"Error while writing to socket: {e!r}") from e
+        except BaseException:   # (a write cut short leaves the connection in no known state)
+            await self.disconnect(nowait=True)  # type: ignore[attr-defined]
+            raise
 
 
-class PackedUnixConnection(_HiredisPacking, UnixDomainSocketConnection):
-    """A Unix socket connection (the embedded Redis) packing with hiredis."""
+class PackedConnection(_HiredisPacking, _TimedWrite, Connection):
+    """A TCP connection packing with hiredis, writing without a task."""
 
 
-class PackedSSLConnection(_HiredisPacking, SSLConnection):
-    """A TLS connection packing with hiredis."""
+class PackedUnixConnection(_HiredisPacking, _TimedWrite, UnixDomainSocketConnection):
+    """A Unix socket connection (the embedded Redis) packing with hiredis, writing without a task."""
 
 
-class PackedSentinelConnection(_HiredisPacking, SentinelManagedConnection):
-    """A connection to a Sentinel set's primary packing with hiredis."""
+class PackedSSLConnection(_HiredisPacking, _TimedWrite, SSLConnection):
+    """A TLS connection packing with hiredis, writing without a task."""
+
+
+class PackedSentinelConnection(_HiredisPacking, _TimedWrite, SentinelManagedConnection):
+    """A connection to a Sentinel set's primary packing with hiredis, writing without a task."""
+
+
+class LeanPipeline(Pipeline):
+    """redis-py's pipeline, giving its connection back to the pool as redis-py's own `execute_command`
+    does, not inside `asyncio.shield` (which runs the release as a task: three more turns of the event
+    loop for every pipeline, an action's commit among them). The pool's release does not wait unless
+    another task holds its lock, so a cancellation almost never finds it half done; a pipeline that
+    WATCHes keeps redis-py's way."""
+
+    # (redis-py's types give the pipeline the RESET command's signature too)
+    async def reset(self) -> None:  # type: ignore[override]
+        if self.watching or self.connection is None:
+            await super().reset()  # type: ignore[no-untyped-call]
+            return
+        connection, self.connection = self.connection, None
+        await super().reset()  # type: ignore[no-untyped-call]  # (holding no connection: it awaits nothing)
+        await self.connection_pool.release(connection)
+
+
+class LeanRedis(AsyncRedis):
+    """redis-py's client whose pipelines are `LeanPipeline`s."""
+
+    def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> Pipeline:
+        return LeanPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
 
 
 PACKED: dict[type, type] = {Connection: PackedConnection, UnixDomainSocketConnection: PackedUnixConnection,
@@ -168,13 +230,13 @@ def redis_client(url: str, max_connections: int = 64) -> Any:
         path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
         db, _, name = path.partition("/")
         sentinel = Sentinel(cluster_nodes(url), **REDIS_OPTIONS)  # type: ignore[no-untyped-call]
-        return sentinel.master_for(name or "mymaster", db=int(db or 0), connection_class=PackedSentinelConnection,
-                                   **REDIS_OPTIONS)
+        return sentinel.master_for(name or "mymaster", db=int(db or 0), redis_class=LeanRedis,
+                                   connection_class=PackedSentinelConnection, **REDIS_OPTIONS)
     options = {**REDIS_OPTIONS, **parse_url(url)}
     chosen = options.get("connection_class", Connection)
     options["connection_class"] = PACKED.get(chosen, chosen)
     pool = aioredis.BlockingConnectionPool(max_connections=max_connections, timeout=10, **options)
-    return aioredis.Redis(connection_pool=pool)
+    return LeanRedis(connection_pool=pool)
 
 
 class ConfigError(ValueError):

@@ -113,7 +113,9 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         self.per_address: dict[str, int] = {}   # open sockets by client address (this process)
         # log lines about one client address, bounded (shared with the transport's: app.py)
         self.log_budget = log_budget or LogBudget()
-        self.inflight: set[asyncio.Task[Any]] = set()
+        # what shutdown waits for: each request being handled (a future its handler completes: handlers run
+        # on their socket's reader, whose task outlives them, server/app.py) and each session greeting
+        self.inflight: set[asyncio.Future[Any]] = set()
         self.closing = False
         self.handlers: dict[str, Handler] = {
             "set_name": self.set_name, "lobby_watch": self.lobby_watch, "lobby_unwatch": self.lobby_unwatch,
@@ -261,9 +263,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         if event in ("connect", "disconnect"):
             return await super().trigger_event(event, *args)
         sid, rest = args[0], args[1:]
-        task = asyncio.current_task()
-        if task is not None:
-            self.inflight.add(task)
+        handled: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inflight.add(handled)
         arrived = time.monotonic()
         self.metrics.request()
         try:
@@ -302,8 +303,8 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
                 log.exception("handling %r", str(event)[:40])
             return {"ok": False, "error": {"code": "internal", "message": "server fault; nothing changed"}}
         finally:
-            if task is not None:
-                self.inflight.discard(task)
+            handled.set_result(None)
+            self.inflight.discard(handled)
 
     def _rate(self, conn: Connection, now: float) -> None:
         """A token bucket per connection: `rate` per second on average, `burst` at once."""
@@ -479,8 +480,7 @@ class TableNamespace(socketio.AsyncNamespace):  # type: ignore[misc]
         self.closing = True
         if self._leaver is not None:
             self._leaver.cancel()
-        current = asyncio.current_task()
-        pending = [t for t in self.inflight if t is not current and not t.done()]
+        pending = [f for f in self.inflight if not f.done()]
         if pending:
             await asyncio.wait(pending, timeout=timeout)
         for sid in list(self.connections):
