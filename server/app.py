@@ -4,7 +4,6 @@ through the aiohttp lifecycle (no module-level state)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import re
@@ -24,7 +23,7 @@ from server.bots.worker import CLASSES, QUICK, BotQueue
 from server.config import REDIS_OPTIONS, Config, redis_client
 from server.lobby import Authority, Lobby, Store, Timers, Timings
 from server.lobby.alarm import Alarm
-from server.lobby.embedded import EmbeddedRedis, die_with_parent
+from server.lobby.embedded import EmbeddedRedis
 from server.lobby.keeper import LiveRecords
 from server.lobby.modes import MODES
 from server.lobby.offload import Offload
@@ -51,6 +50,7 @@ from server.realtime.transport import (
 from server.realtime.wire import WirePacket
 from server.records import Records, api
 from server.tutorial import http as tutorial_http
+from server.workers import Helper
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +197,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         stop.set()
         closed = app[CLOSED]
         await _within("the timer loop", timers)
-        await _stop_bot_workers(workers)   # bounded by itself: a worker that does not stop is killed
+        await asyncio.gather(*(w.stop() for w in workers))   # bounded: a helper that does not stop is killed
         closed.append(f"{len(workers)} bot workers and notifiers")
         offload.close()
         answers.cancel()
@@ -254,36 +254,22 @@ async def _bot_answers(bots: BotQueue, authority: Authority, stop: asyncio.Event
             await asyncio.sleep(0.1)
 
 
-async def _start_bot_workers(config: Config, url: str) -> list[asyncio.subprocess.Process]:
+async def _start_bot_workers(config: Config, url: str) -> list[Helper]:
     """This process's own bot workers (`tongiaki bots`), which never outlive it: `bot_workers` taking every
     class of job, and (when there are any) one more that never searches, so random and greedy bots, clocks
     and takeovers are answered within milliseconds however many searches wait (server/bots/worker.py)."""
     env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_BOTS_OF": str(os.getpid()),
            "TONGIAKI_BOT_RECLAIM": str(config.bot_reclaim)}
     kinds = [CLASSES] * config.bot_workers + [QUICK] * (config.bot_workers > 0)
-    return [await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "bots", "--classes", ",".join(k),
-                                                 env=env, preexec_fn=die_with_parent)
-            for k in kinds]
+    return [await Helper(f"bot worker {i} ({','.join(k)})", [sys.executable, "-m", "server", "bots", "--classes",
+                                                          ",".join(k)], env).start()
+            for i, k in enumerate(kinds)]
 
 
-async def _start_notifier(config: Config, url: str) -> asyncio.subprocess.Process:
+async def _start_notifier(config: Config, url: str) -> Helper:
     """This process's notifier (`tongiaki notify`, server/notify/worker.py), which never outlives it."""
     env = {**os.environ, "REDIS_URL": url, "TONGIAKI_PREFIX": config.prefix, "TONGIAKI_NOTIFIER_OF": str(os.getpid())}
-    return await asyncio.create_subprocess_exec(sys.executable, "-m", "server", "notify", env=env,
-                                                preexec_fn=die_with_parent)
-
-
-async def _stop_bot_workers(workers: list[asyncio.subprocess.Process]) -> None:
-    for worker in workers:
-        with contextlib.suppress(ProcessLookupError):
-            worker.terminate()
-    for worker in workers:
-        try:
-            await asyncio.wait_for(worker.wait(), 5.0)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                worker.kill()
-            await worker.wait()
+    return await Helper("notifier", [sys.executable, "-m", "server", "notify"], env).start()
 
 
 async def _close_sockets(app: web.Application) -> None:

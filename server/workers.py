@@ -18,6 +18,8 @@ or the unit's own restart policy, and the crash-loop alert, see it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -155,3 +157,67 @@ def run(config: Config, workers: int, argv: list[str]) -> int:
             embedded.close()
         log.info("supervisor stopped (exit status %d)", status)
     return status
+
+
+class Helper:
+    """A helper process of one server process (a bot worker, the notifier): started with it, stopped with
+    it, and started again when it dies meanwhile (an out-of-memory kill, a crash), after the workers' own
+    back-off. Without it, bots stopped playing at every table of that server, or mail stopped, until the
+    server itself was restarted. It carries the parent-death signal: it never outlives its server."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+        self.name, self.argv, self.env = name, argv, env
+        self.process: asyncio.subprocess.Process | None = None
+        self.restarts = 0
+        self._stopping = asyncio.Event()
+        self._keeper: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        pid = self.process.pid if self.process is not None else None
+        return f"Helper({self.name!r}, pid={pid}, restarts={self.restarts})"
+
+    async def start(self) -> Helper:
+        """Starts it, and the task that starts it again whenever it exits before `stop`."""
+        self.process = await self._spawn()
+        self._keeper = asyncio.create_task(self._keep())
+        return self
+
+    async def _spawn(self) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(*self.argv, env=self.env, preexec_fn=die_with_parent)
+
+    async def _keep(self) -> None:
+        in_a_row = 0
+        while True:
+            assert self.process is not None
+            started = time.monotonic()
+            status = await self.process.wait()
+            if self._stopping.is_set():
+                return
+            if time.monotonic() - started > DEATHS_WINDOW:
+                in_a_row = 0   # up for a while: the back-off starts afresh
+            delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** in_a_row)
+            in_a_row += 1
+            log.warning("%s (pid %d) exited with status %s; starting it again in %.1f s", self.name,
+                        self.process.pid, status, delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), delay)
+            if self._stopping.is_set():
+                return
+            self.process = await self._spawn()
+            self.restarts += 1
+
+    async def stop(self, within: float = 5.0) -> None:
+        """SIGTERM, then SIGKILL after `within` seconds; it is not started again."""
+        self._stopping.set()
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), within)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        if self._keeper is not None:
+            await self._keeper   # (it saw the exit, and the stop)

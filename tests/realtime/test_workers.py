@@ -198,3 +198,36 @@ async def test_each_worker_also_serves_on_its_own_port(tmp_path, clients):
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(30)
+
+
+async def test_bot_workers_killed_are_started_again_and_the_bots_play_on(tmp_path, clients):
+    """A server's bot workers that die (here kill -9, as the kernel's out-of-memory killer would) are
+    started again after a short back-off (server/workers.py, `Helper`), and the bots of its tables play on;
+    before, every bot of that server stopped until the server itself was restarted."""
+    proc, url = start(tmp_path)
+    try:
+        await healthy(url, proc)
+        async with asyncio.timeout(30):
+            while len(bots := {pid: line for pid, line in commands(proc).items() if " bots " in line}) < 2:
+                await asyncio.sleep(0.1)   # (started once their server process is up: no event to wait on)
+        for pid in bots:
+            os.kill(pid, signal.SIGKILL)
+        async with asyncio.timeout(30):
+            while True:
+                again = {pid: line for pid, line in commands(proc).items() if " bots " in line}
+                if sorted(again.values()) == sorted(bots.values()) and not set(again) & set(bots):
+                    break
+                await asyncio.sleep(0.1)
+        log = (tmp_path / "serve.log").read_text()
+        assert log.count("exited with status -9; starting it again") == 2, log
+        # a table of one person and three bots: the bots (in the new workers) take their turns
+        (host,) = await people(url, clients, "Host")
+        room = (await host.ok("room_create", {"name": "bots again", "seats": 4, "bot_pace": 0}))["room"]["id"]
+        await host.join(room)
+        await host.ok("room_start", {"room": room, "fill_with_bots": True})
+        await host.wait(lambda: room in host.views)
+        await host.play(room, random.Random(5), stop_at=30)
+        assert host.v(room) >= 30
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
