@@ -247,6 +247,8 @@ ZOOMED_OUT_JS = r"""
   // On the class, not the board: a table built again (a reconnect under load) keeps the watch.
   const proto = Object.getPrototypeOf(window.__tongiaki.room.table.board), frame = proto.frame;
   window.__zoomedOut = false;
+  if (proto.__watched) return;   // (a second game in the same page: watched already)
+  proto.__watched = true;
   proto.frame = function (...args) {
     const zoom = this.zoom, moved = frame.apply(this, args);
     window.__zoomedOut = moved && this.zoom < zoom - 1e-3;
@@ -262,19 +264,27 @@ def test_the_targets_stay_wholly_in_view_when_the_board_changes_size(browser: An
     phone's; then back); each time the targets stay wholly in the clear part of the board (a resize keeps
     the board readable, then frames the targets again, zooming out when they need it)."""
     page = open_page(browser, contexts, viewport=PHONE, touch=True)
-    create_table(page, base_url, name="Tia", seats=3, query="?anim=4")
-    page.click("[data-testid=start-bots]")
-    page.wait_for_selector("[data-testid=board]")
-    page.wait_for_function("!!window.__tongiaki.room?.table")
-    page.evaluate(ZOOMED_OUT_JS)
+
+    def new_game() -> None:
+        create_table(page, base_url, name="Tia", seats=3, query="?anim=4")
+        page.click("[data-testid=start-bots]")
+        page.wait_for_selector("[data-testid=board]")
+        page.wait_for_function("!!window.__tongiaki.room?.table")
+        page.evaluate(ZOOMED_OUT_JS)
+
+    new_game()
     problems: list[Any] = []
-    seen = zoomed_out = 0
+    seen = zoomed_out = games = 0
     deadline = time.monotonic() + 120
     state = None
     while (seen < 6 or not zoomed_out) and time.monotonic() < deadline:
         state = page.evaluate(STATE_JS)
-        if state == "over":   # (the game ended first: said so at once, not after the deadline)
-            break
+        if state == "over":   # whether some targets need a zoom out is the deal's: another game, at most two
+            games += 1
+            if games > 2:
+                break
+            new_game()
+            continue
         if state == "act" and page.evaluate(HIDDEN_JS)["count"]:
             seen += 1
             for size in ({"width": 320, "height": PHONE["height"] - 30}, PHONE):
@@ -288,6 +298,6 @@ def test_the_targets_stay_wholly_in_view_when_the_board_changes_size(browser: An
                     page.screenshot(path=str(artifacts / "55-camera-targets-after-resize-phone.png"))
         step(page)
         time.sleep(0.05)
-    assert seen >= 6 and zoomed_out >= 1, (seen, zoomed_out, state)   # the targets of some needed a zoom out
+    assert seen >= 6 and zoomed_out >= 1, (seen, zoomed_out, state, games)   # some targets needed a zoom out
     assert problems == [], problems
     assert page.errors == []
