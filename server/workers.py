@@ -40,6 +40,11 @@ STOP_WITHIN = 15.0
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0
 """Seconds before a dead worker is started again: the first time, doubling for each death in a row."""
 
+
+def backoff(in_a_row: int) -> float:
+    """Seconds before a process that died `in_a_row` times in a row before this death is started again."""
+    return min(BACKOFF_MAX, BACKOFF_FIRST * 2.0 ** in_a_row)
+
 GIVE_UP_AFTER, DEATHS_WINDOW = 5, 60.0
 """Worker deaths within that many seconds after which the supervisor gives up (exit 1)."""
 
@@ -129,7 +134,7 @@ def run(config: Config, workers: int, argv: list[str]) -> int:
                         log.error("%d worker deaths within %.0f s (the last: worker %d, exit status %s): "
                                   "giving up", len(deaths), DEATHS_WINDOW, i, p.returncode)
                         return (status := 1)
-                    delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** in_a_row[i])
+                    delay = backoff(in_a_row[i])
                     in_a_row[i] += 1
                     log.warning("worker %d (pid %d) exited with status %s; starting it again in %.1f s",
                                 i, p.pid, p.returncode, delay)
@@ -195,7 +200,7 @@ class Helper:
                 return
             if time.monotonic() - started > DEATHS_WINDOW:
                 in_a_row = 0   # up for a while: the back-off starts afresh
-            delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** in_a_row)
+            delay = backoff(in_a_row)
             in_a_row += 1
             log.warning("%s (pid %d) exited with status %s; starting it again in %.1f s", self.name,
                         self.process.pid, status, delay)
@@ -205,19 +210,29 @@ class Helper:
                 return
             self.process = await self._spawn()
             self.restarts += 1
+            if self._stopping.is_set():   # stopped while it started: `stop` ends this one too
+                return
 
     async def stop(self, within: float = 5.0) -> None:
         """SIGTERM, then SIGKILL after `within` seconds; it is not started again."""
         self._stopping.set()
-        process = self.process
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), within)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                await process.wait()
+        if self.process is not None:
+            await _end(self.process, within)   # (the keeper, waiting on it, sees the stop)
         if self._keeper is not None:
-            await self._keeper   # (it saw the exit, and the stop)
+            await self._keeper
+        if self.process is not None:   # one the keeper was starting meanwhile
+            await _end(self.process, within)
+
+
+async def _end(process: asyncio.subprocess.Process, within: float) -> None:
+    """SIGTERM, then SIGKILL after `within` seconds (nothing if it has ended already)."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        await asyncio.wait_for(process.wait(), within)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
