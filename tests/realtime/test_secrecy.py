@@ -206,6 +206,8 @@ async def test_no_http_answer_reveals_the_stack_order_or_the_seed(server, client
     room, (a,) = await table(server.url, humans=1, seats=3, bots=2)
     clients.append(a)
     await a.play(room, random.Random(4), stop_at=30)
+    # the bots' moves after it done: the game waits for the person (`history` reads the state, then the log)
+    await a.wait(lambda: a.my_turn(room) or a.over(room))
     reads = await http_reads(server.url, room, a.session["person"], a.session["token"])
     seed, states = await history(store, room)
     record = next(body for path, body in reads if path == f"/api/games/{room}")
