@@ -2,7 +2,8 @@
 // msgpack parser) playing random legal actions, one action per room every 1/rate seconds, plus S
 // spectators per room. With --bots=B the last B seats of each room are the server's bots (bot_pace
 // --bot-pace): they move on their own, people act on their turns at the same rate. Patches are applied with the browser client's own code (client/src/patch.js).
-// Prints one JSON line of figures on stdout when done.
+// Prints MEASURE_START and MEASURE_END as its measured window begins and ends, then one JSON line of
+// figures (RESULT), and closes its sockets when a line comes on stdin (or two seconds after).
 import { createRequire } from "node:module";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 
@@ -168,6 +169,9 @@ const started = performance.now();
 await Promise.all(tables.map((t) => drive(t, stopAt)));
 const seconds = (performance.now() - started - warmup) / 1000;
 const cpu = process.cpuUsage(cpuStart);
+// the window ends here, every socket still open: the server's CPU is read now, before the sockets close
+// (closing 2,400 sockets costs the servers more CPU than seconds of play, and it is no action's)
+console.log("MEASURE_END");
 const out = {
   rooms, spectators, bots, sockets: rooms * (people + spectators), seconds, moves_per_s: stats.moves / seconds,
   actions_per_s: stats.actions / seconds, messages_per_s: stats.messages / seconds,
@@ -182,5 +186,10 @@ const out = {
   generator_lag_ms_p99: Math.max(0, loopDelay.percentile(99) / 1e6 - 5),
 };
 console.log("RESULT " + JSON.stringify(out));
+// bench.load says when it has read the servers (a line on stdin); run by hand, two seconds
+await new Promise((resolve) => {
+  const timer = setTimeout(resolve, 2000);
+  process.stdin.once("data", () => { clearTimeout(timer); resolve(); });
+});
 for (const t of tables) for (const s of [...t.players, ...t.watchers]) s.close();
 process.exit(0);

@@ -17,8 +17,10 @@ median. `--workers 1,2` runs the server as `tongiaki serve --workers N` (N proce
 values, and with `--sweep 200,400,…` (rooms), every combination runs in turn, interleaved, and a table
 follows: p50, p99, server CPU, CPU per action, memory and the load generator's CPU per point, and the
 knee (the most rooms whose p99 stays under 50 ms) per worker count.
-Each run prints the server side's CPU by process (server, bots, notify, redis); `--profile FILE` writes a
-CPU-time profile of the first server process over the measured window (bench/profiled.py).
+The server side's CPU is read between the generator's MEASURE_START and MEASURE_END, every socket open (it
+closes them only when told: a mass disconnect is no action's work, and counted in, it cost two processes
+more than one). Each run prints the server side's CPU by process (server, bots, notify, redis); `--profile
+FILE` writes a CPU-time profile of the first server process over the measured window (bench/profiled.py).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -365,10 +368,12 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
             "node", str(ROOT / "bench" / "load.mjs"), f"--url={','.join(tables)}", f"--rooms={args.rooms}",
             f"--spectators={args.spectators}", f"--rate={args.rate}", f"--duration={args.duration}",
             f"--bots={args.bots}", f"--bot-pace={args.bot_pace}", f"--route={args.route}",
-            f"--warmup={args.warmup}", f"--deflate={int(deflate)}", stdout=asyncio.subprocess.PIPE, cwd=ROOT)
-        assert node.stdout is not None
+            f"--warmup={args.warmup}", f"--deflate={int(deflate)}", stdout=asyncio.subprocess.PIPE,
+            stdin=asyncio.subprocess.PIPE, cwd=ROOT)
+        assert node.stdout is not None and node.stdin is not None
         result: dict[str, object] = {}
         start: tuple[float, float, float] | None = None
+        window: dict[str, Any] = {}
         peak = 0
         async for raw in node.stdout:
             line = raw.decode().strip()
@@ -379,9 +384,20 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 if args.profile and not args.floor:
                     server.send_signal(signal.SIGUSR1)
                 pauses_then = [await collector_pauses(u) for u in urls]
-            elif line.startswith("RESULT "):
+            elif line == "MEASURE_END" and start is not None:
+                # read as the window ends, every socket still open (the generator closes them only once it
+                # is told, below: the servers' work on 2,400 disconnects is no action's)
                 if args.profile and not args.floor:
                     server.send_signal(signal.SIGUSR2)
+                procs = [*watched, *main.children(recursive=True)]
+                cpu, peak = usage(procs)
+                elapsed = time.monotonic() - start[0]
+                window = {"server_cpu_percent": 100 * (cpu - start[1]) / elapsed,
+                          "cpu_percent_by_role": {k: round(100 * (v - roles_then.get(k, 0.0)) / elapsed, 1)
+                                                  for k, v in usage_by_role(procs).items()},
+                          "machine_load": os.getloadavg()[0],
+                          "machine_busy": 100 * (machine_busy() - start[2]) / elapsed}
+            elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
                 result.update({k: max(x[k] or 0 for x in latencies) for k in latencies[0]})
@@ -390,21 +406,15 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 if start is not None and args.workers == 1:
                     result["gc_pauses"] = [pauses_between(a, await collector_pauses(u))
                                            for a, u in zip(pauses_then, urls, strict=True)]
-                procs = [*watched, *main.children(recursive=True)]
-                cpu, peak = usage(procs)
-                if start is not None:
-                    elapsed = time.monotonic() - start[0]
-                    result["server_cpu_percent"] = 100 * (cpu - start[1]) / elapsed
-                    roles_now = usage_by_role(procs)
-                    result["cpu_percent_by_role"] = {
-                        k: round(100 * (v - roles_then.get(k, 0.0)) / elapsed, 1) for k, v in roles_now.items()}
-                    result["machine_load"] = os.getloadavg()[0]
+                if window:
+                    busy = window.pop("machine_busy")
+                    result.update(window)
                     # what else ran on the machine meanwhile (another benchmark, a test run): the whole
                     # machine's busy time less the server's and the load generator's
-                    busy = 100 * (machine_busy() - start[2]) / elapsed
                     result["other_cpu_percent"] = max(0.0, busy - result["server_cpu_percent"]
                                                       - float(result.get("generator_cpu_percent") or 0))
                 result["server_rss_mb"] = peak / 2**20
+                node.stdin.write(b"close\n")   # the generator may close its sockets now
         await node.wait()
         thinking.set()
         await searchers
