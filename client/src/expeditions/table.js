@@ -290,7 +290,9 @@ export class ExpeditionsTable {
     const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
     let text = v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn });
     if (v.phase !== 'over' && !this.replay && !this.lesson) text += ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in'));
-    box.textContent = text;
+    // a spectator is told so on the status line, as at a Tongiaki table (there is no order of theirs to show)
+    const watching = !this.replay && !this.lesson && !this.state.myColours().length;
+    clear(box).append(text, ...(watching ? [' · ', el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching'))] : []));
   }
 
   /** Beside the countdown (ClockTicker ticks it): its box shown while the turn's clock runs, and the note that
@@ -335,8 +337,9 @@ export class ExpeditionsTable {
           swatch(c), ' ', this.who(c), seats[c].order ? ' ✓' : ''))));
     }
     if (!legal) {
-      box.hidden = this.lesson;   // a lesson's one turn is played
-      box.append(el('p', { class: 'muted', text: this.state.myColours().length ? '…' : t('ex.spectating') }));
+      // a lesson's one turn is played; a spectator has no order (the status line says they watch)
+      box.hidden = this.lesson || !this.state.myColours().length;
+      box.append(el('p', { class: 'muted', text: '…' }));
       return;
     }
     if (legal.order && this.changing !== legal.turn) {

@@ -206,7 +206,7 @@ export default {
   'ex.island': 'Insel', 'ex.beach': 'Strand', 'ex.from': 'Zurücknehmen von',
   'ex.moves_left': 'noch {left} von {n} {n|Zug|Zügen}', 'ex.supply': 'Vorrat: {n} {n|Boot|Boote}',
   'ex.send': 'Befehl senden', 'ex.sent': 'Dein Befehl ist eingegangen: {order}', 'ex.waiting': 'Warten auf {names}',
-  'ex.all_in': 'Alle Befehle sind da', 'ex.spectating': 'Du schaust zu.',
+  'ex.all_in': 'Alle Befehle sind da',
   'ex.submitted': 'hat befohlen', 'ex.thinking': 'überlegt…',
   'ex.supply_short': 'Vorrat', 'ex.on_map': 'auf der Karte', 'ex.score': 'Punkte', 'ex.islands_n': '{n} {n|Insel|Inseln}',
   'ex.royal_of': 'Königsinsel: {island}',

@@ -206,7 +206,7 @@ export default {
   'ex.island': 'Island', 'ex.beach': 'Beach', 'ex.from': 'Take back from',
   'ex.moves_left': '{left} of {n} {n|move|moves} left', 'ex.supply': 'Supply: {n} {n|boat|boats}',
   'ex.send': 'Send the order', 'ex.sent': 'Your order is in: {order}', 'ex.waiting': 'Waiting for {names}',
-  'ex.all_in': 'All orders are in', 'ex.spectating': 'You are watching.',
+  'ex.all_in': 'All orders are in',
   'ex.submitted': 'ordered', 'ex.thinking': 'thinking…',
   'ex.supply_short': 'supply', 'ex.on_map': 'on the map', 'ex.score': 'score', 'ex.islands_n': '{n} {n|island|islands}',
   'ex.royal_of': 'royal: {island}',

@@ -206,7 +206,7 @@ export default {
   'ex.island': 'Île', 'ex.beach': 'Plage', 'ex.from': 'Reprendre depuis',
   'ex.moves_left': 'encore {left} sur {n} {n|déplacement|déplacements}', 'ex.supply': 'Réserve : {n} {n|bateau|bateaux}',
   'ex.send': 'Envoyer l’ordre', 'ex.sent': 'Votre ordre est enregistré : {order}', 'ex.waiting': 'En attente de {names}',
-  'ex.all_in': 'Tous les ordres sont arrivés', 'ex.spectating': 'Vous regardez.',
+  'ex.all_in': 'Tous les ordres sont arrivés',
   'ex.submitted': 'a donné son ordre', 'ex.thinking': 'réfléchit…',
   'ex.supply_short': 'réserve', 'ex.on_map': 'sur la carte', 'ex.score': 'score', 'ex.islands_n': '{n} {n|île|îles}',
   'ex.royal_of': 'royale : {island}',

@@ -206,7 +206,7 @@ export default {
   'ex.island': 'אי', 'ex.beach': 'חוף', 'ex.from': 'להחזיר מ',
   'ex.moves_left': 'נותרו {left} מתוך {n} {n|מהלך|מהלכים}', 'ex.supply': 'מלאי: {n} {n|סירה|סירות}',
   'ex.send': 'שליחת הפקודה', 'ex.sent': 'הפקודה שלך התקבלה: {order}', 'ex.waiting': 'ממתינים ל{names}',
-  'ex.all_in': 'כל הפקודות התקבלו', 'ex.spectating': 'את/ה צופה.',
+  'ex.all_in': 'כל הפקודות התקבלו',
   'ex.submitted': 'שלח/ה פקודה', 'ex.thinking': 'חושב/ת…',
   'ex.supply_short': 'מלאי', 'ex.on_map': 'על המפה', 'ex.score': 'ניקוד', 'ex.islands_n': '{n} {n|אי|איים}',
   'ex.royal_of': 'מלכותי: {island}',

@@ -206,7 +206,7 @@ export default {
   'ex.island': 'Eiland', 'ex.beach': 'Strand', 'ex.from': 'Terugnemen van',
   'ex.moves_left': 'nog {left} van {n} {n|zet|zetten}', 'ex.supply': 'Voorraad: {n} {n|boot|boten}',
   'ex.send': 'Order versturen', 'ex.sent': 'Je order is binnen: {order}', 'ex.waiting': 'Wachten op {names}',
-  'ex.all_in': 'Alle orders zijn binnen', 'ex.spectating': 'Je kijkt mee.',
+  'ex.all_in': 'Alle orders zijn binnen',
   'ex.submitted': 'order gegeven', 'ex.thinking': 'denkt na…',
   'ex.supply_short': 'voorraad', 'ex.on_map': 'op de kaart', 'ex.score': 'score', 'ex.islands_n': '{n} {n|eiland|eilanden}',
   'ex.royal_of': 'koning: {island}',
