@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import psutil
 
@@ -373,7 +372,8 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
         assert node.stdout is not None and node.stdin is not None
         result: dict[str, object] = {}
         start: tuple[float, float, float] | None = None
-        window: dict[str, Any] = {}
+        window: dict[str, object] = {}   # the servers' CPU over the window (read at MEASURE_END)
+        server_cpu = busy = 0.0
         peak = 0
         async for raw in node.stdout:
             line = raw.decode().strip()
@@ -392,11 +392,12 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                 procs = [*watched, *main.children(recursive=True)]
                 cpu, peak = usage(procs)
                 elapsed = time.monotonic() - start[0]
-                window = {"server_cpu_percent": 100 * (cpu - start[1]) / elapsed,
+                server_cpu = 100 * (cpu - start[1]) / elapsed
+                busy = 100 * (machine_busy() - start[2]) / elapsed
+                window = {"server_cpu_percent": server_cpu,
                           "cpu_percent_by_role": {k: round(100 * (v - roles_then.get(k, 0.0)) / elapsed, 1)
                                                   for k, v in usage_by_role(procs).items()},
-                          "machine_load": os.getloadavg()[0],
-                          "machine_busy": 100 * (machine_busy() - start[2]) / elapsed}
+                          "machine_load": os.getloadavg()[0]}
             elif line.startswith("RESULT "):
                 result = json.loads(line[7:])
                 latencies = [await server_latency(u) for u in urls]
@@ -407,11 +408,10 @@ async def run(args: argparse.Namespace, deflate: bool) -> dict[str, object]:
                     result["gc_pauses"] = [pauses_between(a, await collector_pauses(u))
                                            for a, u in zip(pauses_then, urls, strict=True)]
                 if window:
-                    busy = window.pop("machine_busy")
                     result.update(window)
                     # what else ran on the machine meanwhile (another benchmark, a test run): the whole
                     # machine's busy time less the server's and the load generator's
-                    result["other_cpu_percent"] = max(0.0, busy - result["server_cpu_percent"]
+                    result["other_cpu_percent"] = max(0.0, busy - server_cpu
                                                       - float(result.get("generator_cpu_percent") or 0))
                 result["server_rss_mb"] = peak / 2**20
                 node.stdin.write(b"close\n")   # the generator may close its sockets now

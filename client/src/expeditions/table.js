@@ -288,12 +288,11 @@ export class ExpeditionsTable {
     const t = this.t, v = this.view;
     if (!v) return;
     const missing = (v.players || []).filter((p) => !p.submitted).map((p) => this.who(p.colour));
+    const live = !this.replay && !this.lesson;
     // a spectator is told so on the status line, as at a Tongiaki table (there is no order of theirs to show)
-    const watching = !this.replay && !this.lesson && !this.state.myColours().length;
     clear(box).append(v.phase === 'over' ? t('ex.over') : t('ex.turn', { turn: v.turn }),
-      ...(watching ? [' · ', el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching'))] : []),
-      v.phase !== 'over' && !this.replay && !this.lesson
-        ? ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in')) : '');
+      ...(live && !this.state.myColours().length ? [' · ', el('span', { class: 'you-are', 'data-testid': 'spectator' }, t('you.watching'))] : []),
+      live && v.phase !== 'over' ? ' · ' + (missing.length ? t('ex.waiting', { names: missing.join(', ') }) : t('ex.all_in')) : '');
   }
 
   /** Beside the countdown (ClockTicker ticks it): its box shown while the turn's clock runs, and the note that
